@@ -1,0 +1,211 @@
+//! Client → server events: the envelope of every client text frame.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::config::SessionConfig;
+
+/// One client text frame: an optional `event_id` beside the event's own fields.
+///
+/// # Format
+/// ```json
+/// {"type": "answer.text", "event_id": "a-17", "text": "Ninety days."}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ClientMessage {
+    /// Echoed on the `ack` or `error` answering this event; a repeat within a session is a
+    /// no-op acked again. At most 64 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
+    /// The event.
+    #[serde(flatten)]
+    pub event: ClientEvent,
+}
+
+/// Every event a client may send, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type")]
+pub enum ClientEvent {
+    /// `session.start`: start a new session on this device.
+    #[serde(rename = "session.start")]
+    SessionStart(SessionStart),
+    /// `session.resume`: attach this device to an existing session.
+    #[serde(rename = "session.resume")]
+    SessionResume(SessionResume),
+    /// `session.pause`: pause the session attached to this connection.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "session.pause"}
+    /// ```
+    #[serde(rename = "session.pause")]
+    SessionPause,
+    /// `session.end`: end the session now; it is graded as it stands.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "session.end"}
+    /// ```
+    #[serde(rename = "session.end")]
+    SessionEnd,
+    /// `answer.text`: a typed answer.
+    #[serde(rename = "answer.text")]
+    AnswerText(AnswerText),
+    /// `answer.choice`: pick an option of a multiple-choice question.
+    #[serde(rename = "answer.choice")]
+    AnswerChoice(AnswerChoice),
+    /// `audio.commit`: the spoken answer is finished.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "audio.commit"}
+    /// ```
+    #[serde(rename = "audio.commit")]
+    AudioCommit,
+    /// `audio.clear`: discard audio since the last turn ended.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "audio.clear"}
+    /// ```
+    #[serde(rename = "audio.clear")]
+    AudioClear,
+    /// `ping`: liveness; answered with `pong`.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "ping"}
+    /// ```
+    #[serde(rename = "ping")]
+    Ping,
+}
+
+impl ClientEvent {
+    /// Every `type` a client may send.
+    pub const TYPES: &'static [&'static str] = &[
+        "session.start",
+        "session.resume",
+        "session.pause",
+        "session.end",
+        "answer.text",
+        "answer.choice",
+        "audio.commit",
+        "audio.clear",
+        "ping",
+    ];
+}
+
+/// `session.start`.
+///
+/// # Format
+/// ```json
+/// {"type": "session.start", "device_id": "laptop",
+///  "mode": "exam", "config": {"rating": "private", "tasks": ["PA.I.A"]}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionStart {
+    /// A client-chosen id for this device, stable across reconnects.
+    pub device_id: String,
+    /// `mode` and `config`.
+    #[serde(flatten)]
+    pub config: SessionConfig,
+}
+
+/// `session.resume`.
+///
+/// # Format
+/// ```json
+/// {"type": "session.resume", "device_id": "phone", "session_id": "9b1c…"}
+/// ```
+/// Without `session_id`, the user's active or most recently paused session is resumed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionResume {
+    /// A client-chosen id for this device.
+    pub device_id: String,
+    /// The session to resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_id: Option<String>,
+}
+
+/// `answer.text`.
+///
+/// # Format
+/// ```json
+/// {"type": "answer.text", "text": "You need a current medical certificate."}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AnswerText {
+    /// The candidate's answer.
+    pub text: String,
+}
+
+/// `answer.choice`.
+///
+/// # Format
+/// ```json
+/// {"type": "answer.choice", "index": 2}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AnswerChoice {
+    /// 0-based index into the question's `options`.
+    pub index: u32,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each documented `# Format` example decodes and re-encodes to the same JSON.
+    #[test]
+    fn documented_examples_round_trip() {
+        let examples = [
+            r#"{"type":"answer.text","event_id":"a-17","text":"Ninety days."}"#,
+            r#"{"type":"session.pause"}"#,
+            r#"{"type":"session.end"}"#,
+            r#"{"type":"audio.commit"}"#,
+            r#"{"type":"audio.clear"}"#,
+            r#"{"type":"ping"}"#,
+            r#"{"type":"session.start","device_id":"laptop","mode":"exam","config":{"rating":"private","study_mode":"linear","difficulty":"mixed","aircraft_class":"ASEL","tasks":["PA.I.A"],"input":"text"}}"#,
+            r#"{"type":"session.start","device_id":"d","mode":"assessment","config":{"assessment_id":"MATH-FUNDAMENTALS-L1","learning":false}}"#,
+            r#"{"type":"session.start","device_id":"d","mode":"tutor","config":{"course_id":"networking-basics"}}"#,
+            r#"{"type":"session.resume","device_id":"phone","session_id":"s1"}"#,
+            r#"{"type":"session.resume","device_id":"phone"}"#,
+            r#"{"type":"answer.choice","index":2}"#,
+        ];
+        for example in examples {
+            let expected: serde_json::Value = serde_json::from_str(example).unwrap();
+            let message: ClientMessage = serde_json::from_value(expected.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&message).unwrap(), expected, "{example}");
+        }
+    }
+
+    #[test]
+    fn exam_config_defaults() {
+        let json = r#"{"type":"session.start","device_id":"d","mode":"exam","config":{"rating":"commercial"}}"#;
+        let message: ClientMessage = serde_json::from_str(json).unwrap();
+        let ClientEvent::SessionStart(start) = message.event else {
+            panic!("not a start: {message:?}");
+        };
+        let crate::config::SessionConfig::Exam(config) = start.config else {
+            panic!("not an exam");
+        };
+        assert_eq!(config.study_mode, crate::config::StudyMode::Linear);
+        assert_eq!(config.difficulty, crate::config::Difficulty::Mixed);
+        assert_eq!(config.aircraft_class, crate::config::AircraftClass::ASEL);
+        assert_eq!(config.input, crate::config::InputMode::Text);
+    }
+
+    #[test]
+    fn every_type_is_listed() {
+        for json in [
+            r#"{"type":"session.pause"}"#,
+            r#"{"type":"ping"}"#,
+            r#"{"type":"answer.choice","index":0}"#,
+        ] {
+            let message: ClientMessage = serde_json::from_str(json).unwrap();
+            let encoded = serde_json::to_value(&message).unwrap();
+            let kind = encoded["type"].as_str().unwrap().to_owned();
+            assert!(ClientEvent::TYPES.contains(&kind.as_str()), "{kind}");
+        }
+    }
+}

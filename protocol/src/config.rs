@@ -1,0 +1,171 @@
+//! The `mode` and `config` fields of `session.start`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `mode` plus its `config` object; flattened into `session.start`.
+///
+/// # Format
+/// ```json
+/// {"mode": "exam", "config": {"rating": "private", "study_mode": "linear"}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "mode", content = "config", rename_all = "snake_case")]
+pub enum SessionConfig {
+    /// An ACS oral exam.
+    Exam(ExamConfig),
+    /// A blueprint assessment.
+    Assessment(AssessmentConfig),
+    /// A tutoring session.
+    Tutor(TutorConfig),
+}
+
+impl SessionConfig {
+    /// The mode this config is for.
+    pub fn mode(&self) -> crate::Mode {
+        match self {
+            SessionConfig::Exam(_) => crate::Mode::Exam,
+            SessionConfig::Assessment(_) => crate::Mode::Assessment,
+            SessionConfig::Tutor(_) => crate::Mode::Tutor,
+        }
+    }
+}
+
+/// Configuration of an ACS oral exam.
+///
+/// # Format
+/// ```json
+/// {"rating": "private", "study_mode": "cross_acs", "difficulty": "mixed",
+///  "aircraft_class": "ASEL", "areas": ["I", "III"], "tasks": ["PA.I.A"],
+///  "input": "text", "seed": 7}
+/// ```
+/// Only `rating` is required. Defaults: `study_mode` linear, `difficulty` mixed,
+/// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ExamConfig {
+    /// `private` or `commercial`.
+    pub rating: ExamRating,
+    /// The order the planner walks the elements in.
+    #[serde(default)]
+    pub study_mode: StudyMode,
+    /// How demanding the questions are.
+    #[serde(default)]
+    pub difficulty: Difficulty,
+    /// Aircraft class; elements that do not apply to it are left out.
+    #[serde(default)]
+    pub aircraft_class: AircraftClass,
+    /// Keep only these areas of operation (Roman numerals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub areas: Option<Vec<String>>,
+    /// Keep only these tasks (task codes such as `PA.I.A`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tasks: Option<Vec<String>>,
+    /// How the candidate answers.
+    #[serde(default)]
+    pub input: InputMode,
+    /// Seed for the `cross_acs` and `weak_areas` orderings; reproducible exams for tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+}
+
+/// The certificate an exam is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExamRating {
+    /// Private Pilot – Airplane.
+    Private,
+    /// Commercial Pilot – Airplane.
+    Commercial,
+}
+
+/// The order of the exam plan.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum StudyMode {
+    /// Natural ACS code order.
+    #[default]
+    Linear,
+    /// A topic-connected walk across areas.
+    CrossAcs,
+    /// Weakest elements first, from the user's earlier scores.
+    WeakAreas,
+}
+
+/// Question difficulty.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Difficulty {
+    /// Recall questions.
+    Easy,
+    /// Application questions.
+    Medium,
+    /// Scenario questions.
+    Hard,
+    /// A rotation of all three.
+    #[default]
+    Mixed,
+}
+
+/// Aircraft class.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub enum AircraftClass {
+    /// Airplane single-engine land.
+    #[default]
+    ASEL,
+    /// Airplane multiengine land.
+    AMEL,
+    /// Airplane single-engine sea.
+    ASES,
+    /// Airplane multiengine sea.
+    AMES,
+}
+
+impl AircraftClass {
+    /// The class code as the ACS data spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AircraftClass::ASEL => "ASEL",
+            AircraftClass::AMEL => "AMEL",
+            AircraftClass::ASES => "ASES",
+            AircraftClass::AMES => "AMES",
+        }
+    }
+}
+
+/// How the candidate answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum InputMode {
+    /// Spoken answers (binary audio frames).
+    Voice,
+    /// Typed answers (`answer.text`).
+    #[default]
+    Text,
+}
+
+/// Configuration of a blueprint assessment.
+///
+/// # Format
+/// ```json
+/// {"assessment_id": "MATH-FUNDAMENTALS-L1", "learning": false}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AssessmentConfig {
+    /// An assessment blueprint id.
+    pub assessment_id: String,
+    /// True for a learning session (feedback after each item); false for an evaluation.
+    #[serde(default)]
+    pub learning: bool,
+}
+
+/// Configuration of a tutoring session.
+///
+/// # Format
+/// ```json
+/// {"course_id": "networking-basics"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TutorConfig {
+    /// The course to tutor.
+    pub course_id: String,
+}

@@ -1,0 +1,112 @@
+//! The stable error codes carried by the `error` server event.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// A stable, snake_case error code. Clients match on it; the message is for people.
+///
+/// Every code leaves the connection open unless its doc says it closes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum ErrorCode {
+    /// The text frame is not valid JSON.
+    InvalidJson,
+    /// The frame is JSON but not an object with a string `type`.
+    InvalidMessage,
+    /// The `type` is not one the server knows.
+    UnknownType,
+    /// A field is missing or has the wrong type or value.
+    InvalidField,
+    /// The `event_id` is longer than 64 characters or not a string.
+    InvalidEventId,
+    /// The frame is larger than the server accepts.
+    FrameTooLarge,
+    /// The event needs a session attached to this connection, and there is none.
+    NoActiveSession,
+    /// No session of this user has that id (also answered for other users' sessions).
+    SessionNotFound,
+    /// The session on this connection was paused (by the user or another device); resume it first.
+    SessionPaused,
+    /// The session has completed; only its result can be read.
+    SessionCompleted,
+    /// The session was abandoned after staying paused too long.
+    SessionAbandoned,
+    /// There is no open question to answer.
+    NoOpenQuestion,
+    /// The answer does not fit the open question (for example a choice on an open question).
+    InvalidAnswer,
+    /// The session `config` cannot build a session (for example filters that match nothing).
+    InvalidConfig,
+    /// This mode or feature is not available on this server yet.
+    Unsupported,
+    /// The event could not be made durable; it was not applied and can be resent.
+    StorageUnavailable,
+    /// The server is busy; retry later.
+    Overloaded,
+    /// The server is shutting down; reconnect and resume.
+    ServerShuttingDown,
+    /// Something went wrong inside the server; details are in its log.
+    Internal,
+}
+
+impl ErrorCode {
+    /// The code as it appears on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ErrorCode::InvalidJson => "invalid_json",
+            ErrorCode::InvalidMessage => "invalid_message",
+            ErrorCode::UnknownType => "unknown_type",
+            ErrorCode::InvalidField => "invalid_field",
+            ErrorCode::InvalidEventId => "invalid_event_id",
+            ErrorCode::FrameTooLarge => "frame_too_large",
+            ErrorCode::NoActiveSession => "no_active_session",
+            ErrorCode::SessionNotFound => "session_not_found",
+            ErrorCode::SessionPaused => "session_paused",
+            ErrorCode::SessionCompleted => "session_completed",
+            ErrorCode::SessionAbandoned => "session_abandoned",
+            ErrorCode::NoOpenQuestion => "no_open_question",
+            ErrorCode::InvalidAnswer => "invalid_answer",
+            ErrorCode::InvalidConfig => "invalid_config",
+            ErrorCode::Unsupported => "unsupported",
+            ErrorCode::StorageUnavailable => "storage_unavailable",
+            ErrorCode::Overloaded => "overloaded",
+            ErrorCode::ServerShuttingDown => "server_shutting_down",
+            ErrorCode::Internal => "internal",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wire_names_match_as_str() {
+        let codes = [
+            ErrorCode::InvalidJson,
+            ErrorCode::InvalidMessage,
+            ErrorCode::UnknownType,
+            ErrorCode::InvalidField,
+            ErrorCode::InvalidEventId,
+            ErrorCode::FrameTooLarge,
+            ErrorCode::NoActiveSession,
+            ErrorCode::SessionNotFound,
+            ErrorCode::SessionPaused,
+            ErrorCode::SessionCompleted,
+            ErrorCode::SessionAbandoned,
+            ErrorCode::NoOpenQuestion,
+            ErrorCode::InvalidAnswer,
+            ErrorCode::InvalidConfig,
+            ErrorCode::Unsupported,
+            ErrorCode::StorageUnavailable,
+            ErrorCode::Overloaded,
+            ErrorCode::ServerShuttingDown,
+            ErrorCode::Internal,
+        ];
+        for code in codes {
+            let json = serde_json::to_value(code).unwrap();
+            assert_eq!(json, serde_json::json!(code.as_str()));
+        }
+    }
+}

@@ -1,0 +1,340 @@
+//! Server → client events: the envelope of every server text frame.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Mode;
+use crate::error::ErrorCode;
+use crate::result::SessionResult;
+
+/// One server text frame: `seq` beside the event's own fields.
+///
+/// `seq` rises by one with each event of a session and survives resume and restarts. Replies
+/// that belong to the connection rather than a session (`pong`, and errors outside a
+/// session) carry no `seq`.
+///
+/// # Format
+/// ```json
+/// {"type": "ack", "seq": 12, "event_id": "a-17"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ServerMessage {
+    /// The session's event sequence number.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seq: Option<u64>,
+    /// The event.
+    #[serde(flatten)]
+    pub event: ServerEvent,
+}
+
+/// Every event the server sends, tagged by `type`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type")]
+pub enum ServerEvent {
+    /// `session.started`.
+    #[serde(rename = "session.started")]
+    SessionStarted(SessionStarted),
+    /// `session.resumed`.
+    #[serde(rename = "session.resumed")]
+    SessionResumed(SessionResumed),
+    /// `session.paused`.
+    #[serde(rename = "session.paused")]
+    SessionPaused(SessionPaused),
+    /// `question`.
+    #[serde(rename = "question")]
+    Question(Question),
+    /// `transcript.partial`.
+    #[serde(rename = "transcript.partial")]
+    TranscriptPartial(Transcript),
+    /// `transcript.final`.
+    #[serde(rename = "transcript.final")]
+    TranscriptFinal(Transcript),
+    /// `assessment`.
+    #[serde(rename = "assessment")]
+    Assessment(Assessment),
+    /// `session.completed`.
+    #[serde(rename = "session.completed")]
+    SessionCompleted(SessionCompleted),
+    /// `ack`.
+    #[serde(rename = "ack")]
+    Ack(Ack),
+    /// `error`.
+    #[serde(rename = "error")]
+    Error(ErrorEvent),
+    /// `pong`.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "pong"}
+    /// ```
+    #[serde(rename = "pong")]
+    Pong,
+}
+
+/// `session.started`.
+///
+/// # Format
+/// ```json
+/// {"type": "session.started", "seq": 1, "session_id": "9b1c…", "mode": "exam",
+///  "plan": {"planned_questions": 12, "queue_length": 12, "study_mode": "linear",
+///           "bonus_max": 2, "follow_up_max_per_element": 1}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionStarted {
+    /// The new session's id.
+    pub session_id: String,
+    /// The session's mode.
+    pub mode: Mode,
+    /// What the examiner plans.
+    pub plan: PlanSummary,
+}
+
+/// The plan announced in `session.started`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct PlanSummary {
+    /// How many questions are planned (bonus questions come on top).
+    pub planned_questions: u32,
+    /// How many elements are in scope.
+    pub queue_length: u32,
+    /// The planner's ordering.
+    pub study_mode: crate::config::StudyMode,
+    /// The most bonus questions the exam may add.
+    pub bonus_max: u32,
+    /// The most follow-up questions per element.
+    pub follow_up_max_per_element: u32,
+}
+
+/// `session.resumed`; the open `question` follows if there is one.
+///
+/// # Format
+/// ```json
+/// {"type": "session.resumed", "seq": 9, "session_id": "9b1c…", "mode": "exam",
+///  "status": "active", "progress": {"asked": 3, "planned_questions": 12,
+///  "answered": 2, "credited_by_mention": 1, "bonus_used": 0}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionResumed {
+    /// The session's id.
+    pub session_id: String,
+    /// The session's mode.
+    pub mode: Mode,
+    /// Where the session stands.
+    pub status: SessionStatus,
+    /// How far it has come.
+    pub progress: Progress,
+}
+
+/// Where a session stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum SessionStatus {
+    /// Attached to a device and running.
+    Active,
+    /// Paused; resume to continue.
+    Paused,
+    /// Graded; the result follows.
+    Completed,
+    /// Left paused too long; closed.
+    Abandoned,
+}
+
+/// Progress counters of a session.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Progress {
+    /// Elements asked so far (follow-ups not counted).
+    pub asked: u32,
+    /// Questions planned.
+    pub planned_questions: u32,
+    /// Answers committed so far (follow-ups counted).
+    pub answered: u32,
+    /// Elements credited because an answer covered them.
+    pub credited_by_mention: u32,
+    /// Bonus questions granted so far.
+    pub bonus_used: u32,
+}
+
+/// `session.paused`.
+///
+/// # Format
+/// ```json
+/// {"type": "session.paused", "seq": 7, "session_id": "9b1c…", "reason": "other_device"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionPaused {
+    /// The session's id.
+    pub session_id: String,
+    /// Why it stopped being active here.
+    pub reason: PauseReason,
+}
+
+/// Why a session was paused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum PauseReason {
+    /// The user sent `session.pause`.
+    User,
+    /// The user started or resumed an exam on another device.
+    OtherDevice,
+    /// The server is shutting down; resume on reconnect.
+    ServerShutdown,
+}
+
+/// `question`.
+///
+/// # Format
+/// ```json
+/// {"type": "question", "seq": 2, "question_id": "q3", "number": 3,
+///  "text": "Let's talk about pilot qualifications. Explain privileges and limitations.",
+///  "kind": "primary", "element_code": "PA.I.A.K2"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Question {
+    /// Unique within the session; echoed on the `assessment`.
+    pub question_id: String,
+    /// What the examiner asks.
+    pub text: String,
+    /// Options of a multiple-choice question.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub options: Option<Vec<String>>,
+    /// 1-based count of questions asked so far.
+    pub number: u32,
+    /// Exam only: `primary`, `follow_up` or `bonus`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// Exam only: the ACS element asked about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub element_code: Option<String>,
+}
+
+/// `transcript.partial` and `transcript.final`.
+///
+/// # Format
+/// ```json
+/// {"type": "transcript.partial", "seq": 5, "text": "you need a current"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Transcript {
+    /// Speech-to-text of the candidate's current turn.
+    pub text: String,
+}
+
+/// `assessment`.
+///
+/// # Format
+/// ```json
+/// {"type": "assessment", "seq": 4, "question_id": "q3", "score": "partial",
+///  "feedback": "Partial: you did not mention recordkeeping.",
+///  "source_summary": "Study: 14 CFR part 61; AC 68-1.",
+///  "credited_elements": ["PA.I.A.K3"]}
+/// ```
+/// In evaluation mode only `question_id` and `recorded: true` are sent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Assessment {
+    /// The question answered.
+    pub question_id: String,
+    /// `satisfactory`, `partial` or `unsatisfactory`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// Feedback for the candidate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub feedback: Option<String>,
+    /// Evaluation mode: the answer was recorded, nothing more is said.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recorded: Option<bool>,
+    /// Exam only: where to study this element.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_summary: Option<String>,
+    /// Exam only: other elements this answer covered, now credited by mention.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub credited_elements: Vec<String>,
+}
+
+/// `session.completed`.
+///
+/// # Format
+/// ```json
+/// {"type": "session.completed", "seq": 30, "session_id": "9b1c…",
+///  "result": {"mode": "exam", "outcome": "satisfactory", "trigger": "all_tasks_covered", "…": "…"}}
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SessionCompleted {
+    /// The session's id.
+    pub session_id: String,
+    /// The graded result.
+    pub result: SessionResult,
+}
+
+/// `ack`: the event with this `event_id` was applied and its effects are durable.
+///
+/// # Format
+/// ```json
+/// {"type": "ack", "seq": 12, "event_id": "a-17"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Ack {
+    /// The acknowledged event's id.
+    pub event_id: String,
+}
+
+/// `error`.
+///
+/// # Format
+/// ```json
+/// {"type": "error", "code": "unknown_type", "message": "unknown event type \"foo\"",
+///  "event_id": "x1"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ErrorEvent {
+    /// Stable code for programs.
+    pub code: ErrorCode,
+    /// Explanation for people.
+    pub message: String,
+    /// The `event_id` of the refused event, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub event_id: Option<String>,
+}
+
+impl ServerMessage {
+    /// An event that belongs to no session (no `seq`).
+    pub fn unsequenced(event: ServerEvent) -> ServerMessage {
+        ServerMessage { seq: None, event }
+    }
+
+    /// An `error` outside any session.
+    pub fn error(code: ErrorCode, message: impl Into<String>, event_id: Option<String>) -> Self {
+        ServerMessage::unsequenced(ServerEvent::Error(ErrorEvent {
+            code,
+            message: message.into(),
+            event_id,
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each documented `# Format` example (with concrete values) round-trips.
+    #[test]
+    fn documented_examples_round_trip() {
+        let examples = [
+            r#"{"type":"ack","seq":12,"event_id":"a-17"}"#,
+            r#"{"type":"pong"}"#,
+            r#"{"type":"session.started","seq":1,"session_id":"s","mode":"exam","plan":{"planned_questions":12,"queue_length":12,"study_mode":"linear","bonus_max":2,"follow_up_max_per_element":1}}"#,
+            r#"{"type":"session.resumed","seq":9,"session_id":"s","mode":"exam","status":"active","progress":{"asked":3,"planned_questions":12,"answered":2,"credited_by_mention":1,"bonus_used":0}}"#,
+            r#"{"type":"session.paused","seq":7,"session_id":"s","reason":"other_device"}"#,
+            r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2"}"#,
+            r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Pick one.","options":["a","b"]}"#,
+            r#"{"type":"transcript.partial","seq":5,"text":"you need a current"}"#,
+            r#"{"type":"transcript.final","seq":6,"text":"you need a current medical"}"#,
+            r#"{"type":"assessment","seq":4,"question_id":"q3","score":"partial","feedback":"f","source_summary":"s","credited_elements":["PA.I.A.K3"]}"#,
+            r#"{"type":"assessment","seq":4,"question_id":"q3","recorded":true}"#,
+            r#"{"type":"error","code":"unknown_type","message":"m","event_id":"x1"}"#,
+        ];
+        for example in examples {
+            let expected: serde_json::Value = serde_json::from_str(example).unwrap();
+            let message: ServerMessage = serde_json::from_value(expected.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&message).unwrap(), expected, "{example}");
+        }
+    }
+}
