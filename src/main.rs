@@ -1,1 +1,138 @@
-fn main() {}
+//! The `viva` binary: `viva serve` runs the server; `viva token` prints a signed token.
+//!
+//! Layout:
+//! - `config`: flags, environment and TOML file, validated once into `Settings`.
+//! - `auth`: JWT checking and minting, development mode, the signing secret.
+//! - `app`: the axum router, handlers and `AppError`.
+//! - `ws`: one WebSocket connection.
+//! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
+
+mod app;
+mod auth;
+mod config;
+mod server;
+mod ws;
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Parser, Subcommand};
+
+/// Viva: a realtime voice session server for oral exams and tutoring.
+#[derive(Debug, Parser)]
+#[command(version)]
+struct Cli {
+    #[command(subcommand)]
+    command: Commands,
+}
+
+#[derive(Debug, Subcommand)]
+enum Commands {
+    /// Run the server.
+    Serve(ServeArgs),
+    /// Print a token for a user, signed with the configured secret.
+    Token(TokenArgs),
+}
+
+#[derive(Debug, clap::Args)]
+struct CommonArgs {
+    /// Where checkpoints and the generated signing secret live.
+    #[arg(long, env = "VIVA_DATA_DIR")]
+    data_dir: Option<PathBuf>,
+    /// TOML config file.
+    #[arg(long, env = "VIVA_CONFIG")]
+    config: Option<PathBuf>,
+    /// HS256 signing secret for tokens.
+    #[arg(long, env = "VIVA_AUTH_SECRET", hide_env_values = true)]
+    auth_secret: Option<String>,
+}
+
+#[derive(Debug, clap::Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Address to listen on.
+    #[arg(long, env = "VIVA_LISTEN")]
+    listen: Option<SocketAddr>,
+    /// Folder with `acs/` and the other blueprints (default: the repo's `blueprints/`).
+    #[arg(long, env = "VIVA_BLUEPRINTS")]
+    blueprints: Option<PathBuf>,
+    /// Development mode: accept `?user=<id>` without a token. Loopback only.
+    #[arg(long, env = "VIVA_DEV")]
+    dev: bool,
+}
+
+#[derive(Debug, clap::Args)]
+struct TokenArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// The user id (`sub`).
+    #[arg(long)]
+    user: String,
+    /// How long the token is valid, such as `1h` or `30m`.
+    #[arg(long, default_value = "1h", value_parser = humantime::parse_duration)]
+    ttl: Duration,
+}
+
+const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
+const DEFAULT_DATA_DIR: &str = "viva-data";
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    match cli.command {
+        Commands::Serve(args) => serve(args),
+        Commands::Token(args) => token(args),
+    }
+}
+
+fn data_dir(common: &CommonArgs, file: &config::FileConfig) -> PathBuf {
+    common
+        .data_dir
+        .clone()
+        .or_else(|| file.server.data_dir.clone())
+        .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR))
+}
+
+fn serve(args: ServeArgs) -> anyhow::Result<()> {
+    let file = config::FileConfig::load(args.common.config.as_deref())?;
+    let data_dir = data_dir(&args.common, &file);
+    let listen = match args.listen.or(file.server.listen) {
+        Some(listen) => listen,
+        None => DEFAULT_LISTEN.parse()?,
+    };
+    config::check_dev_mode(args.dev, listen)?;
+    let secret = args.common.auth_secret.clone().or(file.auth.secret.clone());
+    let settings = config::Settings {
+        listen,
+        auth_secret: auth::resolve_secret(secret, &data_dir)?,
+        data_dir,
+        blueprints: args
+            .blueprints
+            .or(file.server.blueprints.clone())
+            .unwrap_or_else(config::default_blueprints),
+        dev_mode: args.dev,
+        plan_defaults: file.plan_defaults()?,
+        abandon_after: file.abandon_after()?,
+        max_connections: file.server.max_connections.unwrap_or(10_000),
+    };
+    let runtime = tokio::runtime::Runtime::new()?;
+    runtime.block_on(server::run(settings))
+}
+
+fn token(args: TokenArgs) -> anyhow::Result<()> {
+    let file = config::FileConfig::load(args.common.config.as_deref())?;
+    let data_dir = data_dir(&args.common, &file);
+    let secret = auth::resolve_secret(
+        args.common.auth_secret.clone().or(file.auth.secret.clone()),
+        &data_dir,
+    )?;
+    println!("{}", auth::mint_token(&secret, &args.user, args.ttl)?);
+    Ok(())
+}

@@ -1,1 +1,9 @@
-fn main(){}
+//! End-to-end tests of the viva server: one binary, one module per behaviour.
+
+mod auth;
+mod bad_input;
+mod devices;
+mod exam_flow;
+mod harness;
+mod isolation;
+mod restart;

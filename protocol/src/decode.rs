@@ -33,12 +33,16 @@ pub fn decode_client_text(text: &str) -> Result<ClientMessage, DecodeError> {
     if text.len() > MAX_TEXT_FRAME_BYTES {
         return Err(DecodeError::new(
             ErrorCode::FrameTooLarge,
-            format!("text frame of {} bytes exceeds {MAX_TEXT_FRAME_BYTES}", text.len()),
+            format!(
+                "text frame of {} bytes exceeds {MAX_TEXT_FRAME_BYTES}",
+                text.len()
+            ),
             None,
         ));
     }
-    let value: serde_json::Value = serde_json::from_str(text)
-        .map_err(|err| DecodeError::new(ErrorCode::InvalidJson, format!("invalid JSON: {err}"), None))?;
+    let value: serde_json::Value = serde_json::from_str(text).map_err(|err| {
+        DecodeError::new(ErrorCode::InvalidJson, format!("invalid JSON: {err}"), None)
+    })?;
     let event_id = read_event_id(&value)?;
     let kind = read_type(&value, &event_id)?.to_owned();
     if !ClientEvent::TYPES.contains(&kind.as_str()) {
@@ -107,20 +111,44 @@ mod tests {
     fn decodes_or_classifies_every_frame() {
         use ErrorCode::*;
         check(r#"{"type":"ping"}"#, Ok("ping"));
-        check(r#"{"type":"answer.text","text":"x","event_id":"e"}"#, Ok("answer.text"));
+        check(
+            r#"{"type":"answer.text","text":"x","event_id":"e"}"#,
+            Ok("answer.text"),
+        );
         check("{not json", Err((InvalidJson, None)));
         check("", Err((InvalidJson, None)));
         check("[1,2]", Err((InvalidMessage, None)));
         check(r#"{"event_id":"e1"}"#, Err((InvalidMessage, Some("e1"))));
         check(r#"{"type":7}"#, Err((InvalidMessage, None)));
-        check(r#"{"type":"launch.missiles","event_id":"e2"}"#, Err((UnknownType, Some("e2"))));
-        check(r#"{"type":"answer.text","event_id":"e3"}"#, Err((InvalidField, Some("e3"))));
-        check(r#"{"type":"answer.choice","index":-1}"#, Err((InvalidField, None)));
-        check(r#"{"type":"session.start","device_id":"d","mode":"poker","config":{}}"#, Err((InvalidField, None)));
-        check(r#"{"type":"ping","event_id":5}"#, Err((InvalidEventId, None)));
+        check(
+            r#"{"type":"launch.missiles","event_id":"e2"}"#,
+            Err((UnknownType, Some("e2"))),
+        );
+        check(
+            r#"{"type":"answer.text","event_id":"e3"}"#,
+            Err((InvalidField, Some("e3"))),
+        );
+        check(
+            r#"{"type":"answer.choice","index":-1}"#,
+            Err((InvalidField, None)),
+        );
+        check(
+            r#"{"type":"session.start","device_id":"d","mode":"poker","config":{}}"#,
+            Err((InvalidField, None)),
+        );
+        check(
+            r#"{"type":"ping","event_id":5}"#,
+            Err((InvalidEventId, None)),
+        );
         let long_id = "x".repeat(MAX_EVENT_ID_CHARS + 1);
-        check(&format!(r#"{{"type":"ping","event_id":"{long_id}"}}"#), Err((InvalidEventId, None)));
-        let huge = format!(r#"{{"type":"answer.text","text":"{}"}}"#, "a".repeat(MAX_TEXT_FRAME_BYTES));
+        check(
+            &format!(r#"{{"type":"ping","event_id":"{long_id}"}}"#),
+            Err((InvalidEventId, None)),
+        );
+        let huge = format!(
+            r#"{{"type":"answer.text","text":"{}"}}"#,
+            "a".repeat(MAX_TEXT_FRAME_BYTES)
+        );
         check(&huge, Err((FrameTooLarge, None)));
     }
 }

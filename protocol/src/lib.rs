@@ -36,7 +36,9 @@ pub const MAX_AUDIO_FRAME_BYTES: usize = 64 * 1024;
 pub const MAX_EVENT_ID_CHARS: usize = 64;
 
 /// Which kind of session `session.start` opens.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Mode {
     /// An ACS oral exam.

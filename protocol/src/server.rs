@@ -334,7 +334,11 @@ mod tests {
         for example in examples {
             let expected: serde_json::Value = serde_json::from_str(example).unwrap();
             let message: ServerMessage = serde_json::from_value(expected.clone()).unwrap();
-            assert_eq!(serde_json::to_value(&message).unwrap(), expected, "{example}");
+            assert_eq!(
+                serde_json::to_value(&message).unwrap(),
+                expected,
+                "{example}"
+            );
         }
     }
 }

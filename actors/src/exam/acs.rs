@@ -151,12 +151,11 @@ impl AcsCatalog {
                 what: "elements",
                 source,
             })?;
-        let tasks: Vec<AcsTask> = serde_json::from_str(tasks_json).map_err(|source| {
-            AcsError::Json {
+        let tasks: Vec<AcsTask> =
+            serde_json::from_str(tasks_json).map_err(|source| AcsError::Json {
                 what: "tasks",
                 source,
-            }
-        })?;
+            })?;
         let mut by_code = HashMap::with_capacity(elements.len());
         for (index, element) in elements.iter().enumerate() {
             if CodeKey::parse(&element.code).is_none() {
@@ -196,6 +195,31 @@ impl AcsCatalog {
     /// The task with this code.
     pub fn task(&self, task_code: &str) -> Option<&AcsTask> {
         self.tasks.get(task_code)
+    }
+}
+
+/// The ACS catalogs of every rating the server examines.
+#[derive(Debug, Clone)]
+pub struct AcsLibrary {
+    private: AcsCatalog,
+    commercial: AcsCatalog,
+}
+
+impl AcsLibrary {
+    /// A library of the two airplane catalogs.
+    pub fn new(private: AcsCatalog, commercial: AcsCatalog) -> AcsLibrary {
+        AcsLibrary {
+            private,
+            commercial,
+        }
+    }
+
+    /// The catalog of a rating.
+    pub fn catalog(&self, rating: Rating) -> &AcsCatalog {
+        match rating {
+            Rating::Private => &self.private,
+            Rating::Commercial => &self.commercial,
+        }
     }
 }
 

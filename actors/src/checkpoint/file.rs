@@ -1,0 +1,208 @@
+//! The embedded checkpoint store: one JSON file per record under the data directory, written
+//! crash-safely (write a temporary file, fsync it, rename it over the old one, fsync the
+//! directory), so a reader sees either the old record or the new one, never a torn one.
+//!
+//! Layout: `<data_dir>/sessions/<session_id>.json` and `<data_dir>/users/<hex(user_id)>.json`.
+//! Session ids are server-made UUIDs, and are checked before they name a file.
+
+use std::fs::{self, File};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use super::format::{CHECKPOINT_FORMAT, SessionCheckpoint, USER_RECORD_FORMAT, UserRecord};
+use super::{CheckpointStore, StoreError, StoreFuture};
+
+/// Crash-safe JSON files in a directory.
+#[derive(Debug, Clone)]
+pub struct FileStore {
+    sessions: PathBuf,
+    users: PathBuf,
+}
+
+impl FileStore {
+    /// Opens (creating) the store under `data_dir`.
+    pub fn open(data_dir: &Path) -> Result<FileStore, StoreError> {
+        let store = FileStore {
+            sessions: data_dir.join("sessions"),
+            users: data_dir.join("users"),
+        };
+        for dir in [&store.sessions, &store.users] {
+            fs::create_dir_all(dir).map_err(|err| unavailable(dir, err))?;
+        }
+        Ok(store)
+    }
+
+    /// The file holding a session's checkpoint; `None` for an id that is not a plain token.
+    pub fn session_path(&self, session_id: &str) -> Option<PathBuf> {
+        is_plain_id(session_id).then(|| self.sessions.join(format!("{session_id}.json")))
+    }
+
+    fn user_path(&self, user_id: &str) -> PathBuf {
+        let hex: String = user_id.bytes().map(|b| format!("{b:02x}")).collect();
+        self.users.join(format!("{hex}.json"))
+    }
+}
+
+/// Letters, digits and `-` only, 1 to 64 characters: safe as a file name.
+fn is_plain_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+impl CheckpointStore for FileStore {
+    fn save_session<'a>(&'a self, checkpoint: &'a SessionCheckpoint) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let path = self.session_path(&checkpoint.session_id).ok_or_else(|| {
+                StoreError::Unavailable(format!("invalid session id {:?}", checkpoint.session_id))
+            })?;
+            write_json(path, checkpoint).await
+        })
+    }
+
+    fn load_session<'a>(
+        &'a self,
+        session_id: &'a str,
+    ) -> StoreFuture<'a, Option<SessionCheckpoint>> {
+        Box::pin(async move {
+            let Some(path) = self.session_path(session_id) else {
+                return Ok(None);
+            };
+            let checkpoint: Option<SessionCheckpoint> = read_json(path).await?;
+            check_format(
+                session_id,
+                checkpoint.as_ref().map(|c| c.format),
+                CHECKPOINT_FORMAT,
+            )?;
+            Ok(checkpoint)
+        })
+    }
+
+    fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()> {
+        Box::pin(async move { write_json(self.user_path(&record.user_id), record).await })
+    }
+
+    fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>> {
+        Box::pin(async move {
+            let record: Option<UserRecord> = read_json(self.user_path(user_id)).await?;
+            check_format(
+                user_id,
+                record.as_ref().map(|r| r.format),
+                USER_RECORD_FORMAT,
+            )?;
+            Ok(record)
+        })
+    }
+}
+
+fn check_format(key: &str, found: Option<u32>, known: u32) -> Result<(), StoreError> {
+    match found {
+        Some(format) if format != known => Err(StoreError::Corrupt {
+            key: key.to_owned(),
+            reason: format!("format {format}, this build reads {known}"),
+        }),
+        _ => Ok(()),
+    }
+}
+
+async fn write_json<T: Serialize>(path: PathBuf, value: &T) -> Result<(), StoreError> {
+    let bytes =
+        serde_json::to_vec(value).map_err(|err| StoreError::Unavailable(err.to_string()))?;
+    tokio::task::spawn_blocking(move || write_atomically(&path, &bytes))
+        .await
+        .map_err(|err| StoreError::Unavailable(format!("write task failed: {err}")))?
+}
+
+async fn read_json<T: DeserializeOwned + Send + 'static>(
+    path: PathBuf,
+) -> Result<Option<T>, StoreError> {
+    tokio::task::spawn_blocking(move || {
+        let bytes = match fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(err) => return Err(unavailable(&path, err)),
+        };
+        serde_json::from_slice(&bytes)
+            .map(Some)
+            .map_err(|err| StoreError::Corrupt {
+                key: path.display().to_string(),
+                reason: err.to_string(),
+            })
+    })
+    .await
+    .map_err(|err| StoreError::Unavailable(format!("read task failed: {err}")))?
+}
+
+/// Write to `<path>.tmp`, fsync, rename over `path`, fsync the directory.
+fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
+    let temporary = path.with_extension("json.tmp");
+    let mut file = File::create(&temporary).map_err(|err| unavailable(&temporary, err))?;
+    file.write_all(bytes)
+        .map_err(|err| unavailable(&temporary, err))?;
+    file.sync_all()
+        .map_err(|err| unavailable(&temporary, err))?;
+    fs::rename(&temporary, path).map_err(|err| unavailable(path, err))?;
+    if let Some(dir) = path.parent() {
+        File::open(dir)
+            .and_then(|dir| dir.sync_all())
+            .map_err(|err| unavailable(dir, err))?;
+    }
+    Ok(())
+}
+
+fn unavailable(path: &Path, err: std::io::Error) -> StoreError {
+    StoreError::Unavailable(format!("{}: {err}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_ids_only() {
+        let check = |id: &str, expected: bool| assert_eq!(is_plain_id(id), expected, "{id:?}");
+        check("0b6f2b9e-1c7a-4c1e-9d43-2f9f0c3a1b55", true);
+        check("", false);
+        check("../etc/passwd", false);
+        check("a/b", false);
+        check(&"a".repeat(65), false);
+    }
+
+    #[tokio::test]
+    async fn user_records_round_trip_and_survive_reopen() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let mut record = UserRecord::new("alice/../x");
+        record.active_session = Some("s1".into());
+        store.save_user(&record).await.unwrap();
+        let reopened = FileStore::open(dir.path()).unwrap();
+        assert_eq!(
+            reopened.load_user("alice/../x").await.unwrap(),
+            Some(record)
+        );
+        assert_eq!(reopened.load_user("bob").await.unwrap(), None);
+        let leftovers: Vec<_> = fs::read_dir(dir.path().join("users")).unwrap().collect();
+        assert_eq!(leftovers.len(), 1, "no temporary file left behind");
+    }
+
+    #[tokio::test]
+    async fn unknown_format_is_reported_as_corrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let mut record = UserRecord::new("carol");
+        record.format = 99;
+        store.save_user(&record).await.unwrap();
+        assert!(matches!(
+            store.load_user("carol").await,
+            Err(StoreError::Corrupt { .. })
+        ));
+    }
+
+    #[tokio::test]
+    async fn bad_session_ids_never_touch_the_disk() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        assert_eq!(store.load_session("../../secret").await.unwrap(), None);
+    }
+}

@@ -1,0 +1,196 @@
+//! The checkpoint format, version 1: explicit serde types, separate from the actor state.
+//!
+//! A checkpoint holds everything needed to rebuild a session exactly: plan, planner cursor,
+//! open question, transcript, the last `seq` and the applied `event_id`s. Maps are `BTreeMap`
+//! so the encoding is deterministic.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use viva_protocol::config::ExamConfig;
+use viva_protocol::result::ExamResult;
+
+/// The current checkpoint format version.
+pub const CHECKPOINT_FORMAT: u32 = 1;
+/// The current user record format version.
+pub const USER_RECORD_FORMAT: u32 = 1;
+
+/// A session checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SessionCheckpoint {
+    /// Format version; readers refuse versions they do not know.
+    pub format: u32,
+    /// The session id.
+    pub session_id: String,
+    /// The owning user.
+    pub user_id: String,
+    /// Wall-clock milliseconds since the Unix epoch.
+    pub created_at_ms: u64,
+    /// When this checkpoint was taken.
+    pub updated_at_ms: u64,
+    /// When the session was last paused, while it is paused.
+    pub paused_at_ms: Option<u64>,
+    /// The last `seq` used.
+    pub seq: u64,
+    /// The phase, such as `awaiting_answer` or `paused`.
+    pub phase: String,
+    /// The phase to return to on resume, while paused.
+    pub resume_to: Option<String>,
+    /// Exam state.
+    pub exam: ExamCheckpoint,
+    /// Every question, answer and assessment so far.
+    pub transcript: Vec<TurnCheckpoint>,
+    /// Recently applied `event_id`s, oldest first.
+    pub applied_event_ids: Vec<String>,
+}
+
+/// The exam part of a checkpoint.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ExamCheckpoint {
+    /// The `session.start` config.
+    pub config: ExamConfig,
+    /// The seed used for ordering.
+    pub seed: u64,
+    /// The plan.
+    pub plan: PlanCheckpoint,
+    /// The planner.
+    pub planner: PlannerCheckpoint,
+    /// What follows the last assessment, until it is done.
+    pub next_step: Option<NextStepCheckpoint>,
+    /// Questions asked so far, follow-ups included.
+    pub questions_asked: u32,
+    /// Answers committed so far.
+    pub answered: u32,
+    /// The open question.
+    pub open_question: Option<OpenQuestionCheckpoint>,
+    /// The graded result, once completed.
+    pub result: Option<ExamResult>,
+}
+
+/// ExamPlanV1 as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlanCheckpoint {
+    /// Plan layout version.
+    pub version: u32,
+    /// Questions planned.
+    pub planned_question_count: u32,
+    /// Elements asked.
+    pub asked_count: u32,
+    /// Bonus questions granted.
+    pub bonus_used: u32,
+    /// Bonus budget.
+    pub bonus_max: u32,
+    /// Follow-up budget per element.
+    pub follow_up_max_per_element: u32,
+    /// Whether the next new element is a bonus question.
+    pub bonus_pending: bool,
+    /// Follow-ups per element.
+    pub follow_ups: BTreeMap<String, u32>,
+    /// Coverage per element.
+    pub coverage: BTreeMap<String, String>,
+    /// Latest score per element.
+    pub scores: BTreeMap<String, String>,
+}
+
+/// PlannerState as stored.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PlannerCheckpoint {
+    /// Planner layout version.
+    pub version: u32,
+    /// Element codes in order.
+    pub queue: Vec<String>,
+    /// Next scan position.
+    pub cursor: usize,
+    /// Recent window, oldest first.
+    pub recent: Vec<String>,
+    /// Questions per element.
+    pub attempts: BTreeMap<String, u32>,
+}
+
+/// What follows an assessment, as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NextStepCheckpoint {
+    /// `follow_up`, `primary`, `bonus` or `finish`.
+    pub step: String,
+    /// The element of a follow-up.
+    pub element_code: Option<String>,
+    /// Readable terms a follow-up asks about.
+    #[serde(default)]
+    pub missing_terms: Vec<String>,
+}
+
+/// The open question as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OpenQuestionCheckpoint {
+    /// Question id.
+    pub question_id: String,
+    /// The element asked about.
+    pub element_code: String,
+    /// `primary`, `follow_up` or `bonus`.
+    pub kind: String,
+    /// 1-based number.
+    pub number: u32,
+    /// The words asked.
+    pub text: String,
+    /// A committed answer not yet assessed.
+    pub pending_answer: Option<String>,
+}
+
+/// One question of the transcript, with its answer and assessment once they exist.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TurnCheckpoint {
+    /// Question id.
+    pub question_id: String,
+    /// The element asked about.
+    pub element_code: String,
+    /// Question kind.
+    pub kind: String,
+    /// The words asked.
+    pub question: String,
+    /// The committed answer.
+    pub answer: Option<String>,
+    /// The score given.
+    pub score: Option<String>,
+    /// The feedback given.
+    pub feedback: Option<String>,
+}
+
+/// Per-user state: which sessions the user has, which is active, and earlier element scores.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UserRecord {
+    /// Format version.
+    pub format: u32,
+    /// The user.
+    pub user_id: String,
+    /// The active (or most recently active) exam.
+    pub active_session: Option<String>,
+    /// The user's sessions, most recent last (bounded).
+    pub sessions: Vec<SessionEntry>,
+    /// Recent `session.start` event ids and the session each created, for idempotent starts.
+    pub start_event_ids: Vec<(String, String)>,
+    /// Latest score per element over all completed exams, for `weak_areas`.
+    pub element_scores: BTreeMap<String, String>,
+}
+
+/// A session listed in a user record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SessionEntry {
+    /// The session id.
+    pub session_id: String,
+    /// `active`, `paused`, `completed` or `abandoned`.
+    pub status: String,
+}
+
+impl UserRecord {
+    /// An empty record for a new user.
+    pub fn new(user_id: &str) -> UserRecord {
+        UserRecord {
+            format: USER_RECORD_FORMAT,
+            user_id: user_id.to_owned(),
+            active_session: None,
+            sessions: Vec::new(),
+            start_event_ids: Vec::new(),
+            element_scores: BTreeMap::new(),
+        }
+    }
+}

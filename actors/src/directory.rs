@@ -1,0 +1,99 @@
+//! `Directory`: the process-wide map from user id to that user's supervisor. It creates
+//! supervisors on demand, retires idle ones, and retires them all at shutdown.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use kameo::actor::{ActorRef, Spawn};
+
+use crate::supervisor::{IsIdle, Retire, SupervisorDeps, UserSupervisor};
+
+/// Capacity of each supervisor's mailbox.
+pub const SUPERVISOR_MAILBOX: usize = 128;
+
+/// Supervisors by user id.
+pub struct Directory {
+    supervisors: DashMap<String, ActorRef<UserSupervisor>>,
+    deps: Arc<SupervisorDeps>,
+}
+
+impl Directory {
+    /// An empty directory.
+    pub fn new(deps: Arc<SupervisorDeps>) -> Directory {
+        Directory {
+            supervisors: DashMap::new(),
+            deps,
+        }
+    }
+
+    /// The user's supervisor, spawned if there is none alive.
+    pub fn supervisor(&self, user_id: &str) -> ActorRef<UserSupervisor> {
+        if let Some(existing) = self.supervisors.get(user_id).filter(|s| s.is_alive()) {
+            return existing.clone();
+        }
+        let mut entry = self
+            .supervisors
+            .entry(user_id.to_owned())
+            .or_insert_with(|| self.spawn(user_id));
+        if !entry.is_alive() {
+            *entry = self.spawn(user_id);
+        }
+        entry.clone()
+    }
+
+    fn spawn(&self, user_id: &str) -> ActorRef<UserSupervisor> {
+        let args = (user_id.to_owned(), self.deps.clone());
+        UserSupervisor::spawn_with_mailbox(args, kameo::mailbox::bounded(SUPERVISOR_MAILBOX))
+    }
+
+    /// How many supervisors are live.
+    pub fn len(&self) -> usize {
+        self.supervisors.len()
+    }
+
+    /// Whether no supervisor is live.
+    pub fn is_empty(&self) -> bool {
+        self.supervisors.is_empty()
+    }
+
+    /// Retires supervisors none of whose sessions has a device attached.
+    pub async fn reap_idle(&self) -> usize {
+        let candidates: Vec<(String, ActorRef<UserSupervisor>)> = self
+            .supervisors
+            .iter()
+            .map(|e| (e.key().clone(), e.value().clone()))
+            .collect();
+        let mut retired = 0;
+        for (user_id, supervisor) in candidates {
+            let idle = supervisor.ask(IsIdle).await.unwrap_or(true);
+            if idle
+                && self
+                    .supervisors
+                    .remove_if(&user_id, |_, s| s.id() == supervisor.id())
+                    .is_some()
+            {
+                // ignore: a supervisor that already stopped has nothing to retire.
+                let _ = supervisor.ask(Retire).await;
+                retired += 1;
+            }
+        }
+        retired
+    }
+
+    /// Retires every supervisor (sessions pause and checkpoint), waiting at most `timeout`.
+    pub async fn shutdown(&self, timeout: Duration) {
+        let all: Vec<ActorRef<UserSupervisor>> =
+            self.supervisors.iter().map(|e| e.value().clone()).collect();
+        self.supervisors.clear();
+        let retire_all = async {
+            for supervisor in &all {
+                // ignore: a stopped supervisor's sessions were already retired.
+                let _ = supervisor.ask(Retire).await;
+            }
+        };
+        if tokio::time::timeout(timeout, retire_all).await.is_err() {
+            tracing::warn!("shutdown timed out before every session was saved");
+        }
+    }
+}

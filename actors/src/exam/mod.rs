@@ -1,0 +1,19 @@
+//! The exam engine: pure, IO-free planning, examining and grading of ACS oral exams.
+//!
+//! - [`acs`]: the ACS element and task records and their natural code order.
+//! - [`queue`]: scope filters, oral eligibility and the study-mode orderings.
+//! - [`planner`]: the planner cursor and the next-element rule.
+//! - [`plan`]: ExamPlanV1 — question count, coverage, bonus and follow-up budgets.
+//! - [`grading`]: the outcome rule and per-area counts.
+//! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
+//! - [`rng`]: a seeded PRNG for reproducible orderings.
+//! - [`types`]: scores, question kinds and difficulties.
+
+pub mod acs;
+pub mod examiner;
+pub mod grading;
+pub mod plan;
+pub mod planner;
+pub mod queue;
+pub mod rng;
+pub mod types;

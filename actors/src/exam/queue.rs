@@ -1,0 +1,365 @@
+//! Building an exam's element queue: scope filters, oral eligibility and the study-mode order.
+//!
+//! Orders:
+//! - `linear`: natural ACS code order ([`compare_codes`]).
+//! - `cross_acs`: a connected walk. Each element gets a fingerprint: its task references
+//!   (`ref:14 cfr part 61`) plus the stemmed content words of its task title and text. The walk
+//!   starts at a seeded random element and greedily steps to the unvisited element with the
+//!   highest Jaccard similarity (ties: natural code order). References alone are too coarse:
+//!   every element of a task shares them. Elements with an empty fingerprint go last, linearly.
+//! - `weak_areas`: a weighted seeded shuffle (Efraimidis–Spirakis keys `u^(1/w)`) with weights
+//!   from the user's earlier scores: unsatisfactory 5, partial 4, untouched 3, satisfactory 1.
+
+use std::collections::{BTreeSet, HashMap};
+
+use viva_protocol::config::StudyMode;
+
+use super::acs::{AcsCatalog, AcsElement, ElementType, Rating, compare_codes};
+use super::examiner::text::content_terms;
+use super::rng::SeededRng;
+use super::types::Score;
+
+/// Areas never asked orally: they are flight skills (Takeoffs, Landings and Go-Arounds;
+/// Performance and Ground Reference Maneuvers). Both ratings leave out IV and V.
+pub fn excluded_areas(rating: Rating) -> &'static [&'static str] {
+    match rating {
+        Rating::Private | Rating::Commercial => &["IV", "V"],
+    }
+}
+
+/// Whether an element can be asked in an oral exam of its rating.
+pub fn is_oral_eligible(element: &AcsElement, rating: Rating) -> bool {
+    element.element_type != ElementType::Skill
+        && !element.archived
+        && !excluded_areas(rating).contains(&element.area.as_str())
+}
+
+/// What to put in the queue and in which order.
+#[derive(Debug, Clone)]
+pub struct QueueSpec<'a> {
+    /// Aircraft class code, such as `ASEL`.
+    pub aircraft_class: &'a str,
+    /// Keep only these areas, if given.
+    pub areas: Option<&'a [String]>,
+    /// Keep only these task codes, if given.
+    pub tasks: Option<&'a [String]>,
+    /// The order.
+    pub study_mode: StudyMode,
+    /// Seed for `cross_acs` and `weak_areas`.
+    pub seed: u64,
+    /// The user's earlier score per element code, for `weak_areas`.
+    pub prior_scores: &'a HashMap<String, Score>,
+}
+
+/// Every oral-eligible element of the catalog's rating that applies to the class, in
+/// document order. Its length is the "total oral for rating" of the plan formula.
+pub fn oral_elements<'c>(catalog: &'c AcsCatalog, aircraft_class: &str) -> Vec<&'c AcsElement> {
+    catalog
+        .elements()
+        .iter()
+        .filter(|element| is_oral_eligible(element, catalog.rating()))
+        .filter(|element| {
+            element
+                .applicable_classes
+                .iter()
+                .any(|c| c == aircraft_class)
+        })
+        .collect()
+}
+
+/// The ordered element codes for an exam.
+pub fn build_queue(catalog: &AcsCatalog, spec: &QueueSpec<'_>) -> Vec<String> {
+    let mut elements: Vec<&AcsElement> = oral_elements(catalog, spec.aircraft_class)
+        .into_iter()
+        .filter(|element| spec.areas.is_none_or(|areas| areas.contains(&element.area)))
+        .filter(|element| {
+            spec.tasks
+                .is_none_or(|tasks| tasks.contains(&element.task_code))
+        })
+        .collect();
+    elements.sort_by(|a, b| compare_codes(&a.code, &b.code));
+    let ordered = match spec.study_mode {
+        StudyMode::Linear => elements,
+        StudyMode::CrossAcs => cross_acs_walk(&elements, spec.seed),
+        StudyMode::WeakAreas => weak_areas_order(&elements, spec.prior_scores, spec.seed),
+    };
+    ordered.iter().map(|element| element.code.clone()).collect()
+}
+
+/// An element's fingerprint for the connected walk.
+pub fn fingerprint(element: &AcsElement) -> BTreeSet<String> {
+    let references = element
+        .task_references
+        .iter()
+        .map(|reference| format!("ref:{}", reference.to_lowercase()));
+    let words = content_terms(&element.task_title)
+        .into_iter()
+        .chain(content_terms(&element.text));
+    references.chain(words).collect()
+}
+
+/// Jaccard similarity of two sets: |a ∩ b| / |a ∪ b|, and 0 for two empty sets.
+pub fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
+    let shared = a.intersection(b).count();
+    let union = a.len() + b.len() - shared;
+    if union == 0 {
+        0.0
+    } else {
+        shared as f64 / union as f64
+    }
+}
+
+/// Greedy nearest-neighbour walk; `elements` must be in natural order (ties follow it).
+fn cross_acs_walk<'c>(elements: &[&'c AcsElement], seed: u64) -> Vec<&'c AcsElement> {
+    let prints: Vec<BTreeSet<String>> = elements.iter().map(|e| fingerprint(e)).collect();
+    let (mut unvisited, blank): (Vec<usize>, Vec<usize>) =
+        (0..elements.len()).partition(|&index| !prints[index].is_empty());
+    let mut walk = Vec::with_capacity(elements.len());
+    if !unvisited.is_empty() {
+        let start = SeededRng::new(seed).next_index(unvisited.len());
+        let mut current = unvisited.remove(start);
+        walk.push(current);
+        while !unvisited.is_empty() {
+            let next = nearest(&prints, current, &unvisited);
+            current = unvisited.remove(next);
+            walk.push(current);
+        }
+    }
+    walk.extend(blank);
+    walk.into_iter().map(|index| elements[index]).collect()
+}
+
+/// Position in `candidates` of the most similar element to `from`; the first one on ties.
+fn nearest(prints: &[BTreeSet<String>], from: usize, candidates: &[usize]) -> usize {
+    let mut best = 0;
+    let mut best_similarity = -1.0;
+    for (position, &candidate) in candidates.iter().enumerate() {
+        let similarity = jaccard(&prints[from], &prints[candidate]);
+        if similarity > best_similarity {
+            best = position;
+            best_similarity = similarity;
+        }
+    }
+    best
+}
+
+/// The weak-areas weight of an element given its earlier score.
+pub fn weak_area_weight(prior: Option<Score>) -> f64 {
+    match prior {
+        Some(Score::Unsatisfactory) => 5.0,
+        Some(Score::Partial) => 4.0,
+        None => 3.0,
+        Some(Score::Satisfactory) => 1.0,
+    }
+}
+
+fn weak_areas_order<'c>(
+    elements: &[&'c AcsElement],
+    prior_scores: &HashMap<String, Score>,
+    seed: u64,
+) -> Vec<&'c AcsElement> {
+    let mut rng = SeededRng::new(seed);
+    let mut keyed: Vec<(f64, &'c AcsElement)> = elements
+        .iter()
+        .map(|&element| {
+            let weight = weak_area_weight(prior_scores.get(&element.code).copied());
+            (rng.next_unit().powf(1.0 / weight), element)
+        })
+        .collect();
+    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    keyed.into_iter().map(|(_, element)| element).collect()
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    pub(crate) fn private_catalog() -> AcsCatalog {
+        AcsCatalog::from_json(
+            Rating::Private,
+            include_str!("../../../blueprints/acs/acs-private-airplane.json"),
+            include_str!("../../../blueprints/acs/acs-private-airplane-tasks.json"),
+        )
+        .unwrap()
+    }
+
+    pub(crate) fn commercial_catalog() -> AcsCatalog {
+        AcsCatalog::from_json(
+            Rating::Commercial,
+            include_str!("../../../blueprints/acs/acs-commercial-airplane.json"),
+            include_str!("../../../blueprints/acs/acs-commercial-airplane-tasks.json"),
+        )
+        .unwrap()
+    }
+
+    fn spec<'a>(mode: StudyMode, scores: &'a HashMap<String, Score>) -> QueueSpec<'a> {
+        QueueSpec {
+            aircraft_class: "ASEL",
+            areas: None,
+            tasks: None,
+            study_mode: mode,
+            seed: 11,
+            prior_scores: scores,
+        }
+    }
+
+    #[test]
+    fn oral_counts_match_the_data_notes() {
+        let private = private_catalog();
+        let all_classes = private
+            .elements()
+            .iter()
+            .filter(|e| is_oral_eligible(e, Rating::Private))
+            .count();
+        assert_eq!(all_classes, 382);
+        assert_eq!(oral_elements(&private, "ASEL").len(), 292);
+        for element in private.elements() {
+            let eligible = is_oral_eligible(element, Rating::Private);
+            assert!(!eligible || element.element_type != ElementType::Skill);
+        }
+        let commercial = commercial_catalog();
+        let areas: BTreeSet<&str> = oral_elements(&commercial, "ASEL")
+            .iter()
+            .map(|e| e.area.as_str())
+            .collect();
+        assert!(!areas.contains("IV") && !areas.contains("V") && areas.contains("VIII"));
+    }
+
+    #[test]
+    fn filters_by_class_area_and_task() {
+        let catalog = private_catalog();
+        let scores = HashMap::new();
+        let tasks = vec!["PA.I.A".to_owned()];
+        let by_task = QueueSpec {
+            tasks: Some(&tasks),
+            ..spec(StudyMode::Linear, &scores)
+        };
+        let queue = build_queue(&catalog, &by_task);
+        let expected = ["K1", "K2", "K3", "K4", "K5", "R1", "R2"].map(|s| format!("PA.I.A.{s}"));
+        assert_eq!(queue, expected);
+        let areas = vec!["IV".to_owned()];
+        let excluded = QueueSpec {
+            areas: Some(&areas),
+            ..spec(StudyMode::Linear, &scores)
+        };
+        assert!(build_queue(&catalog, &excluded).is_empty());
+        let seaplane = QueueSpec {
+            aircraft_class: "ASES",
+            ..spec(StudyMode::Linear, &scores)
+        };
+        let sea_queue = build_queue(&catalog, &seaplane);
+        for code in &sea_queue {
+            let element = catalog.element(code).unwrap();
+            assert!(
+                element.applicable_classes.iter().any(|c| c == "ASES"),
+                "{code}"
+            );
+        }
+    }
+
+    #[test]
+    fn linear_order_is_natural() {
+        let catalog = private_catalog();
+        let scores = HashMap::new();
+        let queue = build_queue(&catalog, &spec(StudyMode::Linear, &scores));
+        assert!(
+            queue
+                .windows(2)
+                .all(|w| compare_codes(&w[0], &w[1]).is_lt())
+        );
+        assert_eq!(queue.len(), 292);
+    }
+
+    #[test]
+    fn cross_acs_walk_steps_to_the_nearest_remaining_element() {
+        let catalog = private_catalog();
+        let scores = HashMap::new();
+        let queue = build_queue(&catalog, &spec(StudyMode::CrossAcs, &scores));
+        assert_eq!(queue.len(), 292);
+        let prints: Vec<_> = queue
+            .iter()
+            .map(|c| fingerprint(catalog.element(c).unwrap()))
+            .collect();
+        for step in 0..prints.len() - 1 {
+            let chosen = jaccard(&prints[step], &prints[step + 1]);
+            for later in &prints[step + 2..] {
+                assert!(chosen >= jaccard(&prints[step], later), "step {step}");
+            }
+        }
+        let again = build_queue(&catalog, &spec(StudyMode::CrossAcs, &scores));
+        assert_eq!(queue, again, "same seed, same walk");
+    }
+
+    #[test]
+    fn cross_acs_walk_is_more_connected_than_linear_order() {
+        let catalog = private_catalog();
+        let scores = HashMap::new();
+        let mean_step = |queue: &[String]| {
+            let prints: Vec<_> = queue
+                .iter()
+                .map(|c| fingerprint(catalog.element(c).unwrap()))
+                .collect();
+            let total: f64 = prints.windows(2).map(|w| jaccard(&w[0], &w[1])).sum();
+            total / (prints.len() - 1) as f64
+        };
+        let linear = mean_step(&build_queue(&catalog, &spec(StudyMode::Linear, &scores)));
+        let walk = mean_step(&build_queue(&catalog, &spec(StudyMode::CrossAcs, &scores)));
+        assert!(walk > linear, "walk {walk} vs linear {linear}");
+    }
+
+    #[test]
+    fn jaccard_values() {
+        let set = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
+        assert_eq!(jaccard(&set(&["a", "b"]), &set(&["b", "c"])), 1.0 / 3.0);
+        assert_eq!(jaccard(&set(&[]), &set(&[])), 0.0);
+        assert_eq!(jaccard(&set(&["a"]), &set(&["a"])), 1.0);
+    }
+
+    #[test]
+    fn weak_areas_puts_weak_elements_first_on_average() {
+        let catalog = private_catalog();
+        let tasks = vec!["PA.I.A".to_owned(), "PA.I.B".to_owned()];
+        let mut scores = HashMap::new();
+        for code in build_queue(
+            &catalog,
+            &QueueSpec {
+                tasks: Some(&tasks),
+                ..spec(StudyMode::Linear, &HashMap::new())
+            },
+        ) {
+            let score = if code.starts_with("PA.I.A") {
+                Score::Unsatisfactory
+            } else {
+                Score::Satisfactory
+            };
+            scores.insert(code, score);
+        }
+        let mut weak_positions = 0usize;
+        let mut runs = 0usize;
+        for seed in 0..50 {
+            let spec = QueueSpec {
+                tasks: Some(&tasks),
+                seed,
+                ..spec(StudyMode::WeakAreas, &scores)
+            };
+            let queue = build_queue(&catalog, &spec);
+            weak_positions += queue
+                .iter()
+                .take(7)
+                .filter(|c| c.starts_with("PA.I.A"))
+                .count();
+            runs += 1;
+        }
+        let mean_weak_in_first_seven = weak_positions as f64 / runs as f64;
+        assert!(mean_weak_in_first_seven > 4.5, "{mean_weak_in_first_seven}");
+    }
+
+    #[test]
+    fn weak_area_weights() {
+        let check = |prior, expected| assert_eq!(weak_area_weight(prior), expected);
+        check(Some(Score::Unsatisfactory), 5.0);
+        check(Some(Score::Partial), 4.0);
+        check(None, 3.0);
+        check(Some(Score::Satisfactory), 1.0);
+    }
+}

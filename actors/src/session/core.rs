@@ -1,0 +1,328 @@
+//! `ExamCore`: the whole state of one exam session and every rule that changes it, as a
+//! plain struct with no IO. The actor feeds it events, runs the examiner and the store,
+//! and sends what it leaves in its outbox.
+
+use std::collections::VecDeque;
+
+use viva_protocol::config::{Difficulty, ExamConfig};
+use viva_protocol::result::ExamResult;
+use viva_protocol::server::{Ack, Progress, SessionStatus};
+use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+
+use super::phase::{IllegalTransition, Phase, PhaseEvent, transition};
+use crate::exam::acs::Rating;
+use crate::exam::plan::ExamPlan;
+use crate::exam::planner::PlannerState;
+use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
+use crate::examiner::{AssessRequest, QuestionRequest};
+
+/// How many applied `event_id`s a session remembers for idempotency.
+pub const APPLIED_EVENT_IDS: usize = 256;
+
+/// A refusal of a client command; becomes an `error` event and changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl Refusal {
+    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<IllegalTransition> for Refusal {
+    fn from(illegal: IllegalTransition) -> Refusal {
+        let code = match illegal.phase {
+            Phase::Completed => ErrorCode::SessionCompleted,
+            Phase::Abandoned => ErrorCode::SessionAbandoned,
+            Phase::Paused { .. } => ErrorCode::SessionPaused,
+            _ => ErrorCode::NoOpenQuestion,
+        };
+        Refusal::new(code, illegal.to_string())
+    }
+}
+
+/// The question currently open.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OpenQuestion {
+    /// `q<number>`.
+    pub question_id: String,
+    /// The element asked about.
+    pub element_code: String,
+    /// Primary, follow-up or bonus.
+    pub kind: QuestionKind,
+    /// 1-based number.
+    pub number: u32,
+    /// The words asked.
+    pub text: String,
+    /// A committed answer awaiting assessment.
+    pub pending_answer: Option<String>,
+}
+
+/// One question of the transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    /// Question id.
+    pub question_id: String,
+    /// The element asked about.
+    pub element_code: String,
+    /// Question kind.
+    pub kind: QuestionKind,
+    /// The words asked.
+    pub question: String,
+    /// The committed answer.
+    pub answer: Option<String>,
+    /// The score.
+    pub score: Option<Score>,
+    /// The feedback.
+    pub feedback: Option<String>,
+}
+
+/// What comes after an assessment, until it is done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StepAfter {
+    /// A follow-up on this element, naming what was missing.
+    FollowUp {
+        /// The element.
+        element_code: String,
+        /// Readable missing terms.
+        missing_terms: Vec<String>,
+    },
+    /// A new element.
+    Ask(QuestionKind),
+    /// Grade the exam.
+    Finish,
+}
+
+/// Work the session must do before it waits for the candidate again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PendingWork {
+    /// Assess the committed answer.
+    Assess(AssessRequest),
+    /// Phrase and commit this question.
+    Ask(QuestionDraft),
+    /// Grade the exam.
+    Finish,
+    /// Nothing: waiting for the candidate, paused, or ended.
+    Nothing,
+}
+
+/// A question chosen but not yet phrased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionDraft {
+    /// Position in the planner queue, for new elements.
+    pub planner_index: Option<usize>,
+    /// What to phrase.
+    pub request: QuestionRequest,
+}
+
+/// The state of one exam session.
+#[derive(Debug, Clone)]
+pub struct ExamCore {
+    /// Session id.
+    pub session_id: String,
+    /// Owner.
+    pub user_id: String,
+    /// The `session.start` config.
+    pub config: ExamConfig,
+    /// Seed of the ordering.
+    pub seed: u64,
+    /// The plan.
+    pub plan: ExamPlan,
+    /// The planner.
+    pub planner: PlannerState,
+    /// The lifecycle phase.
+    pub phase: Phase,
+    /// What follows the last assessment.
+    pub next_step: Option<StepAfter>,
+    /// Questions asked, follow-ups included.
+    pub questions_asked: u32,
+    /// Answers committed.
+    pub answered: u32,
+    /// The open question.
+    pub open_question: Option<OpenQuestion>,
+    /// The result, once graded.
+    pub result: Option<ExamResult>,
+    /// Questions, answers and assessments.
+    pub transcript: Vec<Turn>,
+    /// Recently applied event ids, oldest first.
+    pub applied_event_ids: VecDeque<String>,
+    /// Last `seq` used.
+    pub seq: u64,
+    /// Creation time, ms since the epoch.
+    pub created_at_ms: u64,
+    /// Last change, ms since the epoch.
+    pub updated_at_ms: u64,
+    /// Start of the current pause.
+    pub paused_at_ms: Option<u64>,
+    /// Events to send once the state that produced them is durable. Never persisted.
+    pub outbox: Vec<ServerMessage>,
+}
+
+impl ExamCore {
+    /// The rating of the exam.
+    pub fn rating(&self) -> Rating {
+        rating_of(&self.config)
+    }
+
+    /// Whether this `event_id` was already applied in this session.
+    pub fn is_applied(&self, event_id: &str) -> bool {
+        self.applied_event_ids.iter().any(|id| id == event_id)
+    }
+
+    /// The session's status as clients see it.
+    pub fn status(&self) -> SessionStatus {
+        match self.phase {
+            Phase::Paused { .. } => SessionStatus::Paused,
+            Phase::Completed => SessionStatus::Completed,
+            Phase::Abandoned => SessionStatus::Abandoned,
+            _ => SessionStatus::Active,
+        }
+    }
+
+    /// Progress counters.
+    pub fn progress(&self) -> Progress {
+        Progress {
+            asked: self.plan.asked_count,
+            planned_questions: self.plan.planned_question_count,
+            answered: self.answered,
+            credited_by_mention: self
+                .plan
+                .count(crate::exam::plan::Coverage::CreditedByMention),
+            bonus_used: self.plan.bonus_used,
+        }
+    }
+
+    /// Queues an event with the next `seq`.
+    pub fn emit(&mut self, event: ServerEvent) {
+        self.seq += 1;
+        self.outbox.push(ServerMessage {
+            seq: Some(self.seq),
+            event,
+        });
+    }
+
+    /// Records an applied `event_id` and queues its `ack`.
+    pub fn acknowledge(&mut self, event_id: Option<String>) {
+        let Some(event_id) = event_id else { return };
+        if !self.is_applied(&event_id) {
+            self.applied_event_ids.push_back(event_id.clone());
+            while self.applied_event_ids.len() > APPLIED_EVENT_IDS {
+                self.applied_event_ids.pop_front();
+            }
+        }
+        self.emit(ServerEvent::Ack(Ack { event_id }));
+    }
+
+    pub(crate) fn advance(&mut self, event: PhaseEvent, now_ms: u64) -> Result<(), Refusal> {
+        self.phase = transition(self.phase, event)?;
+        self.updated_at_ms = now_ms;
+        Ok(())
+    }
+
+    /// Decides the work to do now; pure.
+    pub fn pending_work(&self) -> PendingWork {
+        if self.phase.live().is_none() {
+            return PendingWork::Nothing;
+        }
+        if let Some(open) = &self.open_question {
+            return match &open.pending_answer {
+                Some(answer) => PendingWork::Assess(self.assess_request(open, answer)),
+                None => PendingWork::Nothing,
+            };
+        }
+        match &self.next_step {
+            Some(StepAfter::Finish) => PendingWork::Finish,
+            Some(StepAfter::FollowUp {
+                element_code,
+                missing_terms,
+            }) => PendingWork::Ask(self.draft(
+                None,
+                element_code.clone(),
+                QuestionKind::FollowUp,
+                missing_terms.clone(),
+            )),
+            Some(StepAfter::Ask(kind)) => self.next_element_work(*kind),
+            None if self.phase == Phase::Idle => self.next_element_work(QuestionKind::Primary),
+            None => PendingWork::Nothing,
+        }
+    }
+
+    fn next_element_work(&self, kind: QuestionKind) -> PendingWork {
+        if self.plan.quota_reached() {
+            return PendingWork::Finish;
+        }
+        match self.planner.next_element(|code| self.plan.is_pending(code)) {
+            Some(index) => {
+                let code = self.planner.queue[index].clone();
+                PendingWork::Ask(self.draft(Some(index), code, kind, Vec::new()))
+            }
+            None => PendingWork::Finish,
+        }
+    }
+
+    fn draft(
+        &self,
+        index: Option<usize>,
+        code: String,
+        kind: QuestionKind,
+        missing: Vec<String>,
+    ) -> QuestionDraft {
+        QuestionDraft {
+            planner_index: index,
+            request: QuestionRequest {
+                rating: self.rating(),
+                element_code: code,
+                kind,
+                difficulty: question_difficulty(self.config.difficulty, self.questions_asked + 1),
+                missing_terms: missing,
+            },
+        }
+    }
+
+    fn assess_request(&self, open: &OpenQuestion, answer: &str) -> AssessRequest {
+        let other_pending = self
+            .planner
+            .queue
+            .iter()
+            .filter(|code| **code != open.element_code && self.plan.is_pending(code))
+            .cloned()
+            .collect();
+        AssessRequest {
+            rating: self.rating(),
+            element_code: open.element_code.clone(),
+            question: open.text.clone(),
+            answer: answer.to_owned(),
+            other_pending,
+        }
+    }
+}
+
+/// The ACS rating an exam config asks for.
+pub fn rating_of(config: &ExamConfig) -> Rating {
+    match config.rating {
+        viva_protocol::config::ExamRating::Private => Rating::Private,
+        viva_protocol::config::ExamRating::Commercial => Rating::Commercial,
+    }
+}
+
+/// The difficulty of question `number`; `mixed` rotates easy, medium, hard.
+pub fn question_difficulty(difficulty: Difficulty, number: u32) -> QuestionDifficulty {
+    match difficulty {
+        Difficulty::Easy => QuestionDifficulty::Easy,
+        Difficulty::Medium => QuestionDifficulty::Medium,
+        Difficulty::Hard => QuestionDifficulty::Hard,
+        Difficulty::Mixed => match number % 3 {
+            1 => QuestionDifficulty::Easy,
+            2 => QuestionDifficulty::Medium,
+            _ => QuestionDifficulty::Hard,
+        },
+    }
+}

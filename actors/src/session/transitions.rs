@@ -1,0 +1,347 @@
+//! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
+//! Each one checks the phase through the one transition function and queues its events.
+
+use std::collections::VecDeque;
+
+use viva_protocol::config::ExamConfig;
+use viva_protocol::result::Trigger;
+use viva_protocol::server::{
+    Assessment, PauseReason, PlanSummary, Question, SessionCompleted, SessionPaused,
+    SessionResumed, SessionStarted, SessionStatus,
+};
+use viva_protocol::{ErrorCode, Mode, ServerEvent};
+
+use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn};
+use super::phase::{Phase, PhaseEvent};
+use crate::exam::acs::AcsCatalog;
+use crate::exam::grading::grade;
+use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
+use crate::exam::planner::PlannerState;
+use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
+use crate::exam::types::{QuestionKind, Score};
+use crate::examiner::ExaminerAssessment;
+
+/// Everything needed to create an exam session.
+#[derive(Debug, Clone)]
+pub struct NewExam<'a> {
+    /// The new session's id.
+    pub session_id: String,
+    /// The owner.
+    pub user_id: String,
+    /// The client's config.
+    pub config: ExamConfig,
+    /// Seed when the config has none.
+    pub default_seed: u64,
+    /// Plan sizing.
+    pub defaults: PlanDefaults,
+    /// The user's earlier scores, for `weak_areas`.
+    pub prior_scores: &'a std::collections::HashMap<String, Score>,
+    /// Now, ms since the epoch.
+    pub now_ms: u64,
+}
+
+impl ExamCore {
+    /// Builds the plan of a new exam; refuses a config whose scope has no oral element.
+    pub fn create(new: NewExam<'_>, catalog: &AcsCatalog) -> Result<ExamCore, Refusal> {
+        let seed = new.config.seed.unwrap_or(new.default_seed);
+        let class = new.config.aircraft_class.as_str();
+        let spec = QueueSpec {
+            aircraft_class: class,
+            areas: new.config.areas.as_deref(),
+            tasks: new.config.tasks.as_deref(),
+            study_mode: new.config.study_mode,
+            seed,
+            prior_scores: new.prior_scores,
+        };
+        let queue = build_queue(catalog, &spec);
+        if queue.is_empty() {
+            let message =
+                "no oral-eligible ACS element matches this rating, class, areas and tasks";
+            return Err(Refusal::new(ErrorCode::InvalidConfig, message));
+        }
+        let plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
+        Ok(ExamCore {
+            session_id: new.session_id,
+            user_id: new.user_id,
+            config: new.config,
+            seed,
+            plan,
+            planner: PlannerState::new(queue),
+            phase: Phase::Idle,
+            next_step: None,
+            questions_asked: 0,
+            answered: 0,
+            open_question: None,
+            result: None,
+            transcript: Vec::new(),
+            applied_event_ids: VecDeque::new(),
+            seq: 0,
+            created_at_ms: new.now_ms,
+            updated_at_ms: new.now_ms,
+            paused_at_ms: None,
+            outbox: Vec::new(),
+        })
+    }
+
+    /// Queues `session.started`.
+    pub fn announce_start(&mut self) {
+        let plan = PlanSummary {
+            planned_questions: self.plan.planned_question_count,
+            queue_length: self.planner.queue.len() as u32,
+            study_mode: self.config.study_mode,
+            bonus_max: self.plan.bonus_max,
+            follow_up_max_per_element: self.plan.follow_up_max_per_element,
+        };
+        let session_id = self.session_id.clone();
+        self.emit(ServerEvent::SessionStarted(SessionStarted {
+            session_id,
+            mode: Mode::Exam,
+            plan,
+        }));
+    }
+
+    /// Commits a phrased question: it becomes the one open question.
+    pub fn commit_question(
+        &mut self,
+        draft: QuestionDraft,
+        text: String,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.advance(PhaseEvent::QuestionCommitted, now_ms)?;
+        let code = draft.request.element_code;
+        let kind = match draft.planner_index {
+            Some(index) => {
+                self.planner.record_asked(index);
+                self.plan.mark_asked(&code)
+            }
+            None => {
+                self.planner.record_attempt(&code);
+                self.plan.mark_follow_up(&code);
+                QuestionKind::FollowUp
+            }
+        };
+        self.questions_asked += 1;
+        self.next_step = None;
+        let open = OpenQuestion {
+            question_id: format!("q{}", self.questions_asked),
+            element_code: code,
+            kind,
+            number: self.questions_asked,
+            text,
+            pending_answer: None,
+        };
+        self.transcript.push(Turn {
+            question_id: open.question_id.clone(),
+            element_code: open.element_code.clone(),
+            kind,
+            question: open.text.clone(),
+            answer: None,
+            score: None,
+            feedback: None,
+        });
+        self.open_question = Some(open);
+        self.emit_open_question();
+        Ok(())
+    }
+
+    /// Queues the open question (again, after a resume).
+    pub fn emit_open_question(&mut self) {
+        let Some(open) = &self.open_question else {
+            return;
+        };
+        let question = Question {
+            question_id: open.question_id.clone(),
+            text: open.text.clone(),
+            options: None,
+            number: open.number,
+            kind: Some(open.kind.as_str().to_owned()),
+            element_code: Some(open.element_code.clone()),
+        };
+        self.emit(ServerEvent::Question(question));
+    }
+
+    /// Marks the open question delivered to a device.
+    pub fn mark_delivered(&mut self, now_ms: u64) {
+        if self.phase == Phase::QuestionAsked {
+            // ignore: QuestionAsked always accepts QuestionDelivered.
+            let _ = self.advance(PhaseEvent::QuestionDelivered, now_ms);
+        }
+    }
+
+    /// Commits a text answer to the open question and queues its `ack`.
+    pub fn commit_answer(
+        &mut self,
+        text: String,
+        event_id: Option<String>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.require_live()?;
+        let Some(open) = self
+            .open_question
+            .as_mut()
+            .filter(|open| open.pending_answer.is_none())
+        else {
+            return Err(Refusal::new(
+                ErrorCode::NoOpenQuestion,
+                "there is no open question to answer",
+            ));
+        };
+        open.pending_answer = Some(text.clone());
+        if let Some(turn) = self.transcript.last_mut() {
+            turn.answer = Some(text);
+        }
+        self.answered += 1;
+        self.updated_at_ms = now_ms;
+        self.acknowledge(event_id);
+        Ok(())
+    }
+
+    /// Stores the examiner's verdict on the committed answer and queues the `assessment`.
+    pub fn store_assessment(
+        &mut self,
+        verdict: ExaminerAssessment,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let Some(open) = self
+            .open_question
+            .clone()
+            .filter(|open| open.pending_answer.is_some())
+        else {
+            return Err(Refusal::new(
+                ErrorCode::NoOpenQuestion,
+                "no answer awaits assessment",
+            ));
+        };
+        self.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        let step = self.plan.record_score(&open.element_code, verdict.score);
+        let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
+        self.next_step = Some(match step {
+            NextStep::FollowUp => StepAfter::FollowUp {
+                element_code: open.element_code.clone(),
+                missing_terms: verdict.missing_terms.clone(),
+            },
+            NextStep::Ask(kind) => StepAfter::Ask(kind),
+            NextStep::Finish => StepAfter::Finish,
+        });
+        if let Some(turn) = self.transcript.last_mut() {
+            turn.score = Some(verdict.score);
+            turn.feedback = Some(verdict.feedback.clone());
+        }
+        self.open_question = None;
+        self.emit(ServerEvent::Assessment(Assessment {
+            question_id: open.question_id,
+            score: Some(verdict.score.as_str().to_owned()),
+            feedback: Some(verdict.feedback),
+            recorded: None,
+            source_summary: Some(verdict.source_summary),
+            credited_elements: credited,
+        }));
+        Ok(())
+    }
+
+    /// Grades the exam and queues `session.completed`.
+    pub fn complete(
+        &mut self,
+        trigger: Trigger,
+        catalog: &AcsCatalog,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.advance(PhaseEvent::Completed, now_ms)?;
+        self.plan.close();
+        self.open_question = None;
+        self.next_step = None;
+        let result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        self.result = Some(result);
+        self.emit_completed();
+        Ok(())
+    }
+
+    fn emit_completed(&mut self) {
+        let Some(result) = self.result.clone() else {
+            return;
+        };
+        let session_id = self.session_id.clone();
+        let result = viva_protocol::result::SessionResult::Exam(result);
+        self.emit(ServerEvent::SessionCompleted(SessionCompleted {
+            session_id,
+            result,
+        }));
+    }
+
+    /// Pauses the session and queues `session.paused` for the device that loses it.
+    pub fn pause(&mut self, reason: PauseReason, now_ms: u64) -> Result<(), Refusal> {
+        let was_paused = matches!(self.phase, Phase::Paused { .. });
+        self.advance(PhaseEvent::Paused, now_ms)?;
+        if !was_paused {
+            self.paused_at_ms = Some(now_ms);
+        }
+        let session_id = self.session_id.clone();
+        self.emit(ServerEvent::SessionPaused(SessionPaused {
+            session_id,
+            reason,
+        }));
+        Ok(())
+    }
+
+    /// Resumes the session; queues `session.resumed`, then the open question or the result.
+    pub fn resume(&mut self, now_ms: u64) -> Result<(), Refusal> {
+        match self.phase {
+            Phase::Abandoned => {
+                return Err(Refusal::new(
+                    ErrorCode::SessionAbandoned,
+                    "the session was abandoned",
+                ));
+            }
+            Phase::Completed => {}
+            Phase::Paused { .. } => {
+                self.advance(PhaseEvent::Resumed, now_ms)?;
+                self.paused_at_ms = None;
+            }
+            _ => {}
+        }
+        let resumed = SessionResumed {
+            session_id: self.session_id.clone(),
+            mode: Mode::Exam,
+            status: self.status(),
+            progress: self.progress(),
+        };
+        self.emit(ServerEvent::SessionResumed(resumed));
+        if self.status() == SessionStatus::Completed {
+            self.emit_completed();
+        } else if self
+            .open_question
+            .as_ref()
+            .is_some_and(|open| open.pending_answer.is_none())
+        {
+            self.emit_open_question();
+        }
+        Ok(())
+    }
+
+    /// Abandons the session if it has been paused for at least `after_ms`.
+    pub fn abandon_if_stale(&mut self, after_ms: u64, now_ms: u64) -> bool {
+        let stale = self
+            .paused_at_ms
+            .is_some_and(|since| now_ms.saturating_sub(since) >= after_ms);
+        stale && self.advance(PhaseEvent::Abandoned, now_ms).is_ok()
+    }
+
+    /// Refuses commands unless a device drives the session.
+    pub fn require_live(&self) -> Result<(), Refusal> {
+        match self.phase {
+            Phase::Completed => Err(Refusal::new(
+                ErrorCode::SessionCompleted,
+                "the session has completed",
+            )),
+            Phase::Abandoned => Err(Refusal::new(
+                ErrorCode::SessionAbandoned,
+                "the session was abandoned",
+            )),
+            Phase::Paused { .. } => Err(Refusal::new(
+                ErrorCode::SessionPaused,
+                "the session is paused; resume it first",
+            )),
+            _ => Ok(()),
+        }
+    }
+}

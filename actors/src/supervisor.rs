@@ -1,0 +1,500 @@
+//! `UserSupervisor`: one actor per user. It owns the user's record, enforces one active exam
+//! per user, pauses the device that loses the exam, and restores sessions lazily from their
+//! checkpoints on resume.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use kameo::Actor;
+use kameo::actor::{ActorRef, Spawn};
+use kameo::message::{Context, Message};
+use viva_protocol::ErrorCode;
+use viva_protocol::config::ExamConfig;
+use viva_protocol::result::ExamResult;
+use viva_protocol::server::SessionStatus;
+
+use crate::checkpoint::UserRecord;
+use crate::checkpoint::format::SessionEntry;
+use crate::exam::plan::PlanDefaults;
+use crate::exam::types::Score;
+use crate::link::DeviceLink;
+use crate::session::actor::{Attach, Begin, ExamSession, Inspect, SessionDeps, Shutdown, Yield};
+use crate::session::core::{ExamCore, Refusal};
+use crate::session::snapshot::{core_from_checkpoint, parse_scores};
+use crate::session::transitions::NewExam;
+
+/// Capacity of each session actor's mailbox.
+pub const SESSION_MAILBOX: usize = 64;
+/// Sessions listed per user record; the oldest finished ones are dropped first.
+pub const SESSIONS_PER_USER: usize = 100;
+/// `session.start` event ids remembered per user.
+pub const START_EVENT_IDS: usize = 32;
+
+/// What supervisors share.
+pub struct SupervisorDeps {
+    /// What sessions share.
+    pub session: Arc<SessionDeps>,
+    /// Plan sizing for new exams.
+    pub plan_defaults: PlanDefaults,
+}
+
+/// One user's supervisor.
+pub struct UserSupervisor {
+    user_id: String,
+    deps: Arc<SupervisorDeps>,
+    record: UserRecord,
+    sessions: HashMap<String, ActorRef<ExamSession>>,
+}
+
+impl Actor for UserSupervisor {
+    type Args = (String, Arc<SupervisorDeps>);
+    type Error = crate::checkpoint::StoreError;
+
+    async fn on_start((user_id, deps): Self::Args, _: ActorRef<Self>) -> Result<Self, Self::Error> {
+        let record = deps
+            .session
+            .store
+            .load_user(&user_id)
+            .await?
+            .unwrap_or_else(|| UserRecord::new(&user_id));
+        Ok(UserSupervisor {
+            user_id,
+            deps,
+            record,
+            sessions: HashMap::new(),
+        })
+    }
+}
+
+fn not_found() -> Refusal {
+    Refusal::new(ErrorCode::SessionNotFound, "no such session")
+}
+
+/// The reply to a start or resume: the session now attached to the device, or a refusal.
+#[derive(Debug, kameo::Reply)]
+pub enum Attached {
+    /// The device holds this session.
+    Session {
+        /// Its id.
+        session_id: String,
+        /// Its actor.
+        session: ActorRef<ExamSession>,
+    },
+    /// Refused; nothing changed.
+    Refused(Refusal),
+}
+
+impl UserSupervisor {
+    fn spawn_session(&mut self, core: ExamCore, me: &ActorRef<Self>) -> ActorRef<ExamSession> {
+        let session_id = core.session_id.clone();
+        let state = ExamSession::new(core, self.deps.session.clone(), me.downgrade());
+        let session =
+            ExamSession::spawn_with_mailbox(state, kameo::mailbox::bounded(SESSION_MAILBOX));
+        self.sessions.insert(session_id, session.clone());
+        session
+    }
+
+    /// Pauses the active exam if another session or device is taking over.
+    async fn yield_active(&self, taker: &DeviceLink, keep: Option<&str>) {
+        let Some(active) = self.record.active_session.as_deref() else {
+            return;
+        };
+        let Some(session) = self.sessions.get(active) else {
+            return;
+        };
+        let same_session = keep == Some(active);
+        // ignore: a stopped session has nothing attached to pause.
+        let _ = session
+            .ask(Yield {
+                taker_connection_id: taker.connection_id,
+                same_session,
+            })
+            .await;
+    }
+
+    async fn save_record(&self) -> Result<(), Refusal> {
+        self.deps
+            .session
+            .store
+            .save_user(&self.record)
+            .await
+            .map_err(|err| {
+                tracing::error!(user = %self.user_id, %err, "user record not saved");
+                Refusal::new(
+                    ErrorCode::StorageUnavailable,
+                    "the session could not be saved; resend the event",
+                )
+            })
+    }
+
+    fn note_session(&mut self, session_id: &str, status: SessionStatus) {
+        let status = status_name(status).to_owned();
+        match self
+            .record
+            .sessions
+            .iter_mut()
+            .find(|entry| entry.session_id == session_id)
+        {
+            Some(entry) => entry.status = status,
+            None => self.record.sessions.push(SessionEntry {
+                session_id: session_id.to_owned(),
+                status,
+            }),
+        }
+        while self.record.sessions.len() > SESSIONS_PER_USER {
+            let oldest_finished = self
+                .record
+                .sessions
+                .iter()
+                .position(|e| e.status == "completed" || e.status == "abandoned");
+            self.record.sessions.remove(oldest_finished.unwrap_or(0));
+        }
+    }
+
+    async fn start(&mut self, msg: StartExam, me: &ActorRef<Self>) -> Result<Attached, Refusal> {
+        let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
+        let session_id = uuid::Uuid::new_v4().to_string();
+        let new = NewExam {
+            session_id: session_id.clone(),
+            user_id: self.user_id.clone(),
+            config: msg.config,
+            default_seed: uuid::Uuid::new_v4().as_u64_pair().0,
+            defaults: self.deps.plan_defaults,
+            prior_scores: &prior,
+            now_ms: self.deps.session.clock.now_ms(),
+        };
+        let rating = crate::session::core::rating_of(&new.config);
+        let core = ExamCore::create(new, self.deps.session.library.catalog(rating))?;
+        self.yield_active(&msg.link, None).await;
+        self.record.active_session = Some(session_id.clone());
+        self.note_session(&session_id, SessionStatus::Active);
+        if let Some(event_id) = &msg.event_id {
+            self.record
+                .start_event_ids
+                .push((event_id.clone(), session_id.clone()));
+            let excess = self
+                .record
+                .start_event_ids
+                .len()
+                .saturating_sub(START_EVENT_IDS);
+            self.record.start_event_ids.drain(..excess);
+        }
+        self.save_record().await?;
+        let session = self.spawn_session(core, me);
+        // ignore: a fresh session with a bounded mailbox of 64 has room for its first message.
+        let _ = session
+            .tell(Begin {
+                link: msg.link,
+                event_id: msg.event_id,
+            })
+            .await;
+        Ok(Attached::Session {
+            session_id,
+            session,
+        })
+    }
+
+    /// The session id a resume means: the one named, or the active or latest paused one.
+    fn resolve(&self, requested: Option<&str>) -> Result<String, Refusal> {
+        let owned = |id: &str| {
+            self.record
+                .sessions
+                .iter()
+                .any(|entry| entry.session_id == id)
+        };
+        match requested {
+            Some(id) if owned(id) => Ok(id.to_owned()),
+            Some(_) => Err(not_found()),
+            None => self
+                .record
+                .active_session
+                .clone()
+                .filter(|id| owned(id))
+                .or_else(|| {
+                    let paused = self
+                        .record
+                        .sessions
+                        .iter()
+                        .rev()
+                        .find(|e| e.status == "paused" || e.status == "active");
+                    paused.map(|entry| entry.session_id.clone())
+                })
+                .ok_or_else(|| Refusal::new(ErrorCode::SessionNotFound, "no session to resume")),
+        }
+    }
+
+    /// The live actor of a session, restoring it from its checkpoint if needed.
+    async fn live_session(
+        &mut self,
+        session_id: &str,
+        me: &ActorRef<Self>,
+    ) -> Result<ActorRef<ExamSession>, Refusal> {
+        if let Some(session) = self.sessions.get(session_id).filter(|s| s.is_alive()) {
+            return Ok(session.clone());
+        }
+        let store = &self.deps.session.store;
+        let checkpoint = store.load_session(session_id).await.map_err(|err| {
+            tracing::error!(session = session_id, %err, "checkpoint unreadable");
+            Refusal::new(
+                ErrorCode::StorageUnavailable,
+                "the session could not be loaded",
+            )
+        })?;
+        let checkpoint = checkpoint
+            .filter(|c| c.user_id == self.user_id)
+            .ok_or_else(not_found)?;
+        let mut core = core_from_checkpoint(checkpoint).map_err(|err| {
+            tracing::error!(%err, "checkpoint invalid");
+            Refusal::new(ErrorCode::Internal, "the session could not be restored")
+        })?;
+        restore_pause(&mut core, &self.deps.session);
+        Ok(self.spawn_session(core, me))
+    }
+
+    async fn resume(&mut self, msg: ResumeExam, me: &ActorRef<Self>) -> Result<Attached, Refusal> {
+        let session_id = self.resolve(msg.session_id.as_deref())?;
+        let session = self.live_session(&session_id, me).await?;
+        self.yield_active(&msg.link, Some(&session_id)).await;
+        let attach = Attach {
+            link: msg.link,
+            event_id: msg.event_id,
+        };
+        session.ask(attach).await.map_err(|err| match err {
+            kameo::error::SendError::HandlerError(refusal) => refusal,
+            other => {
+                tracing::error!(session = %session_id, ?other, "attach failed");
+                Refusal::new(ErrorCode::Internal, "the session could not be resumed")
+            }
+        })?;
+        let view = session.ask(Inspect).await.ok();
+        let status = view.map_or(SessionStatus::Active, |v| v.status);
+        if status == SessionStatus::Active {
+            self.record.active_session = Some(session_id.clone());
+        }
+        self.note_session(&session_id, status);
+        // ignore: failure is logged; the session's own checkpoint is already durable.
+        let _ = self.save_record().await;
+        Ok(Attached::Session {
+            session_id,
+            session,
+        })
+    }
+}
+
+/// A session restored after a restart was left as it stood; treat it as paused since then,
+/// and abandon it if that pause is already too long.
+fn restore_pause(core: &mut ExamCore, deps: &SessionDeps) {
+    let now = deps.clock.now_ms();
+    if core.phase.live().is_some() {
+        let since = core.updated_at_ms;
+        if core
+            .pause(viva_protocol::server::PauseReason::ServerShutdown, since)
+            .is_ok()
+        {
+            core.outbox.clear();
+        }
+    }
+    let after = deps.abandon_after.as_millis() as u64;
+    if core.abandon_if_stale(after, now) {
+        tracing::info!(session = %core.session_id, "restored session was paused too long; abandoned");
+    }
+}
+
+/// The name of a status in the user record.
+pub fn status_name(status: SessionStatus) -> &'static str {
+    match status {
+        SessionStatus::Active => "active",
+        SessionStatus::Paused => "paused",
+        SessionStatus::Completed => "completed",
+        SessionStatus::Abandoned => "abandoned",
+    }
+}
+
+/// `session.start` for an exam.
+#[derive(Debug)]
+pub struct StartExam {
+    /// The device starting it.
+    pub link: DeviceLink,
+    /// The event id.
+    pub event_id: Option<String>,
+    /// The exam config.
+    pub config: ExamConfig,
+}
+
+impl Message<StartExam> for UserSupervisor {
+    type Reply = Attached;
+
+    async fn handle(&mut self, msg: StartExam, ctx: &mut Context<Self, Attached>) -> Attached {
+        let me = ctx.actor_ref().clone();
+        let repeated = msg.event_id.as_ref().and_then(|id| {
+            self.record
+                .start_event_ids
+                .iter()
+                .find(|(seen, _)| seen == id)
+                .map(|(_, session)| session.clone())
+        });
+        let outcome = match repeated {
+            Some(session_id) => {
+                let resume = ResumeExam {
+                    link: msg.link,
+                    event_id: msg.event_id,
+                    session_id: Some(session_id),
+                };
+                self.resume(resume, &me).await
+            }
+            None => self.start(msg, &me).await,
+        };
+        outcome.unwrap_or_else(Attached::Refused)
+    }
+}
+
+/// `session.resume`.
+#[derive(Debug)]
+pub struct ResumeExam {
+    /// The device resuming.
+    pub link: DeviceLink,
+    /// The event id.
+    pub event_id: Option<String>,
+    /// The session named, if any.
+    pub session_id: Option<String>,
+}
+
+impl Message<ResumeExam> for UserSupervisor {
+    type Reply = Attached;
+
+    async fn handle(&mut self, msg: ResumeExam, ctx: &mut Context<Self, Attached>) -> Attached {
+        let me = ctx.actor_ref().clone();
+        self.resume(msg, &me)
+            .await
+            .unwrap_or_else(Attached::Refused)
+    }
+}
+
+/// A session completed or was abandoned.
+#[derive(Debug)]
+pub struct SessionFinished {
+    /// Which.
+    pub session_id: String,
+    /// Completed or abandoned.
+    pub status: SessionStatus,
+    /// Final element scores, for `weak_areas` later.
+    pub scores: HashMap<String, Score>,
+}
+
+impl Message<SessionFinished> for UserSupervisor {
+    type Reply = ();
+
+    async fn handle(&mut self, msg: SessionFinished, _: &mut Context<Self, ()>) {
+        for (code, score) in msg.scores {
+            self.record
+                .element_scores
+                .insert(code, score.as_str().to_owned());
+        }
+        if self.record.active_session.as_deref() == Some(msg.session_id.as_str()) {
+            self.record.active_session = None;
+        }
+        self.note_session(&msg.session_id, msg.status);
+        // ignore: failure is logged; scores are advisory and the next save carries them.
+        let _ = self.save_record().await;
+    }
+}
+
+/// A connection closed; its session (if any) is paused.
+#[derive(Debug)]
+pub struct ConnectionClosed {
+    /// The connection.
+    pub connection_id: u64,
+}
+
+impl Message<ConnectionClosed> for UserSupervisor {
+    type Reply = ();
+
+    async fn handle(&mut self, msg: ConnectionClosed, _: &mut Context<Self, ()>) {
+        for session in self.sessions.values() {
+            let detach = crate::session::actor::Detach {
+                connection_id: msg.connection_id,
+                reason: None,
+            };
+            // ignore: a stopped session holds no connection.
+            let _ = session.tell(detach).await;
+        }
+    }
+}
+
+/// Where a result request stands.
+#[derive(Debug, Clone, PartialEq, Eq, kameo::Reply)]
+pub enum ResultLookup {
+    /// The graded result.
+    Completed(ExamResult),
+    /// The user's session, not completed yet.
+    NotCompleted,
+    /// No session of this user has that id.
+    NotFound,
+}
+
+/// Read a session's result.
+#[derive(Debug)]
+pub struct ReadResult {
+    /// The session.
+    pub session_id: String,
+}
+
+impl Message<ReadResult> for UserSupervisor {
+    type Reply = ResultLookup;
+
+    async fn handle(
+        &mut self,
+        msg: ReadResult,
+        ctx: &mut Context<Self, ResultLookup>,
+    ) -> ResultLookup {
+        if self.resolve(Some(&msg.session_id)).is_err() {
+            return ResultLookup::NotFound;
+        }
+        let me = ctx.actor_ref().clone();
+        let Ok(session) = self.live_session(&msg.session_id, &me).await else {
+            return ResultLookup::NotFound;
+        };
+        match session.ask(Inspect).await {
+            Ok(view) => view
+                .result
+                .map_or(ResultLookup::NotCompleted, ResultLookup::Completed),
+            Err(_) => ResultLookup::NotFound,
+        }
+    }
+}
+
+/// Whether the supervisor can be retired: no session has a device attached.
+#[derive(Debug)]
+pub struct IsIdle;
+
+impl Message<IsIdle> for UserSupervisor {
+    type Reply = bool;
+
+    async fn handle(&mut self, _: IsIdle, _: &mut Context<Self, bool>) -> bool {
+        for session in self.sessions.values() {
+            if let Ok(view) = session.ask(Inspect).await
+                && view.connection_id.is_some()
+            {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+/// Stop every session (each pauses and checkpoints), then stop.
+#[derive(Debug)]
+pub struct Retire;
+
+impl Message<Retire> for UserSupervisor {
+    type Reply = ();
+
+    async fn handle(&mut self, _: Retire, ctx: &mut Context<Self, ()>) {
+        for session in self.sessions.values() {
+            // ignore: a session that already stopped has already checkpointed.
+            let _ = session.ask(Shutdown).await;
+        }
+        self.sessions.clear();
+        ctx.stop();
+    }
+}

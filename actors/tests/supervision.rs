@@ -1,0 +1,259 @@
+//! Actor tests: real supervisors and sessions over the in-memory store, with paused tokio time.
+#![allow(clippy::unwrap_used)] // test helpers: a failed unwrap is a failed test
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use viva_actors::checkpoint::MemoryStore;
+use viva_actors::clock::ManualClock;
+use viva_actors::directory::Directory;
+use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_actors::exam::plan::PlanDefaults;
+use viva_actors::examiner::EmbeddedExaminer;
+use viva_actors::link::DeviceLink;
+use viva_actors::session::actor::{Inspect, SessionDeps};
+use viva_actors::supervisor::{
+    Attached, ConnectionClosed, ResumeExam, Retire, StartExam, SupervisorDeps,
+};
+use viva_protocol::config::ExamConfig;
+use viva_protocol::server::{PauseReason, SessionStatus};
+use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+
+const DAY: Duration = Duration::from_secs(24 * 3600);
+
+fn library() -> Arc<AcsLibrary> {
+    let load = |rating: Rating, elements: &str, tasks: &str| {
+        AcsCatalog::from_json(rating, elements, tasks).unwrap()
+    };
+    Arc::new(AcsLibrary::new(
+        load(
+            Rating::Private,
+            include_str!("../../blueprints/acs/acs-private-airplane.json"),
+            include_str!("../../blueprints/acs/acs-private-airplane-tasks.json"),
+        ),
+        load(
+            Rating::Commercial,
+            include_str!("../../blueprints/acs/acs-commercial-airplane.json"),
+            include_str!("../../blueprints/acs/acs-commercial-airplane-tasks.json"),
+        ),
+    ))
+}
+
+struct World {
+    directory: Directory,
+    clock: Arc<ManualClock>,
+}
+
+fn world(store: Arc<MemoryStore>) -> World {
+    world_on(store, Arc::new(ManualClock::at(1_700_000_000_000)))
+}
+
+/// A fresh process over `store` (as after a restart), reading time from `clock`.
+fn world_on(store: Arc<MemoryStore>, clock: Arc<ManualClock>) -> World {
+    let library = library();
+    let session = Arc::new(SessionDeps {
+        store,
+        examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
+        library,
+        clock: clock.clone(),
+        abandon_after: DAY,
+    });
+    let deps = SupervisorDeps {
+        session,
+        plan_defaults: PlanDefaults::default(),
+    };
+    World {
+        directory: Directory::new(Arc::new(deps)),
+        clock,
+    }
+}
+
+fn device(connection_id: u64) -> (DeviceLink, mpsc::Receiver<ServerMessage>) {
+    DeviceLink::new(
+        connection_id,
+        format!("device-{connection_id}"),
+        CancellationToken::new(),
+    )
+}
+
+fn exam_config() -> ExamConfig {
+    serde_json::from_value(serde_json::json!({"rating": "private", "tasks": ["PA.I.A"]})).unwrap()
+}
+
+async fn next_event(receiver: &mut mpsc::Receiver<ServerMessage>) -> ServerEvent {
+    tokio::time::timeout(Duration::from_secs(5), receiver.recv())
+        .await
+        .unwrap()
+        .unwrap()
+        .event
+}
+
+async fn until_question(
+    receiver: &mut mpsc::Receiver<ServerMessage>,
+) -> viva_protocol::server::Question {
+    loop {
+        if let ServerEvent::Question(question) = next_event(receiver).await {
+            return question;
+        }
+    }
+}
+
+async fn start(world: &World, user: &str, link: DeviceLink) -> Attached {
+    let supervisor = world.directory.supervisor(user);
+    supervisor
+        .ask(StartExam {
+            link,
+            event_id: Some("start-1".into()),
+            config: exam_config(),
+        })
+        .await
+        .unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn paused_session_is_abandoned_after_the_timeout() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    world
+        .directory
+        .supervisor("alice")
+        .tell(ConnectionClosed { connection_id: 1 })
+        .await
+        .unwrap();
+    tokio::time::sleep(DAY - Duration::from_secs(1)).await;
+    assert_eq!(
+        session.ask(Inspect).await.unwrap().status,
+        SessionStatus::Paused
+    );
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    assert_eq!(
+        session.ask(Inspect).await.unwrap().status,
+        SessionStatus::Abandoned
+    );
+    let (link, _events) = device(2);
+    let resume = ResumeExam {
+        link,
+        event_id: None,
+        session_id: None,
+    };
+    let reply = world
+        .directory
+        .supervisor("alice")
+        .ask(resume)
+        .await
+        .unwrap();
+    assert!(
+        matches!(reply, Attached::Refused(_)),
+        "an abandoned session is not resumed"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_resume_before_the_timeout_keeps_the_session() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    let asked = until_question(&mut events).await;
+    world
+        .directory
+        .supervisor("alice")
+        .tell(ConnectionClosed { connection_id: 1 })
+        .await
+        .unwrap();
+    tokio::time::sleep(DAY / 2).await;
+    let (link, mut events) = device(2);
+    let resume = ResumeExam {
+        link,
+        event_id: None,
+        session_id: None,
+    };
+    assert!(matches!(
+        world
+            .directory
+            .supervisor("alice")
+            .ask(resume)
+            .await
+            .unwrap(),
+        Attached::Session { .. }
+    ));
+    assert_eq!(
+        until_question(&mut events).await,
+        asked,
+        "the same question is asked again"
+    );
+    tokio::time::sleep(DAY).await;
+    assert_eq!(
+        session.ask(Inspect).await.unwrap().status,
+        SessionStatus::Active
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_second_device_pauses_the_first() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (first, mut first_events) = device(1);
+    start(&world, "alice", first).await;
+    let asked = until_question(&mut first_events).await;
+    let (second, mut second_events) = device(2);
+    let resume = ResumeExam {
+        link: second,
+        event_id: None,
+        session_id: None,
+    };
+    world
+        .directory
+        .supervisor("alice")
+        .ask(resume)
+        .await
+        .unwrap();
+    let paused = loop {
+        if let ServerEvent::SessionPaused(paused) = next_event(&mut first_events).await {
+            break paused;
+        }
+    };
+    assert_eq!(paused.reason, PauseReason::OtherDevice);
+    assert_eq!(until_question(&mut second_events).await, asked);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_restored_session_paused_too_long_is_abandoned() {
+    let store = Arc::new(MemoryStore::new());
+    let world = world(store.clone());
+    let (link, mut events) = device(1);
+    let Attached::Session { session_id, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    world
+        .directory
+        .supervisor("alice")
+        .ask(Retire)
+        .await
+        .unwrap();
+    world.clock.advance_ms(DAY.as_millis() as u64 + 1);
+    let restarted = world_on(store, world.clock.clone());
+    let (link, _events) = device(2);
+    let resume = ResumeExam {
+        link,
+        event_id: None,
+        session_id: Some(session_id),
+    };
+    let reply = restarted
+        .directory
+        .supervisor("alice")
+        .ask(resume)
+        .await
+        .unwrap();
+    let Attached::Refused(refusal) = reply else {
+        panic!("resumed an abandoned session")
+    };
+    assert_eq!(refusal.code, ErrorCode::SessionAbandoned);
+}

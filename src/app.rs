@@ -1,0 +1,141 @@
+//! The HTTP surface: the router, shared state, handlers, and one `AppError` for responses.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use axum::Json;
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+use viva_actors::directory::Directory;
+use viva_actors::supervisor::{ReadResult, ResultLookup};
+use viva_protocol::result::SessionResult;
+
+use crate::auth::Authenticator;
+use crate::ws::{self, HARD_FRAME_LIMIT};
+
+/// State shared by every request.
+pub struct App {
+    pub directory: Directory,
+    pub auth: Authenticator,
+    /// Cancelled when the server shuts down; every connection closes on it.
+    pub shutdown: CancellationToken,
+    /// One permit per open WebSocket connection.
+    pub connections: Arc<Semaphore>,
+    next_connection_id: AtomicU64,
+}
+
+impl App {
+    pub fn new(directory: Directory, auth: Authenticator, max_connections: usize) -> App {
+        App {
+            directory,
+            auth,
+            shutdown: CancellationToken::new(),
+            connections: Arc::new(Semaphore::new(max_connections)),
+            next_connection_id: AtomicU64::new(1),
+        }
+    }
+}
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    Router::new()
+        .route("/healthz", get(healthz))
+        .route("/v1/ws", get(websocket))
+        .route("/v1/sessions/{id}/result", get(session_result))
+        .with_state(app)
+}
+
+/// Errors as HTTP responses: a status and a small JSON body; details stay in the log.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("unauthorized")]
+    Unauthorized,
+    #[error("session not found")]
+    NotFound,
+    #[error("session not completed")]
+    NotCompleted,
+    #[error("too many connections")]
+    Overloaded,
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let (status, code) = match &self {
+            AppError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
+            AppError::NotFound => (StatusCode::NOT_FOUND, "session_not_found"),
+            AppError::NotCompleted => (StatusCode::CONFLICT, "not_completed"),
+            AppError::Overloaded => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
+            AppError::Internal(detail) => {
+                tracing::error!(%detail, "request failed");
+                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            }
+        };
+        (status, Json(serde_json::json!({ "error": code }))).into_response()
+    }
+}
+
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+fn authenticate(
+    app: &App,
+    headers: &HeaderMap,
+    query: &HashMap<String, String>,
+) -> Result<String, AppError> {
+    app.auth.authenticate(headers, query).map_err(|err| {
+        tracing::info!(%err, "request refused");
+        AppError::Unauthorized
+    })
+}
+
+async fn websocket(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, Response> {
+    let user_id = authenticate(&app, &headers, &query).map_err(IntoResponse::into_response)?;
+    let upgrade = upgrade.map_err(IntoResponse::into_response)?;
+    let permit = app
+        .connections
+        .clone()
+        .try_acquire_owned()
+        .map_err(|_| AppError::Overloaded.into_response())?;
+    let connection_id = app.next_connection_id.fetch_add(1, Ordering::Relaxed);
+    let upgrade = upgrade
+        .max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT);
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        ws::serve(socket, app, user_id, connection_id).await;
+        drop(permit);
+    }))
+}
+
+async fn session_result(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Path(session_id): Path<String>,
+) -> Result<Json<SessionResult>, AppError> {
+    let user_id = authenticate(&app, &headers, &query)?;
+    let supervisor = app.directory.supervisor(&user_id);
+    let lookup = supervisor
+        .ask(ReadResult { session_id })
+        .await
+        .map_err(|err| AppError::Internal(format!("{err:?}")))?;
+    match lookup {
+        ResultLookup::Completed(result) => Ok(Json(SessionResult::Exam(result))),
+        ResultLookup::NotCompleted => Err(AppError::NotCompleted),
+        ResultLookup::NotFound => Err(AppError::NotFound),
+    }
+}

@@ -1,0 +1,173 @@
+//! Server configuration: parsed once from flags, environment and an optional TOML file, then
+//! validated into one `Settings` struct passed down.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use serde::Deserialize;
+use viva_actors::exam::plan::PlanDefaults;
+
+/// The optional TOML config file.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    /// `[server]`.
+    #[serde(default)]
+    pub server: ServerSection,
+    /// `[auth]`.
+    #[serde(default)]
+    pub auth: AuthSection,
+    /// `[exam]`: plan sizing.
+    #[serde(default)]
+    pub exam: ExamSection,
+    /// `[session]`.
+    #[serde(default)]
+    pub session: SessionSection,
+}
+
+/// `[server]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerSection {
+    pub listen: Option<SocketAddr>,
+    pub data_dir: Option<PathBuf>,
+    pub blueprints: Option<PathBuf>,
+    pub max_connections: Option<usize>,
+}
+
+/// `[auth]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AuthSection {
+    pub secret: Option<String>,
+}
+
+/// `[exam]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExamSection {
+    pub full: Option<u32>,
+    pub min: Option<u32>,
+    pub max: Option<u32>,
+    pub bonus_max: Option<u32>,
+    pub follow_up_max_per_element: Option<u32>,
+}
+
+/// `[session]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SessionSection {
+    /// For example `"24h"`.
+    pub abandon_after: Option<String>,
+}
+
+impl FileConfig {
+    /// Reads and parses the file, or the empty config when there is none.
+    pub fn load(path: Option<&Path>) -> anyhow::Result<FileConfig> {
+        let Some(path) = path else {
+            return Ok(FileConfig::default());
+        };
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("reading config {}", path.display()))?;
+        toml::from_str(&text).with_context(|| format!("parsing config {}", path.display()))
+    }
+
+    /// Plan sizing with the file's overrides.
+    pub fn plan_defaults(&self) -> anyhow::Result<PlanDefaults> {
+        let d = PlanDefaults::default();
+        let e = &self.exam;
+        let plan = PlanDefaults {
+            full: e.full.unwrap_or(d.full),
+            min: e.min.unwrap_or(d.min),
+            max: e.max.unwrap_or(d.max),
+            bonus_max: e.bonus_max.unwrap_or(d.bonus_max),
+            follow_up_max_per_element: e
+                .follow_up_max_per_element
+                .unwrap_or(d.follow_up_max_per_element),
+        };
+        if plan.min > plan.max || plan.full == 0 {
+            bail!("[exam] needs 0 < full and min <= max, got {plan:?}");
+        }
+        Ok(plan)
+    }
+
+    /// How long a paused session lives.
+    pub fn abandon_after(&self) -> anyhow::Result<Duration> {
+        match &self.session.abandon_after {
+            Some(text) => humantime::parse_duration(text)
+                .with_context(|| format!("[session] abandon_after = {text:?}")),
+            None => Ok(Duration::from_secs(24 * 3600)),
+        }
+    }
+}
+
+/// Everything `serve` needs, validated.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub listen: SocketAddr,
+    pub data_dir: PathBuf,
+    pub blueprints: PathBuf,
+    pub dev_mode: bool,
+    pub auth_secret: Vec<u8>,
+    pub plan_defaults: PlanDefaults,
+    pub abandon_after: Duration,
+    pub max_connections: usize,
+}
+
+/// The repo's `blueprints/`, used when none is given.
+pub fn default_blueprints() -> PathBuf {
+    let beside_cwd = PathBuf::from("blueprints");
+    if beside_cwd.join("acs").is_dir() {
+        return beside_cwd;
+    }
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("blueprints")
+}
+
+/// Refuses development mode unless the server listens on loopback only.
+pub fn check_dev_mode(dev_mode: bool, listen: SocketAddr) -> anyhow::Result<()> {
+    if dev_mode && !listen.ip().is_loopback() {
+        bail!(
+            "--dev accepts unauthenticated users and is allowed only on a loopback address, not {listen}"
+        );
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dev_mode_only_on_loopback() {
+        let check = |addr: &str, ok: bool| {
+            assert_eq!(
+                check_dev_mode(true, addr.parse().unwrap()).is_ok(),
+                ok,
+                "{addr}"
+            )
+        };
+        check("127.0.0.1:8080", true);
+        check("[::1]:8080", true);
+        check("0.0.0.0:8080", false);
+        check("192.0.2.1:8080", false);
+        assert!(check_dev_mode(false, "0.0.0.0:1".parse().unwrap()).is_ok());
+    }
+
+    #[test]
+    fn exam_overrides_and_validation() {
+        let config: FileConfig =
+            toml::from_str("[exam]\nfull = 30\nbonus_max = 0\n[session]\nabandon_after = \"2h\"")
+                .unwrap();
+        let plan = config.plan_defaults().unwrap();
+        assert_eq!((plan.full, plan.min, plan.bonus_max), (30, 5, 0));
+        assert_eq!(config.abandon_after().unwrap(), Duration::from_secs(7200));
+        let bad: FileConfig = toml::from_str("[exam]\nmin = 10\nmax = 5").unwrap();
+        assert!(bad.plan_defaults().is_err());
+        assert!(
+            toml::from_str::<FileConfig>("[exam]\nfool = 1").is_err(),
+            "unknown keys are refused"
+        );
+    }
+}

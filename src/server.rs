@@ -1,0 +1,128 @@
+//! Start-up and shutdown: load the ACS data, wire the actors, serve until Ctrl-C or SIGTERM,
+//! then pause and checkpoint every session before exiting.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use viva_actors::checkpoint::FileStore;
+use viva_actors::clock::SystemClock;
+use viva_actors::directory::Directory;
+use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_actors::examiner::EmbeddedExaminer;
+use viva_actors::session::actor::SessionDeps;
+use viva_actors::supervisor::SupervisorDeps;
+
+use crate::app::{self, App};
+use crate::auth::Authenticator;
+use crate::config::Settings;
+
+/// How long shutdown waits for sessions to checkpoint.
+const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
+/// How often idle supervisors are retired.
+const REAP_INTERVAL: Duration = Duration::from_secs(60);
+
+/// Loads both airplane ACS catalogs from `<blueprints>/acs/`.
+pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
+    let load = |rating: Rating| -> anyhow::Result<AcsCatalog> {
+        let name = rating.as_str();
+        let dir = blueprints.join("acs");
+        let elements = std::fs::read_to_string(dir.join(format!("acs-{name}-airplane.json")))
+            .with_context(|| format!("reading {name} ACS elements under {}", dir.display()))?;
+        let tasks = std::fs::read_to_string(dir.join(format!("acs-{name}-airplane-tasks.json")))
+            .with_context(|| format!("reading {name} ACS tasks under {}", dir.display()))?;
+        Ok(AcsCatalog::from_json(rating, &elements, &tasks)?)
+    };
+    Ok(AcsLibrary::new(
+        load(Rating::Private)?,
+        load(Rating::Commercial)?,
+    ))
+}
+
+/// Runs the server until a shutdown signal.
+pub async fn run(settings: Settings) -> anyhow::Result<()> {
+    let library = Arc::new(load_library(&settings.blueprints)?);
+    let store = FileStore::open(&settings.data_dir).context("opening the data directory")?;
+    let session = Arc::new(SessionDeps {
+        store: Arc::new(store),
+        examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
+        library,
+        clock: Arc::new(SystemClock),
+        abandon_after: settings.abandon_after,
+    });
+    let directory = Directory::new(Arc::new(SupervisorDeps {
+        session,
+        plan_defaults: settings.plan_defaults,
+    }));
+    let app = Arc::new(App::new(
+        directory,
+        Authenticator::new(&settings.auth_secret, settings.dev_mode),
+        settings.max_connections,
+    ));
+    let listener = tokio::net::TcpListener::bind(settings.listen)
+        .await
+        .with_context(|| format!("binding {}", settings.listen))?;
+    let address = listener.local_addr()?;
+    if settings.dev_mode {
+        tracing::warn!(
+            "DEVELOPMENT MODE: ?user=<id> is accepted WITHOUT a token; never expose this server"
+        );
+    }
+    tracing::info!(%address, data_dir = %settings.data_dir.display(), "viva serving");
+    println!("viva listening on {address}");
+    let reaper = tokio::spawn(reap_idle_supervisors(app.clone()));
+    let shutdown = shutdown_sequence(app.clone());
+    axum::serve(listener, app::router(app.clone()))
+        .with_graceful_shutdown(shutdown)
+        .await?;
+    reaper.abort();
+    tracing::info!("viva stopped");
+    Ok(())
+}
+
+/// Waits for a signal, then pauses and checkpoints every session before connections close.
+async fn shutdown_sequence(app: Arc<App>) {
+    wait_for_signal().await;
+    tracing::info!("shutting down: pausing and saving sessions");
+    app.directory.shutdown(SHUTDOWN_GRACE).await;
+    app.shutdown.cancel();
+}
+
+async fn wait_for_signal() {
+    let ctrl_c = async {
+        if let Err(err) = tokio::signal::ctrl_c().await {
+            tracing::error!(%err, "cannot listen for Ctrl-C");
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(err) => {
+                tracing::error!(%err, "cannot listen for SIGTERM");
+                std::future::pending::<()>().await;
+            }
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        _ = ctrl_c => {},
+        _ = terminate => {},
+    }
+}
+
+async fn reap_idle_supervisors(app: Arc<App>) {
+    let mut interval = tokio::time::interval(REAP_INTERVAL);
+    loop {
+        interval.tick().await;
+        let retired = app.directory.reap_idle().await;
+        if retired > 0 {
+            tracing::debug!(retired, "retired idle supervisors");
+        }
+    }
+}

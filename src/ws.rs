@@ -1,0 +1,300 @@
+//! One WebSocket connection: decode each frame once, route it to the user's supervisor or
+//! attached session, and write server events from a bounded queue, with a heartbeat.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures_util::{SinkExt, StreamExt};
+use kameo::actor::ActorRef;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use viva_actors::link::DeviceLink;
+use viva_actors::session::actor::{Command, CommandOutcome, ExamSession, SessionCommand};
+use viva_actors::supervisor::{Attached, ConnectionClosed, ResumeExam, StartExam};
+use viva_protocol::client::{ClientEvent, SessionResume, SessionStart};
+use viva_protocol::config::SessionConfig;
+use viva_protocol::server::Ack;
+use viva_protocol::{
+    ErrorCode, MAX_AUDIO_FRAME_BYTES, ServerEvent, ServerMessage, decode_client_text,
+};
+
+use crate::app::App;
+
+/// How often the server pings an idle client.
+pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
+/// A client silent this long is disconnected.
+pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
+/// Hard WebSocket limits; larger frames close the connection (code 1009). Frames under these
+/// but over the protocol's own limits get a `frame_too_large` error and the connection lives.
+pub const HARD_FRAME_LIMIT: usize = 1024 * 1024;
+
+/// The session this connection drives.
+struct AttachedSession {
+    session: ActorRef<ExamSession>,
+}
+
+/// Per-connection state of the read loop.
+struct Connection {
+    app: Arc<App>,
+    user_id: String,
+    link: DeviceLink,
+    attached: Option<AttachedSession>,
+}
+
+/// Runs one connection to its end.
+pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection_id: u64) {
+    let close = app.shutdown.child_token();
+    let (link, outbound) = DeviceLink::new(connection_id, String::new(), close.clone());
+    let (sink, stream) = socket.split();
+    let writer = tokio::spawn(write_loop(sink, outbound, close.clone()));
+    let mut connection = Connection {
+        app: app.clone(),
+        user_id,
+        link,
+        attached: None,
+    };
+    tracing::info!(connection = connection_id, user = %connection.user_id, "connected");
+    connection.read_loop(stream, &close).await;
+    close.cancel();
+    let supervisor = app.directory.supervisor(&connection.user_id);
+    // ignore: a stopped supervisor has no session holding this connection.
+    let _ = supervisor.tell(ConnectionClosed { connection_id }).await;
+    // ignore: the writer ends on its own once the token is cancelled.
+    let _ = writer.await;
+    tracing::info!(connection = connection_id, "disconnected");
+}
+
+async fn write_loop(
+    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
+    mut outbound: mpsc::Receiver<ServerMessage>,
+    close: CancellationToken,
+) {
+    let mut heartbeat = tokio::time::interval(HEARTBEAT_INTERVAL);
+    loop {
+        let frame = tokio::select! {
+            message = outbound.recv() => match message {
+                Some(message) => encode(&message),
+                None => break,
+            },
+            _ = heartbeat.tick() => Message::Ping(Default::default()),
+            _ = close.cancelled() => break,
+        };
+        if sink.send(frame).await.is_err() {
+            return;
+        }
+    }
+    while let Ok(message) = outbound.try_recv() {
+        if sink.send(encode(&message)).await.is_err() {
+            return;
+        }
+    }
+    let goodbye = CloseFrame {
+        code: 1001,
+        reason: "closing".into(),
+    };
+    // ignore: the peer may already be gone.
+    let _ = sink.send(Message::Close(Some(goodbye))).await;
+}
+
+fn encode(message: &ServerMessage) -> Message {
+    match serde_json::to_string(message) {
+        Ok(text) => Message::Text(text.into()),
+        Err(err) => {
+            tracing::error!(%err, "server event did not encode");
+            Message::Text(r#"{"type":"error","code":"internal","message":"internal error"}"#.into())
+        }
+    }
+}
+
+impl Connection {
+    async fn read_loop(
+        &mut self,
+        mut stream: futures_util::stream::SplitStream<WebSocket>,
+        close: &CancellationToken,
+    ) {
+        loop {
+            let frame = tokio::select! {
+                frame = tokio::time::timeout(CLIENT_TIMEOUT, stream.next()) => frame,
+                _ = close.cancelled() => return,
+            };
+            match frame {
+                Err(_) => {
+                    tracing::info!(connection = self.link.connection_id, "client timed out");
+                    return;
+                }
+                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return,
+                Ok(Some(Ok(Message::Text(text)))) => self.on_text(text.as_str()).await,
+                Ok(Some(Ok(Message::Binary(audio)))) => self.on_audio(audio.len()),
+                Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
+            }
+        }
+    }
+
+    fn send(&self, event: ServerEvent) {
+        self.link.send(ServerMessage::unsequenced(event));
+    }
+
+    fn send_error(&self, code: ErrorCode, message: impl Into<String>, event_id: Option<String>) {
+        self.link
+            .send(ServerMessage::error(code, message, event_id));
+    }
+
+    fn on_audio(&self, length: usize) {
+        if length > MAX_AUDIO_FRAME_BYTES {
+            let message = format!("audio frame of {length} bytes exceeds {MAX_AUDIO_FRAME_BYTES}");
+            return self.send_error(ErrorCode::FrameTooLarge, message, None);
+        }
+        if self.attached.is_none() {
+            return self.send_error(
+                ErrorCode::NoActiveSession,
+                "audio needs a session; start or resume one",
+                None,
+            );
+        }
+        self.send_error(
+            ErrorCode::Unsupported,
+            "voice input is not available on this server yet; use answer.text",
+            None,
+        );
+    }
+
+    async fn on_text(&mut self, text: &str) {
+        let message = match decode_client_text(text) {
+            Ok(message) => message,
+            Err(err) => return self.send_error(err.code, err.message, err.event_id),
+        };
+        let event_id = message.event_id;
+        match message.event {
+            ClientEvent::Ping => self.send(ServerEvent::Pong),
+            ClientEvent::SessionStart(start) => self.start(start, event_id).await,
+            ClientEvent::SessionResume(resume) => self.resume(resume, event_id).await,
+            ClientEvent::SessionPause => self.command(SessionCommand::Pause, event_id).await,
+            ClientEvent::SessionEnd => self.command(SessionCommand::End, event_id).await,
+            ClientEvent::AnswerText(answer) => {
+                self.command(SessionCommand::AnswerText(answer.text), event_id)
+                    .await
+            }
+            ClientEvent::AnswerChoice(choice) => {
+                self.command(SessionCommand::AnswerChoice(choice.index), event_id)
+                    .await
+            }
+            ClientEvent::AudioCommit | ClientEvent::AudioClear => self.audio_control(event_id),
+        }
+    }
+
+    fn audio_control(&self, event_id: Option<String>) {
+        if self.attached.is_none() {
+            return self.send_error(
+                ErrorCode::NoActiveSession,
+                "no session is attached to this connection",
+                event_id,
+            );
+        }
+        self.send_error(
+            ErrorCode::Unsupported,
+            "voice input is not available on this server yet",
+            event_id,
+        );
+    }
+
+    async fn start(&mut self, start: SessionStart, event_id: Option<String>) {
+        let SessionConfig::Exam(config) = start.config else {
+            let mode = serde_json::to_string(&start.config.mode()).unwrap_or_default();
+            return self.send_error(
+                ErrorCode::Unsupported,
+                format!("mode {mode} is not available yet"),
+                event_id,
+            );
+        };
+        let link = self.link.with_device(start.device_id);
+        let reply = self
+            .ask_supervisor(|| StartExam {
+                link: link.clone(),
+                event_id: event_id.clone(),
+                config: config.clone(),
+            })
+            .await;
+        self.take_reply(reply, event_id);
+    }
+
+    async fn resume(&mut self, resume: SessionResume, event_id: Option<String>) {
+        let link = self.link.with_device(resume.device_id);
+        let session_id = resume.session_id;
+        let reply = self
+            .ask_supervisor(|| ResumeExam {
+                link: link.clone(),
+                event_id: event_id.clone(),
+                session_id: session_id.clone(),
+            })
+            .await;
+        self.take_reply(reply, event_id);
+    }
+
+    /// Asks the user's supervisor, once more with a fresh one if it had just stopped.
+    async fn ask_supervisor<M>(&self, make: impl Fn() -> M) -> Option<Attached>
+    where
+        M: Send + 'static,
+        viva_actors::supervisor::UserSupervisor: kameo::message::Message<M, Reply = Attached>,
+    {
+        for _ in 0..2 {
+            let supervisor = self.app.directory.supervisor(&self.user_id);
+            match supervisor.ask(make()).await {
+                Ok(attached) => return Some(attached),
+                Err(err) => tracing::warn!(user = %self.user_id, ?err, "supervisor unavailable"),
+            }
+        }
+        None
+    }
+
+    fn take_reply(&mut self, reply: Option<Attached>, event_id: Option<String>) {
+        match reply {
+            Some(Attached::Session { session, .. }) => {
+                self.attached = Some(AttachedSession { session })
+            }
+            Some(Attached::Refused(refusal)) => {
+                self.send_error(refusal.code, refusal.message, event_id)
+            }
+            None => self.send_error(
+                ErrorCode::Internal,
+                "the session service is unavailable; retry",
+                event_id,
+            ),
+        }
+    }
+
+    async fn command(&mut self, command: SessionCommand, event_id: Option<String>) {
+        let Some(attached) = &self.attached else {
+            return self.send_error(
+                ErrorCode::NoActiveSession,
+                "no session is attached to this connection",
+                event_id,
+            );
+        };
+        let request = Command {
+            connection_id: self.link.connection_id,
+            event_id: event_id.clone(),
+            command,
+        };
+        match attached.session.ask(request).await {
+            Ok(CommandOutcome::Applied) => {}
+            Ok(CommandOutcome::Repeated) => {
+                if let Some(event_id) = event_id {
+                    self.send(ServerEvent::Ack(Ack { event_id }));
+                }
+            }
+            Ok(CommandOutcome::Refused(refusal)) => {
+                self.send_error(refusal.code, refusal.message, event_id)
+            }
+            Err(err) => {
+                tracing::warn!(?err, "session unavailable");
+                self.attached = None;
+                self.send_error(
+                    ErrorCode::SessionPaused,
+                    "the session is no longer live here; resume it",
+                    event_id,
+                );
+            }
+        }
+    }
+}

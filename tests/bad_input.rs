@@ -1,0 +1,122 @@
+//! Bad frames get a precise error code and leave the connection (and session) usable.
+
+use serde_json::json;
+use viva_protocol::{MAX_AUDIO_FRAME_BYTES, MAX_TEXT_FRAME_BYTES};
+
+use crate::harness::{Auth, Client, Server, answer, satisfactory_for, start_exam};
+
+/// A frame a client can send.
+enum Frame {
+    Text(String),
+    Binary(Vec<u8>),
+}
+
+impl Frame {
+    async fn send(self, client: &mut Client) {
+        match self {
+            Frame::Text(text) => client.send_text(text).await,
+            Frame::Binary(bytes) => client.send_binary(bytes).await,
+        }
+    }
+}
+
+/// On a fresh connection without a session: `frame` is refused with `code` (echoing
+/// `event_id`), and `ping` still gets `pong` afterwards.
+async fn assert_refused(frame: Frame, code: &str, event_id: Option<&str>) {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("alice")).await;
+    frame.send(&mut client).await;
+    client.expect_error(code, event_id).await;
+    client.assert_alive().await;
+}
+
+/// An `answer.text` frame padded past the text limit: valid JSON, just too big.
+fn oversized_text() -> String {
+    let text = "a".repeat(MAX_TEXT_FRAME_BYTES + 4 * 1024);
+    json!({"type": "answer.text", "event_id": "big-1", "text": text}).to_string()
+}
+
+#[tokio::test]
+async fn malformed_json_is_invalid_json() {
+    assert_refused(Frame::Text("{not json".into()), "invalid_json", None).await;
+}
+
+#[tokio::test]
+async fn unknown_type_is_refused() {
+    let frame = r#"{"type":"launch","event_id":"u1"}"#;
+    assert_refused(Frame::Text(frame.into()), "unknown_type", Some("u1")).await;
+}
+
+#[tokio::test]
+async fn unknown_type_without_event_id_is_refused() {
+    let frame = r#"{"type":"launch"}"#;
+    assert_refused(Frame::Text(frame.into()), "unknown_type", None).await;
+}
+
+#[tokio::test]
+async fn missing_field_is_invalid_field() {
+    let frame = r#"{"type":"answer.text","event_id":"m1"}"#;
+    assert_refused(Frame::Text(frame.into()), "invalid_field", Some("m1")).await;
+}
+
+#[tokio::test]
+async fn non_object_json_is_invalid_message() {
+    assert_refused(Frame::Text("[1,2]".into()), "invalid_message", None).await;
+}
+
+#[tokio::test]
+async fn non_string_event_id_is_invalid_event_id() {
+    let frame = r#"{"type":"ping","event_id":5}"#;
+    assert_refused(Frame::Text(frame.into()), "invalid_event_id", None).await;
+}
+
+#[tokio::test]
+async fn oversized_text_frame_is_frame_too_large() {
+    assert_refused(Frame::Text(oversized_text()), "frame_too_large", None).await;
+}
+
+#[tokio::test]
+async fn oversized_binary_frame_is_frame_too_large() {
+    let audio = vec![0u8; MAX_AUDIO_FRAME_BYTES + 6 * 1024];
+    assert_refused(Frame::Binary(audio), "frame_too_large", None).await;
+}
+
+#[tokio::test]
+async fn binary_frame_without_session_is_no_active_session() {
+    let audio = vec![0u8; 3200];
+    assert_refused(Frame::Binary(audio), "no_active_session", None).await;
+}
+
+#[tokio::test]
+async fn answer_without_session_is_no_active_session() {
+    let frame = r#"{"type":"answer.text","event_id":"n1","text":"Ninety days."}"#;
+    assert_refused(Frame::Text(frame.into()), "no_active_session", Some("n1")).await;
+}
+
+#[tokio::test]
+async fn bad_frames_leave_the_open_session_intact() {
+    let server = Server::start().await;
+    let mut alice = Client::connect(&server, Auth::bearer("alice")).await;
+    let started = start_exam(&mut alice, "A").await;
+    let frames = [
+        (Frame::Text("{not json".into()), "invalid_json"),
+        (Frame::Text(r#"{"type":"launch"}"#.into()), "unknown_type"),
+        (Frame::Text(oversized_text()), "frame_too_large"),
+        (
+            Frame::Binary(vec![0u8; MAX_AUDIO_FRAME_BYTES + 1]),
+            "frame_too_large",
+        ),
+    ];
+    for (frame, code) in frames {
+        frame.send(&mut alice).await;
+        let error = alice.expect("error").await;
+        assert_eq!(error["code"], code, "{error}");
+    }
+    alice.assert_alive().await;
+    let answered = answer(&mut alice, &satisfactory_for(&started.question)).await;
+    assert_eq!(
+        answered.assessment["question_id"],
+        started.question["question_id"]
+    );
+    assert_eq!(answered.question()["number"], 2, "{:?}", answered.events);
+}

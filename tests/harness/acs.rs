@@ -1,0 +1,75 @@
+//! The ACS element data, for building satisfactory and mention-crediting answers.
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+const ACS_PATH: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/blueprints/acs/acs-private-airplane.json"
+);
+
+/// An answer the deterministic assessor scores unsatisfactory (no key term of any element).
+pub const UNSATISFACTORY_ANSWER: &str = "I don't know.";
+
+#[derive(Deserialize)]
+struct Element {
+    code: String,
+    text: String,
+    task_code: String,
+    sub_elements: Vec<SubElement>,
+    oral_eligible: bool,
+    archived: bool,
+    applicable_classes: Vec<String>,
+}
+
+#[derive(Deserialize)]
+struct SubElement {
+    text: String,
+}
+
+fn elements() -> &'static [Element] {
+    static ELEMENTS: OnceLock<Vec<Element>> = OnceLock::new();
+    ELEMENTS.get_or_init(|| {
+        let json = std::fs::read_to_string(ACS_PATH)
+            .unwrap_or_else(|err| panic!("read {ACS_PATH}: {err}"));
+        serde_json::from_str(&json).unwrap_or_else(|err| panic!("parse {ACS_PATH}: {err}"))
+    })
+}
+
+fn element(code: &str) -> &'static Element {
+    elements()
+        .iter()
+        .find(|element| element.code == code)
+        .unwrap_or_else(|| panic!("{code} is not an element of {ACS_PATH}"))
+}
+
+/// The codes of `task`'s oral elements for an ASEL exam, in ACS order.
+pub fn oral_elements(task: &str) -> Vec<&'static str> {
+    elements()
+        .iter()
+        .filter(|e| e.task_code == task && e.oral_eligible && !e.archived)
+        .filter(|e| e.applicable_classes.iter().any(|class| class == "ASEL"))
+        .map(|e| e.code.as_str())
+        .collect()
+}
+
+/// The element's text followed by all its sub-elements' texts: full key-term coverage.
+pub fn satisfactory_answer(code: &str) -> String {
+    let element = element(code);
+    let mut answer = element.text.clone();
+    for sub in &element.sub_elements {
+        answer.push(' ');
+        answer.push_str(&sub.text);
+    }
+    answer
+}
+
+/// The wordiest oral element of `task` not in `exclude`: the best element to credit by mention.
+pub fn mention_target(task: &str, exclude: &[&str]) -> &'static str {
+    oral_elements(task)
+        .into_iter()
+        .filter(|code| !exclude.contains(code))
+        .max_by_key(|code| satisfactory_answer(code).split_whitespace().count())
+        .unwrap_or_else(|| panic!("{task} has no element outside {exclude:?}"))
+}

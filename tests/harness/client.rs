@@ -1,0 +1,243 @@
+//! A WebSocket client of `/v1/ws` that checks every server frame against viva-protocol.
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::{HeaderValue, Request, header::AUTHORIZATION};
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use viva_protocol::ServerMessage;
+
+use super::TIMEOUT;
+use super::server::Server;
+use super::token::token;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// How a connection authenticates.
+pub enum Auth {
+    /// `Authorization: Bearer TOKEN`.
+    Bearer(String),
+    /// `?access_token=TOKEN`.
+    Query(String),
+    /// `?user=ID` (dev mode only).
+    DevUser(String),
+    /// No credentials at all.
+    Nothing,
+}
+
+impl Auth {
+    /// A bearer header with a fresh valid token for `user`.
+    pub fn bearer(user: &str) -> Auth {
+        Auth::Bearer(token(user))
+    }
+}
+
+fn request(server: &Server, auth: &Auth) -> Request<()> {
+    let base = server.ws_url();
+    let url = match auth {
+        Auth::Query(token) => format!("{base}?access_token={token}"),
+        Auth::DevUser(user) => format!("{base}?user={user}"),
+        Auth::Bearer(_) | Auth::Nothing => base,
+    };
+    let mut request = url.into_client_request().expect("a valid ws URL");
+    if let Auth::Bearer(token) = auth {
+        let value = HeaderValue::from_str(&format!("Bearer {token}")).expect("header value");
+        request.headers_mut().insert(AUTHORIZATION, value);
+    }
+    request
+}
+
+async fn try_connect(server: &Server, auth: &Auth) -> Result<Ws, WsError> {
+    let connect = tokio_tungstenite::connect_async(request(server, auth));
+    let (ws, _response) = tokio::time::timeout(TIMEOUT, connect)
+        .await
+        .unwrap_or_else(|_| panic!("no WebSocket handshake within {TIMEOUT:?}"))?;
+    Ok(ws)
+}
+
+/// The HTTP status of a handshake the server must refuse; panics if it upgrades.
+pub async fn refused_status(server: &Server, auth: Auth) -> u16 {
+    match try_connect(server, &auth).await {
+        Err(WsError::Http(response)) => response.status().as_u16(),
+        Err(other) => panic!("expected an HTTP refusal, got {other}"),
+        Ok(_) => panic!("the server upgraded a connection it should have refused"),
+    }
+}
+
+/// One WebSocket connection to the server.
+pub struct Client {
+    ws: Ws,
+    name: String,
+}
+
+impl Client {
+    /// Connects and upgrades; panics if the server refuses.
+    pub async fn connect(server: &Server, auth: Auth) -> Client {
+        let name = match &auth {
+            Auth::Bearer(_) => "bearer client",
+            Auth::Query(_) => "query-token client",
+            Auth::DevUser(_) => "dev-user client",
+            Auth::Nothing => "anonymous client",
+        };
+        let ws = try_connect(server, &auth)
+            .await
+            .unwrap_or_else(|err| panic!("{name}: handshake failed: {err}"));
+        let name = name.to_owned();
+        Client { ws, name }
+    }
+
+    /// Names this client in panic messages (e.g. "device A").
+    pub fn named(mut self, name: &str) -> Client {
+        self.name = name.to_owned();
+        self
+    }
+
+    async fn send(&mut self, message: Message) {
+        tokio::time::timeout(TIMEOUT, self.ws.send(message))
+            .await
+            .unwrap_or_else(|_| panic!("{}: send blocked for {TIMEOUT:?}", self.name))
+            .unwrap_or_else(|err| panic!("{}: send failed: {err}", self.name));
+    }
+
+    /// Sends a JSON value as a text frame.
+    pub async fn send_json(&mut self, value: Value) {
+        self.send(Message::text(value.to_string())).await;
+    }
+
+    /// Sends raw text as a text frame.
+    pub async fn send_text(&mut self, text: String) {
+        self.send(Message::text(text)).await;
+    }
+
+    /// Sends a binary frame.
+    pub async fn send_binary(&mut self, bytes: Vec<u8>) {
+        self.send(Message::binary(bytes)).await;
+    }
+
+    /// The next server event, skipping WebSocket ping/pong frames.
+    pub async fn next_event(&mut self) -> Value {
+        loop {
+            let next = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: no event within {TIMEOUT:?}", self.name));
+            match next {
+                Some(Ok(Message::Text(text))) => return decode_frame(&self.name, &text),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(other)) => panic!("{}: expected a text frame, got {other:?}", self.name),
+                Some(Err(err)) => panic!("{}: connection failed: {err}", self.name),
+                None => panic!(
+                    "{}: connection closed while waiting for an event",
+                    self.name
+                ),
+            }
+        }
+    }
+
+    /// The next event, which must be of type `kind`.
+    pub async fn expect(&mut self, kind: &str) -> Value {
+        let event = self.next_event().await;
+        assert_eq!(
+            event["type"], kind,
+            "{}: expected {kind}, got {event}",
+            self.name
+        );
+        event
+    }
+
+    /// Reads events until `done` holds for all of them; panics on an unexpected `error`.
+    pub async fn collect_until(&mut self, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        let mut events = Vec::new();
+        while !done(&events) {
+            let event = self.next_event().await;
+            if event["type"] == "error" {
+                panic!("{}: unexpected {event} after {events:?}", self.name);
+            }
+            events.push(event);
+        }
+        events
+    }
+
+    /// The next event must be an `error` with this code and `event_id` (or none).
+    pub async fn expect_error(&mut self, code: &str, event_id: Option<&str>) -> Value {
+        let event = self.expect("error").await;
+        assert_eq!(
+            event["code"], code,
+            "{}: wrong error code in {event}",
+            self.name
+        );
+        assert_eq!(
+            event["event_id"].as_str(),
+            event_id,
+            "{}: wrong event_id in {event}",
+            self.name
+        );
+        assert!(
+            !field_str(&event, "message").is_empty(),
+            "error without a message: {event}"
+        );
+        event
+    }
+
+    /// Proves the connection is open and in step: `ping` gets `pong` as the next event.
+    pub async fn assert_alive(&mut self) {
+        self.send_json(json!({"type": "ping"})).await;
+        self.expect("pong").await;
+    }
+
+    /// Waits for the server to close the connection; no further event may arrive first.
+    pub async fn expect_closed(&mut self) {
+        loop {
+            let next = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: still open after {TIMEOUT:?}", self.name));
+            match next {
+                None | Some(Err(_)) | Some(Ok(Message::Close(_))) => return,
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(other)) => panic!("{}: expected the close, got {other:?}", self.name),
+            }
+        }
+    }
+}
+
+fn decode_frame(name: &str, text: &str) -> Value {
+    let value: Value = serde_json::from_str(text)
+        .unwrap_or_else(|err| panic!("{name}: server frame is not JSON ({err}): {text}"));
+    if let Err(err) = serde_json::from_value::<ServerMessage>(value.clone()) {
+        panic!("{name}: server frame does not follow viva-protocol ({err}): {text}");
+    }
+    value
+}
+
+/// `event[key]` as a string; panics showing the event if it is missing.
+pub fn field_str<'a>(event: &'a Value, key: &str) -> &'a str {
+    event[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("no string {key:?} in {event}"))
+}
+
+/// `event[key]` as an integer; panics showing the event if it is missing.
+pub fn field_u64(event: &Value, key: &str) -> u64 {
+    event[key]
+        .as_u64()
+        .unwrap_or_else(|| panic!("no integer {key:?} in {event}"))
+}
+
+/// How many events have type `kind`.
+pub fn count(events: &[Value], kind: &str) -> usize {
+    events.iter().filter(|event| event["type"] == kind).count()
+}
+
+/// Position of the first event of type `kind`.
+pub fn index_of(events: &[Value], kind: &str) -> usize {
+    events
+        .iter()
+        .position(|event| event["type"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} among {events:?}"))
+}
+
+/// The first event of type `kind`.
+pub fn find<'a>(events: &'a [Value], kind: &str) -> &'a Value {
+    &events[index_of(events, kind)]
+}

@@ -1,0 +1,23 @@
+//! Shared harness: the viva server process, WebSocket clients, tokens, HTTP and the ACS data.
+
+mod acs;
+mod client;
+mod exam;
+mod http;
+mod server;
+mod token;
+
+pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer};
+pub use client::{Auth, Client, count, field_str, field_u64, find, index_of, refused_status};
+pub use exam::{
+    PLANNED, Started, TASK, answer, code, end_session, next_event_id, resume, run_to_completion,
+    satisfactory_for, start_exam,
+};
+pub use http::{http_get, result_path};
+pub use server::Server;
+pub use token::{
+    expired_token, foreign_token, now_secs, random_uuid, token, verify_token, viva_token_command,
+};
+
+/// How long any single wait for the server may take before the test fails.
+pub const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

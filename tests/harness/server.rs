@@ -1,0 +1,188 @@
+//! The viva server as a child process: start, graceful stop, SIGKILL and restart on one data dir.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use tempfile::TempDir;
+use tokio::io::{AsyncBufReadExt, AsyncRead, BufReader, Lines};
+use tokio::process::{Child, ChildStdout, Command};
+
+use super::TIMEOUT;
+use super::token::SECRET;
+
+const BLUEPRINTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints");
+const READY_PREFIX: &str = "viva listening on ";
+const READY_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The `viva` binary under test: cargo's own path when these tests are built by the `viva`
+/// package, else `$VIVA_BIN`.
+pub fn viva_bin() -> PathBuf {
+    match option_env!("CARGO_BIN_EXE_viva") {
+        Some(path) => PathBuf::from(path),
+        None => std::env::var_os("VIVA_BIN")
+            .map(PathBuf::from)
+            .expect("set VIVA_BIN to the viva binary (CARGO_BIN_EXE_viva is not set here)"),
+    }
+}
+
+/// A running `viva serve`; killed on drop.
+pub struct Server {
+    child: Child,
+    addr: SocketAddr,
+    data_dir: PathBuf,
+    owned_dir: Option<TempDir>,
+    dev: bool,
+}
+
+impl Server {
+    /// Starts a server on a fresh temporary data dir that lives as long as this server.
+    pub async fn start() -> Server {
+        Self::start_owned(false).await
+    }
+
+    /// Like [`Server::start`], with `--dev`.
+    pub async fn start_dev() -> Server {
+        Self::start_owned(true).await
+    }
+
+    /// Starts a server on `data_dir`, which the caller keeps alive (for restarts).
+    pub async fn start_with_dir(data_dir: &Path) -> Server {
+        Self::spawn(data_dir, false).await
+    }
+
+    async fn start_owned(dev: bool) -> Server {
+        let dir = tempfile::tempdir().expect("create a data dir");
+        let mut server = Self::spawn(dir.path(), dev).await;
+        server.owned_dir = Some(dir);
+        server
+    }
+
+    async fn spawn(data_dir: &Path, dev: bool) -> Server {
+        let mut command = Command::new(viva_bin());
+        command
+            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(data_dir)
+            .arg("--blueprints")
+            .arg(BLUEPRINTS);
+        if dev {
+            command.arg("--dev");
+        }
+        command
+            .env("VIVA_AUTH_SECRET", SECRET)
+            .env("RUST_LOG", "info")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true);
+        let mut child = command
+            .spawn()
+            .unwrap_or_else(|err| panic!("spawn {}: {err}", viva_bin().display()));
+        let pid = child.id().expect("a running child has a pid");
+        let stderr = child.stderr.take().expect("piped stderr");
+        tokio::spawn(forward(BufReader::new(stderr).lines(), pid, "stderr"));
+        let stdout = child.stdout.take().expect("piped stdout");
+        let addr = wait_until_listening(BufReader::new(stdout).lines(), pid).await;
+        let data_dir = data_dir.to_owned();
+        Server {
+            child,
+            addr,
+            data_dir,
+            owned_dir: None,
+            dev,
+        }
+    }
+
+    /// The address the server listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `ws://ADDR/v1/ws`.
+    pub fn ws_url(&self) -> String {
+        format!("ws://{}/v1/ws", self.addr)
+    }
+
+    /// SIGKILL, then reap the process.
+    pub async fn kill(&mut self) {
+        self.child.start_kill().expect("send SIGKILL to viva");
+        self.wait_exit().await;
+    }
+
+    /// SIGTERM, then wait up to [`TIMEOUT`] for the process to exit.
+    pub async fn stop(&mut self) -> ExitStatus {
+        let pid = self
+            .child
+            .id()
+            .expect("stop of a server that was already reaped");
+        let status = std::process::Command::new("kill")
+            .args(["-TERM", &pid.to_string()])
+            .status()
+            .expect("run kill -TERM");
+        assert!(status.success(), "kill -TERM {pid} failed: {status}");
+        self.wait_exit().await
+    }
+
+    async fn wait_exit(&mut self) -> ExitStatus {
+        tokio::time::timeout(TIMEOUT, self.child.wait())
+            .await
+            .unwrap_or_else(|_| panic!("viva did not exit within {TIMEOUT:?}"))
+            .expect("wait for viva")
+    }
+
+    /// Starts a new server on this one's data dir; this one must have exited (kill or stop).
+    pub async fn restart(mut self) -> Server {
+        let exited = self.child.try_wait().expect("poll viva");
+        assert!(
+            exited.is_some(),
+            "restart of a server that is still running"
+        );
+        let mut next = Self::spawn(&self.data_dir, self.dev).await;
+        next.owned_dir = self.owned_dir.take();
+        next
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        // Already exited is fine: this only makes sure no server outlives its test.
+        let _ = self.child.start_kill();
+    }
+}
+
+/// Reads stdout until the ready line, then keeps draining it in the background.
+async fn wait_until_listening(mut lines: Lines<BufReader<ChildStdout>>, pid: u32) -> SocketAddr {
+    let wait = async {
+        while let Some(line) = lines.next_line().await.expect("read viva stdout") {
+            if let Some(addr) = line.strip_prefix(READY_PREFIX) {
+                return addr
+                    .trim()
+                    .parse::<SocketAddr>()
+                    .unwrap_or_else(|err| panic!("bad ready line {line:?}: {err}"));
+            }
+            eprintln!("[viva {pid} stdout] {line}");
+        }
+        panic!("viva {pid} closed stdout before printing {READY_PREFIX:?}ADDR (see its stderr)");
+    };
+    let addr = tokio::time::timeout(READY_TIMEOUT, wait)
+        .await
+        .unwrap_or_else(|_| panic!("viva {pid} not listening within {READY_TIMEOUT:?}"));
+    assert!(
+        addr.ip().is_loopback(),
+        "viva {pid} listens on {addr}, not loopback"
+    );
+    tokio::spawn(forward(lines, pid, "stdout"));
+    addr
+}
+
+/// Copies a child pipe to the test's stderr (shown by libtest when the test fails).
+async fn forward<R: AsyncRead + Unpin>(
+    mut lines: Lines<BufReader<R>>,
+    pid: u32,
+    pipe: &'static str,
+) {
+    while let Ok(Some(line)) = lines.next_line().await {
+        eprintln!("[viva {pid} {pipe}] {line}");
+    }
+}
