@@ -80,15 +80,25 @@ const DEFAULT_DATA_DIR: &str = "viva-data";
 
 fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
-        )
-        .with_writer(std::io::stderr)
-        .init();
+    init_logs();
     match cli.command {
         Commands::Serve(args) => serve(args),
         Commands::Token(args) => token(args),
+    }
+}
+
+/// Structured logs on stderr, filtered by `RUST_LOG` (default `info`); one JSON object per
+/// line when `VIVA_LOG_FORMAT=json`.
+fn init_logs() {
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let logs = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if std::env::var("VIVA_LOG_FORMAT").is_ok_and(|format| format == "json") {
+        logs.json().init();
+    } else {
+        logs.init();
     }
 }
 

@@ -112,6 +112,15 @@ async fn start(world: &World, user: &str, link: DeviceLink) -> Attached {
         .unwrap()
 }
 
+/// The device's connection drops: its session pauses with no one to tell.
+async fn disconnect(world: &World, user: &str, connection_id: u64) {
+    let supervisor = world.directory.supervisor(user);
+    supervisor
+        .tell(ConnectionClosed { connection_id })
+        .await
+        .unwrap();
+}
+
 #[tokio::test(start_paused = true)]
 async fn paused_session_is_abandoned_after_the_timeout() {
     let world = world(Arc::new(MemoryStore::new()));
@@ -120,12 +129,7 @@ async fn paused_session_is_abandoned_after_the_timeout() {
         panic!("refused")
     };
     until_question(&mut events).await;
-    world
-        .directory
-        .supervisor("alice")
-        .tell(ConnectionClosed { connection_id: 1 })
-        .await
-        .unwrap();
+    disconnect(&world, "alice", 1).await;
     tokio::time::sleep(DAY - Duration::from_secs(1)).await;
     assert_eq!(
         session.ask(Inspect).await.unwrap().status,
@@ -162,12 +166,7 @@ async fn a_resume_before_the_timeout_keeps_the_session() {
         panic!("refused")
     };
     let asked = until_question(&mut events).await;
-    world
-        .directory
-        .supervisor("alice")
-        .tell(ConnectionClosed { connection_id: 1 })
-        .await
-        .unwrap();
+    disconnect(&world, "alice", 1).await;
     tokio::time::sleep(DAY / 2).await;
     let (link, mut events) = device(2);
     let resume = ResumeExam {
