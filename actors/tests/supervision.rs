@@ -6,14 +6,16 @@ use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
-use viva_actors::checkpoint::MemoryStore;
+use viva_actors::checkpoint::{
+    CheckpointStore, MemoryStore, SessionCheckpoint, StoreError, StoreFuture, UserRecord,
+};
 use viva_actors::clock::ManualClock;
 use viva_actors::directory::Directory;
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::exam::plan::PlanDefaults;
 use viva_actors::examiner::EmbeddedExaminer;
 use viva_actors::link::DeviceLink;
-use viva_actors::session::actor::{Inspect, SessionDeps};
+use viva_actors::session::actor::{Command, CommandOutcome, Inspect, SessionCommand, SessionDeps};
 use viva_actors::supervisor::{
     Attached, ConnectionClosed, ResumeExam, Retire, StartExam, SupervisorDeps,
 };
@@ -51,7 +53,7 @@ fn world(store: Arc<MemoryStore>) -> World {
 }
 
 /// A fresh process over `store` (as after a restart), reading time from `clock`.
-fn world_on(store: Arc<MemoryStore>, clock: Arc<ManualClock>) -> World {
+fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
     let library = library();
     let session = Arc::new(SessionDeps {
         store,
@@ -255,4 +257,83 @@ async fn a_restored_session_paused_too_long_is_abandoned() {
         panic!("resumed an abandoned session")
     };
     assert_eq!(refusal.code, ErrorCode::SessionAbandoned);
+}
+
+/// A store whose session writes fail while `failing` is set.
+#[derive(Default)]
+struct FlakyStore {
+    inner: MemoryStore,
+    failing: std::sync::atomic::AtomicBool,
+}
+
+impl CheckpointStore for FlakyStore {
+    fn save_session<'a>(&'a self, checkpoint: &'a SessionCheckpoint) -> StoreFuture<'a, ()> {
+        if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
+            return Box::pin(async { Err(StoreError::Unavailable("disk unplugged".into())) });
+        }
+        self.inner.save_session(checkpoint)
+    }
+    fn load_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SessionCheckpoint>> {
+        self.inner.load_session(id)
+    }
+    fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()> {
+        self.inner.save_user(record)
+    }
+    fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>> {
+        self.inner.load_user(user_id)
+    }
+}
+
+fn drain(receiver: &mut mpsc::Receiver<ServerMessage>) -> Vec<ServerMessage> {
+    std::iter::from_fn(|| receiver.try_recv().ok()).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_checkpoint_holds_the_ack_until_a_resend_succeeds() {
+    let store = Arc::new(FlakyStore::default());
+    let world = world_on(store.clone(), Arc::new(ManualClock::at(1_700_000_000_000)));
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    let answer = || Command {
+        connection_id: 1,
+        event_id: Some("a1".into()),
+        command: SessionCommand::AnswerText("I don't know.".into()),
+    };
+    store
+        .failing
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        session.ask(answer()).await.unwrap(),
+        CommandOutcome::Applied
+    );
+    let during = drain(&mut events);
+    assert_eq!(during.len(), 1, "only the error: {during:?}");
+    let ServerEvent::Error(error) = &during[0].event else {
+        panic!("{during:?}")
+    };
+    assert_eq!(error.code, ErrorCode::StorageUnavailable);
+    store
+        .failing
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        session.ask(answer()).await.unwrap(),
+        CommandOutcome::Repeated
+    );
+    let after: Vec<ServerEvent> = drain(&mut events).into_iter().map(|m| m.event).collect();
+    assert!(
+        matches!(&after[0], ServerEvent::Ack(ack) if ack.event_id == "a1"),
+        "{after:?}"
+    );
+    let assessments = after
+        .iter()
+        .filter(|e| matches!(e, ServerEvent::Assessment(_)))
+        .count();
+    assert_eq!(assessments, 1, "{after:?}");
+    assert!(
+        matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
+        "{after:?}"
+    );
 }

@@ -194,11 +194,15 @@ impl Message<Command> for ExamSession {
 
 impl ExamSession {
     async fn repeated(&mut self) -> CommandOutcome {
-        if self.unsaved && !self.commit().await {
-            return CommandOutcome::Refused(Refusal::new(
-                ErrorCode::StorageUnavailable,
-                "the session could not be saved",
-            ));
+        if self.unsaved {
+            if !self.commit().await {
+                let message = "the session could not be saved";
+                return CommandOutcome::Refused(Refusal::new(
+                    ErrorCode::StorageUnavailable,
+                    message,
+                ));
+            }
+            self.drive().await;
         }
         CommandOutcome::Repeated
     }

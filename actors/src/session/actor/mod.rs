@@ -95,8 +95,9 @@ impl ExamSession {
         self.deps.clock.now_ms()
     }
 
-    /// Writes the checkpoint, then sends the outbox. On failure the outbox is dropped (nothing
-    /// un-durable is acknowledged) and the device is told `storage_unavailable`.
+    /// Writes the checkpoint, then sends the outbox. On failure the outbox is held (nothing
+    /// un-durable is sent, acks included) until a later write succeeds and sends it in order,
+    /// and the device is told `storage_unavailable`.
     async fn commit(&mut self) -> bool {
         let checkpoint = checkpoint_of(&self.core);
         match self.deps.store.save_session(&checkpoint).await {
@@ -108,7 +109,6 @@ impl ExamSession {
             Err(err) => {
                 tracing::error!(session = %self.core.session_id, %err, "checkpoint failed");
                 self.unsaved = true;
-                self.core.outbox.clear();
                 self.send_error(
                     ErrorCode::StorageUnavailable,
                     "the session could not be saved; resend the event",
@@ -207,5 +207,7 @@ impl ExamSession {
             self.commit().await;
             self.start_abandon_timer(actor_ref);
         }
+        // The device loses the session even if the write failed: tell it now.
+        self.flush();
     }
 }
