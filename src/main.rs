@@ -92,8 +92,10 @@ fn main() -> anyhow::Result<()> {
 fn init_logs() {
     let filter =
         tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into());
+    let colour = std::io::IsTerminal::is_terminal(&std::io::stderr());
     let logs = tracing_subscriber::fmt()
         .with_env_filter(filter)
+        .with_ansi(colour)
         .with_writer(std::io::stderr);
     if std::env::var("VIVA_LOG_FORMAT").is_ok_and(|format| format == "json") {
         logs.json().init();
