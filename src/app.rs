@@ -134,7 +134,7 @@ async fn session_result(
         .await
         .map_err(|err| AppError::Internal(format!("{err:?}")))?;
     match lookup {
-        ResultLookup::Completed(result) => Ok(Json(SessionResult::Exam(result))),
+        ResultLookup::Completed(result) => Ok(Json(result)),
         ResultLookup::NotCompleted => Err(AppError::NotCompleted),
         ResultLookup::NotFound => Err(AppError::NotFound),
     }

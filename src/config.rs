@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use serde::Deserialize;
 use viva_actors::exam::plan::PlanDefaults;
+use viva_actors::supervisor::SessionLimits;
 
 /// The optional TOML config file.
 #[derive(Debug, Default, Deserialize)]
@@ -25,6 +26,19 @@ pub struct FileConfig {
     /// `[session]`.
     #[serde(default)]
     pub session: SessionSection,
+    /// `[limits]`: per-user session limits.
+    #[serde(default)]
+    pub limits: LimitsSection,
+}
+
+/// `[limits]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsSection {
+    /// Sessions a user may start per minute.
+    pub starts_per_minute: Option<u32>,
+    /// Sessions a user may have open at once.
+    pub open_sessions: Option<u32>,
 }
 
 /// `[server]`.
@@ -93,6 +107,15 @@ impl FileConfig {
         Ok(plan)
     }
 
+    /// Per-user session limits with the file's overrides.
+    pub fn limits(&self) -> SessionLimits {
+        let d = SessionLimits::default();
+        SessionLimits {
+            starts_per_minute: self.limits.starts_per_minute.unwrap_or(d.starts_per_minute),
+            open_sessions: self.limits.open_sessions.unwrap_or(d.open_sessions),
+        }
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -114,6 +137,7 @@ pub struct Settings {
     pub plan_defaults: PlanDefaults,
     pub abandon_after: Duration,
     pub max_connections: usize,
+    pub limits: SessionLimits,
 }
 
 /// The repo's `blueprints/`, used when none is given.

@@ -5,10 +5,12 @@
 //! - `auth`: JWT checking and minting, development mode, the signing secret.
 //! - `app`: the axum router, handlers and `AppError`.
 //! - `ws`: one WebSocket connection.
+//! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 
 mod app;
 mod auth;
+mod blueprints;
 mod config;
 mod server;
 mod ws;
@@ -33,6 +35,19 @@ enum Commands {
     Serve(ServeArgs),
     /// Print a token for a user, signed with the configured secret.
     Token(TokenArgs),
+    /// Work with blueprints.
+    #[command(subcommand)]
+    Blueprints(BlueprintsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum BlueprintsCommand {
+    /// Load every blueprint under DIR (default: the repo's `blueprints/`), generate an item
+    /// per skill and difficulty, and report every error with its file, field and position.
+    Check {
+        /// The blueprints folder.
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -84,6 +99,9 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         Commands::Serve(args) => serve(args),
         Commands::Token(args) => token(args),
+        Commands::Blueprints(BlueprintsCommand::Check { dir }) => {
+            blueprints::check(&dir.unwrap_or_else(config::default_blueprints))
+        }
     }
 }
 
@@ -133,6 +151,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         plan_defaults: file.plan_defaults()?,
         abandon_after: file.abandon_after()?,
         max_connections: file.server.max_connections.unwrap_or(10_000),
+        limits: file.limits(),
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(server::run(settings))

@@ -44,18 +44,22 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
 /// Runs the server until a shutdown signal.
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
+    let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
     let store = FileStore::open(&settings.data_dir).context("opening the data directory")?;
     let session = Arc::new(SessionDeps {
         store: Arc::new(store),
         examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
         library,
+        blueprints,
         clock: Arc::new(SystemClock),
         abandon_after: settings.abandon_after,
     });
-    let directory = Directory::new(Arc::new(SupervisorDeps {
+    let deps = SupervisorDeps {
         session,
         plan_defaults: settings.plan_defaults,
-    }));
+        limits: settings.limits,
+    };
+    let directory = Directory::new(Arc::new(deps));
     let app = Arc::new(App::new(
         directory,
         Authenticator::new(&settings.auth_secret, settings.dev_mode),

@@ -10,10 +10,10 @@ use kameo::actor::ActorRef;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::DeviceLink;
-use viva_actors::session::actor::{Command, CommandOutcome, ExamSession, SessionCommand};
-use viva_actors::supervisor::{Attached, ConnectionClosed, ResumeExam, StartExam};
+use viva_actors::session::actor::{Command, CommandOutcome, LiveSession, SessionCommand};
+use viva_actors::session::assessment::AnswerInput;
+use viva_actors::supervisor::{Attached, ConnectionClosed, ResumeSession, StartSession};
 use viva_protocol::client::{ClientEvent, SessionResume, SessionStart};
-use viva_protocol::config::SessionConfig;
 use viva_protocol::server::Ack;
 use viva_protocol::{
     ErrorCode, MAX_AUDIO_FRAME_BYTES, ServerEvent, ServerMessage, decode_client_text,
@@ -31,7 +31,7 @@ pub const HARD_FRAME_LIMIT: usize = 1024 * 1024;
 
 /// The session this connection drives.
 struct AttachedSession {
-    session: ActorRef<ExamSession>,
+    session: ActorRef<LiveSession>,
 }
 
 /// Per-connection state of the read loop.
@@ -172,13 +172,13 @@ impl Connection {
             ClientEvent::SessionPause => self.command(SessionCommand::Pause, event_id).await,
             ClientEvent::SessionEnd => self.command(SessionCommand::End, event_id).await,
             ClientEvent::AnswerText(answer) => {
-                self.command(SessionCommand::AnswerText(answer.text), event_id)
-                    .await
+                self.answer(AnswerInput::Text(answer.text), event_id).await
             }
             ClientEvent::AnswerChoice(choice) => {
-                self.command(SessionCommand::AnswerChoice(choice.index), event_id)
+                self.answer(AnswerInput::Choice(choice.index), event_id)
                     .await
             }
+            ClientEvent::AnswerSkip => self.answer(AnswerInput::Skip, event_id).await,
             ClientEvent::AudioCommit | ClientEvent::AudioClear => self.audio_control(event_id),
         }
     }
@@ -199,22 +199,14 @@ impl Connection {
     }
 
     async fn start(&mut self, start: SessionStart, event_id: Option<String>) {
-        let SessionConfig::Exam(config) = start.config else {
-            let mode = serde_json::to_string(&start.config.mode()).unwrap_or_default();
-            return self.send_error(
-                ErrorCode::Unsupported,
-                format!("mode {mode} is not available yet"),
-                event_id,
-            );
-        };
         let link = self.link.with_device(start.device_id);
-        let reply = self
-            .ask_supervisor(|| StartExam {
-                link: link.clone(),
-                event_id: event_id.clone(),
-                config: config.clone(),
-            })
-            .await;
+        let config = start.config;
+        let make = || StartSession {
+            link: link.clone(),
+            event_id: event_id.clone(),
+            config: config.clone(),
+        };
+        let reply = self.ask_supervisor(make).await;
         self.take_reply(reply, event_id);
     }
 
@@ -222,7 +214,7 @@ impl Connection {
         let link = self.link.with_device(resume.device_id);
         let session_id = resume.session_id;
         let reply = self
-            .ask_supervisor(|| ResumeExam {
+            .ask_supervisor(|| ResumeSession {
                 link: link.clone(),
                 event_id: event_id.clone(),
                 session_id: session_id.clone(),
@@ -261,6 +253,10 @@ impl Connection {
                 event_id,
             ),
         }
+    }
+
+    async fn answer(&mut self, input: AnswerInput, event_id: Option<String>) {
+        self.command(SessionCommand::Answer(input), event_id).await;
     }
 
     async fn command(&mut self, command: SessionCommand, event_id: Option<String>) {

@@ -1,5 +1,6 @@
 //! End-to-end tests of the viva server: one binary, one module per behaviour.
 
+mod assessment;
 mod auth;
 mod bad_input;
 mod devices;

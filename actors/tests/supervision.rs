@@ -16,10 +16,12 @@ use viva_actors::exam::plan::PlanDefaults;
 use viva_actors::examiner::EmbeddedExaminer;
 use viva_actors::link::DeviceLink;
 use viva_actors::session::actor::{Command, CommandOutcome, Inspect, SessionCommand, SessionDeps};
+use viva_actors::session::assessment::AnswerInput;
 use viva_actors::supervisor::{
-    Attached, ConnectionClosed, ResumeExam, Retire, StartExam, SupervisorDeps,
+    Attached, ConnectionClosed, ResumeSession, Retire, SessionLimits, StartSession, SupervisorDeps,
 };
-use viva_protocol::config::ExamConfig;
+use viva_blueprint::library::BlueprintLibrary;
+use viva_protocol::config::SessionConfig;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
 
@@ -59,12 +61,14 @@ fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
         store,
         examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
         library,
+        blueprints: Arc::new(BlueprintLibrary::default()),
         clock: clock.clone(),
         abandon_after: DAY,
     });
     let deps = SupervisorDeps {
         session,
         plan_defaults: PlanDefaults::default(),
+        limits: SessionLimits::default(),
     };
     World {
         directory: Directory::new(Arc::new(deps)),
@@ -80,8 +84,9 @@ fn device(connection_id: u64) -> (DeviceLink, mpsc::Receiver<ServerMessage>) {
     )
 }
 
-fn exam_config() -> ExamConfig {
-    serde_json::from_value(serde_json::json!({"rating": "private", "tasks": ["PA.I.A"]})).unwrap()
+fn exam_config() -> SessionConfig {
+    let config = serde_json::json!({"rating": "private", "tasks": ["PA.I.A"]});
+    SessionConfig::Exam(serde_json::from_value(config).unwrap())
 }
 
 async fn next_event(receiver: &mut mpsc::Receiver<ServerMessage>) -> ServerEvent {
@@ -105,7 +110,7 @@ async fn until_question(
 async fn start(world: &World, user: &str, link: DeviceLink) -> Attached {
     let supervisor = world.directory.supervisor(user);
     supervisor
-        .ask(StartExam {
+        .ask(StartSession {
             link,
             event_id: Some("start-1".into()),
             config: exam_config(),
@@ -143,7 +148,7 @@ async fn paused_session_is_abandoned_after_the_timeout() {
         SessionStatus::Abandoned
     );
     let (link, _events) = device(2);
-    let resume = ResumeExam {
+    let resume = ResumeSession {
         link,
         event_id: None,
         session_id: None,
@@ -171,7 +176,7 @@ async fn a_resume_before_the_timeout_keeps_the_session() {
     disconnect(&world, "alice", 1).await;
     tokio::time::sleep(DAY / 2).await;
     let (link, mut events) = device(2);
-    let resume = ResumeExam {
+    let resume = ResumeSession {
         link,
         event_id: None,
         session_id: None,
@@ -204,7 +209,7 @@ async fn a_second_device_pauses_the_first() {
     start(&world, "alice", first).await;
     let asked = until_question(&mut first_events).await;
     let (second, mut second_events) = device(2);
-    let resume = ResumeExam {
+    let resume = ResumeSession {
         link: second,
         event_id: None,
         session_id: None,
@@ -242,7 +247,7 @@ async fn a_restored_session_paused_too_long_is_abandoned() {
     world.clock.advance_ms(DAY.as_millis() as u64 + 1);
     let restarted = world_on(store, world.clock.clone());
     let (link, _events) = device(2);
-    let resume = ResumeExam {
+    let resume = ResumeSession {
         link,
         event_id: None,
         session_id: Some(session_id),
@@ -300,7 +305,7 @@ async fn a_failed_checkpoint_holds_the_ack_until_a_resend_succeeds() {
     let answer = || Command {
         connection_id: 1,
         event_id: Some("a1".into()),
-        command: SessionCommand::AnswerText("I don't know.".into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
     };
     store
         .failing

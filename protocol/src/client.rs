@@ -54,6 +54,14 @@ pub enum ClientEvent {
     /// `answer.choice`: pick an option of a multiple-choice question.
     #[serde(rename = "answer.choice")]
     AnswerChoice(AnswerChoice),
+    /// `answer.skip`: skip the current item, when the assessment allows it (an extension).
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "answer.skip"}
+    /// ```
+    #[serde(rename = "answer.skip")]
+    AnswerSkip,
     /// `audio.commit`: the spoken answer is finished.
     ///
     /// # Format
@@ -89,6 +97,7 @@ impl ClientEvent {
         "session.end",
         "answer.text",
         "answer.choice",
+        "answer.skip",
         "audio.commit",
         "audio.clear",
         "ping",
@@ -171,6 +180,7 @@ mod tests {
             r#"{"type":"session.resume","device_id":"phone","session_id":"s1"}"#,
             r#"{"type":"session.resume","device_id":"phone"}"#,
             r#"{"type":"answer.choice","index":2}"#,
+            r#"{"type":"answer.skip"}"#,
         ];
         for example in examples {
             let expected: serde_json::Value = serde_json::from_str(example).unwrap();

@@ -36,6 +36,10 @@ pub enum ErrorCode {
     NoOpenQuestion,
     /// The answer does not fit the open question (for example a choice on an open question).
     InvalidAnswer,
+    /// This assessment does not allow skipping items.
+    SkipNotAllowed,
+    /// Too many sessions started recently, or too many open at once; retry later.
+    RateLimited,
     /// The session `config` cannot build a session (for example filters that match nothing).
     InvalidConfig,
     /// This mode or feature is not available on this server yet.
@@ -67,6 +71,8 @@ impl ErrorCode {
             ErrorCode::SessionAbandoned => "session_abandoned",
             ErrorCode::NoOpenQuestion => "no_open_question",
             ErrorCode::InvalidAnswer => "invalid_answer",
+            ErrorCode::SkipNotAllowed => "skip_not_allowed",
+            ErrorCode::RateLimited => "rate_limited",
             ErrorCode::InvalidConfig => "invalid_config",
             ErrorCode::Unsupported => "unsupported",
             ErrorCode::StorageUnavailable => "storage_unavailable",
@@ -97,6 +103,8 @@ mod tests {
             ErrorCode::SessionAbandoned,
             ErrorCode::NoOpenQuestion,
             ErrorCode::InvalidAnswer,
+            ErrorCode::SkipNotAllowed,
+            ErrorCode::RateLimited,
             ErrorCode::InvalidConfig,
             ErrorCode::Unsupported,
             ErrorCode::StorageUnavailable,

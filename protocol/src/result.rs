@@ -9,6 +9,8 @@ use serde::{Deserialize, Serialize};
 pub enum SessionResult {
     /// The result of an ACS oral exam.
     Exam(ExamResult),
+    /// The result of a blueprint assessment.
+    Assessment(AssessmentResult),
 }
 
 /// The graded result of an ACS oral exam.
@@ -96,6 +98,126 @@ pub struct ElementResult {
     pub status: String,
 }
 
+/// The graded result of a blueprint assessment.
+///
+/// # Format
+/// ```json
+/// {"mode": "assessment", "assessment_id": "MATH-FUNDAMENTALS-L1", "learning": false,
+///  "trigger": "all_items_answered", "score_percent": 85.0, "grade_band": "Proficient",
+///  "passed": true, "passing_score_percent": 70.0, "items_total": 20, "items_attempted": 19,
+///  "items_correct": 17, "items_skipped": 1, "duration_seconds": 412.5,
+///  "sections": [{"section_id": "addition", "title": "Addition", "items": 5, "attempted": 5,
+///                "correct": 5, "accuracy": 1.0, "average_response_ms": 8200}],
+///  "audit": []}
+/// ```
+/// `audit` is filled only by `GET /v1/sessions/{id}/result`, after completion.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AssessmentResult {
+    /// The assessment blueprint.
+    pub assessment_id: String,
+    /// Learning (true) or evaluation (false).
+    pub learning: bool,
+    /// What ended it.
+    pub trigger: AssessmentTrigger,
+    /// Percent correct, weighted by section.
+    pub score_percent: f64,
+    /// The grade band of the score.
+    pub grade_band: String,
+    /// Whether the score reaches the pass mark.
+    pub passed: bool,
+    /// The pass mark.
+    pub passing_score_percent: f64,
+    /// Items planned.
+    pub items_total: u32,
+    /// Items answered.
+    pub items_attempted: u32,
+    /// Items answered correctly.
+    pub items_correct: u32,
+    /// Items skipped.
+    pub items_skipped: u32,
+    /// From start to completion.
+    pub duration_seconds: f64,
+    /// Per section, in blueprint order.
+    pub sections: Vec<SectionResult>,
+    /// Every item with its answer and the response (result endpoint only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub audit: Vec<AuditItem>,
+}
+
+/// What ended an assessment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AssessmentTrigger {
+    /// Every item was answered or skipped.
+    AllItemsAnswered,
+    /// The time limit ran out; unanswered items count as wrong.
+    TimeLimit,
+    /// The user sent `session.end`.
+    UserEnded,
+}
+
+/// One section's results.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct SectionResult {
+    /// Section id.
+    pub section_id: String,
+    /// Title.
+    pub title: String,
+    /// Items planned.
+    pub items: u32,
+    /// Items answered.
+    pub attempted: u32,
+    /// Items correct.
+    pub correct: u32,
+    /// `correct / attempted`.
+    pub accuracy: f64,
+    /// Mean response time of answered items.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub average_response_ms: Option<u64>,
+}
+
+/// One item of the audit trail.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AuditItem {
+    /// 1-based position.
+    pub number: u32,
+    /// Section.
+    pub section_id: String,
+    /// Skill blueprint.
+    pub skill_id: String,
+    /// `easy`, `medium` or `hard`.
+    pub difficulty: String,
+    /// The seed that regenerates the item.
+    pub seed: u64,
+    /// Sampled parameters and computed values.
+    pub parameters: Vec<(String, String)>,
+    /// The stem shown (absent if the item was never reached).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stem: Option<String>,
+    /// The options shown.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub options: Vec<String>,
+    /// The keyed answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Its index in `options`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_index: Option<u32>,
+    /// The explanation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub explanation: Option<String>,
+    /// What the candidate answered, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response: Option<String>,
+    /// Whether it was correct.
+    pub correct: bool,
+    /// Whether it was skipped.
+    pub skipped: bool,
+    /// Milliseconds from showing the item to the answer.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub response_ms: Option<u64>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,6 +229,21 @@ mod tests {
             "areas":[{"area":"I","title":"Preflight Preparation","satisfactory":4,"partial":1,
             "unsatisfactory":1,"credited_by_mention":1,"not_covered":0}],
             "elements":[{"code":"PA.I.A.K1","area":"I","score":"partial","status":"asked"}]}"#;
+        let expected: serde_json::Value = serde_json::from_str(example).unwrap();
+        let result: SessionResult = serde_json::from_value(expected.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&result).unwrap(), expected);
+    }
+
+    #[test]
+    fn assessment_example_round_trips() {
+        let example = r#"{"mode":"assessment","assessment_id":"MATH-FUNDAMENTALS-L1","learning":false,
+            "trigger":"all_items_answered","score_percent":85.0,"grade_band":"Proficient","passed":true,
+            "passing_score_percent":70.0,"items_total":20,"items_attempted":19,"items_correct":17,
+            "items_skipped":1,"duration_seconds":412.5,"sections":[{"section_id":"addition",
+            "title":"Addition","items":5,"attempted":5,"correct":5,"accuracy":1.0,"average_response_ms":8200}],
+            "audit":[{"number":1,"section_id":"addition","skill_id":"MATH.ARITH.ADD.1DIGIT","difficulty":"easy",
+            "seed":7,"parameters":[["a","3"]],"stem":"What is 3 + 4?","options":["7","8"],"answer":"7",
+            "answer_index":0,"response":"7","correct":true,"skipped":false,"response_ms":1200}]}"#;
         let expected: serde_json::Value = serde_json::from_str(example).unwrap();
         let result: SessionResult = serde_json::from_value(expected.clone()).unwrap();
         assert_eq!(serde_json::to_value(&result).unwrap(), expected);

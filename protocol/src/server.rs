@@ -96,8 +96,12 @@ pub struct PlanSummary {
     pub planned_questions: u32,
     /// How many elements are in scope.
     pub queue_length: u32,
-    /// The planner's ordering.
-    pub study_mode: crate::config::StudyMode,
+    /// Exam only: the planner's ordering.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub study_mode: Option<crate::config::StudyMode>,
+    /// Assessment only: the time limit in seconds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_limit_seconds: Option<u32>,
     /// The most bonus questions the exam may add.
     pub bonus_max: u32,
     /// The most follow-up questions per element.
@@ -204,6 +208,12 @@ pub struct Question {
     /// Exam only: the ACS element asked about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element_code: Option<String>,
+    /// Assessment only, when it shows progress: how many items there are.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub total: Option<u32>,
+    /// Assessment only: seconds left before the time limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_remaining_seconds: Option<u32>,
 }
 
 /// `transcript.partial` and `transcript.final`.
@@ -244,6 +254,9 @@ pub struct Assessment {
     /// Exam only: where to study this element.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_summary: Option<String>,
+    /// Learning mode only: the correct answer, as shown in the options.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub correct_answer: Option<String>,
     /// Exam only: other elements this answer covered, now credited by mention.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub credited_elements: Vec<String>,
@@ -321,6 +334,9 @@ mod tests {
             r#"{"type":"ack","seq":12,"event_id":"a-17"}"#,
             r#"{"type":"pong"}"#,
             r#"{"type":"session.started","seq":1,"session_id":"s","mode":"exam","plan":{"planned_questions":12,"queue_length":12,"study_mode":"linear","bonus_max":2,"follow_up_max_per_element":1}}"#,
+            r#"{"type":"session.started","seq":1,"session_id":"s","mode":"assessment","plan":{"planned_questions":20,"queue_length":20,"bonus_max":0,"follow_up_max_per_element":0,"time_limit_seconds":1800}}"#,
+            r#"{"type":"question","seq":2,"question_id":"i1","number":1,"text":"What is 12 + 30?","options":["42","52","32","41"],"total":20,"time_remaining_seconds":1799}"#,
+            r#"{"type":"assessment","seq":4,"question_id":"i1","score":"unsatisfactory","feedback":"12 + 30 = 42","correct_answer":"42"}"#,
             r#"{"type":"session.resumed","seq":9,"session_id":"s","mode":"exam","status":"active","progress":{"asked":3,"planned_questions":12,"answered":2,"credited_by_mention":1,"bonus_used":0}}"#,
             r#"{"type":"session.paused","seq":7,"session_id":"s","reason":"other_device"}"#,
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2"}"#,

@@ -1,6 +1,7 @@
 //! Shared harness: the viva server process, WebSocket clients, tokens, HTTP and the ACS data.
 
 mod acs;
+mod assessment;
 mod client;
 mod exam;
 mod http;
@@ -8,13 +9,16 @@ mod server;
 mod token;
 
 pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer};
+pub use assessment::{
+    answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
+};
 pub use client::{Auth, Client, count, field_str, field_u64, find, index_of, refused_status};
 pub use exam::{
     PLANNED, Started, TASK, answer, code, end_session, next_event_id, resume, run_to_completion,
     satisfactory_for, start_exam,
 };
 pub use http::{http_get, result_path};
-pub use server::Server;
+pub use server::{Options, Server};
 pub use token::{
     expired_token, foreign_token, now_secs, random_uuid, token, verify_token, viva_token_command,
 };

@@ -34,6 +34,16 @@ pub struct Server {
     data_dir: PathBuf,
     owned_dir: Option<TempDir>,
     dev: bool,
+    options: Options,
+}
+
+/// What a test may change about how the server starts.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// A blueprints folder other than the repo's.
+    pub blueprints: Option<PathBuf>,
+    /// Extra command-line arguments, such as `--config FILE`.
+    pub args: Vec<String>,
 }
 
 impl Server {
@@ -49,23 +59,41 @@ impl Server {
 
     /// Starts a server on `data_dir`, which the caller keeps alive (for restarts).
     pub async fn start_with_dir(data_dir: &Path) -> Server {
-        Self::spawn(data_dir, false).await
+        Self::spawn(data_dir, false, Options::default()).await
     }
 
-    async fn start_owned(dev: bool) -> Server {
+    /// Starts a server on a fresh data dir with these options.
+    pub async fn start_with_options(options: Options) -> Server {
         let dir = tempfile::tempdir().expect("create a data dir");
-        let mut server = Self::spawn(dir.path(), dev).await;
+        let mut server = Self::spawn(dir.path(), false, options).await;
         server.owned_dir = Some(dir);
         server
     }
 
-    async fn spawn(data_dir: &Path, dev: bool) -> Server {
+    /// The server's data directory (checkpoints live under `sessions/`).
+    pub fn data_dir(&self) -> &Path {
+        &self.data_dir
+    }
+
+    async fn start_owned(dev: bool) -> Server {
+        let dir = tempfile::tempdir().expect("create a data dir");
+        let mut server = Self::spawn(dir.path(), dev, Options::default()).await;
+        server.owned_dir = Some(dir);
+        server
+    }
+
+    async fn spawn(data_dir: &Path, dev: bool, options: Options) -> Server {
+        let blueprints = options
+            .blueprints
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(BLUEPRINTS));
         let mut command = Command::new(viva_bin());
         command
             .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
             .arg(data_dir)
             .arg("--blueprints")
-            .arg(BLUEPRINTS);
+            .arg(blueprints)
+            .args(&options.args);
         if dev {
             command.arg("--dev");
         }
@@ -91,6 +119,7 @@ impl Server {
             data_dir,
             owned_dir: None,
             dev,
+            options,
         }
     }
 
@@ -138,7 +167,7 @@ impl Server {
             exited.is_some(),
             "restart of a server that is still running"
         );
-        let mut next = Self::spawn(&self.data_dir, self.dev).await;
+        let mut next = Self::spawn(&self.data_dir, self.dev, self.options.clone()).await;
         next.owned_dir = self.owned_dir.take();
         next
     }

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use viva_protocol::config::ExamConfig;
-use viva_protocol::result::ExamResult;
+use viva_protocol::result::{AssessmentResult, ExamResult};
 
 /// The current checkpoint format version.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -36,8 +36,14 @@ pub struct SessionCheckpoint {
     pub phase: String,
     /// The phase to return to on resume, while paused.
     pub resume_to: Option<String>,
-    /// Exam state.
-    pub exam: ExamCheckpoint,
+    /// `exam` or `assessment`.
+    pub mode: String,
+    /// Exam state, for exams.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exam: Option<ExamCheckpoint>,
+    /// Assessment state, for assessments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub assessment: Option<AssessmentCheckpoint>,
     /// Every question, answer and assessment so far.
     pub transcript: Vec<TurnCheckpoint>,
     /// Recently applied `event_id`s, oldest first.
@@ -153,6 +159,92 @@ pub struct TurnCheckpoint {
     pub score: Option<String>,
     /// The feedback given.
     pub feedback: Option<String>,
+}
+
+/// The assessment part of a checkpoint, answer keys included (checkpoints never leave the
+/// server).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AssessmentCheckpoint {
+    /// The assessment blueprint.
+    pub assessment_id: String,
+    /// Learning or evaluation.
+    pub learning: bool,
+    /// The session seed.
+    pub seed: u64,
+    /// When the time limit runs out.
+    pub deadline_ms: u64,
+    /// The open item.
+    pub current: Option<usize>,
+    /// A committed, unjudged answer.
+    pub pending: Option<PendingCheckpoint>,
+    /// Every slot.
+    pub items: Vec<ItemCheckpoint>,
+    /// The result, once completed.
+    pub result: Option<AssessmentResult>,
+}
+
+/// A committed, unjudged answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingCheckpoint {
+    /// `text`, `choice` or `skip`.
+    pub kind: String,
+    /// The text of a text answer.
+    pub text: Option<String>,
+    /// The index of a choice.
+    pub index: Option<u32>,
+    /// When it was committed.
+    pub at_ms: u64,
+}
+
+/// One slot of an assessment.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ItemCheckpoint {
+    /// Section.
+    pub section_id: String,
+    /// Skill.
+    pub skill_id: String,
+    /// Difficulty.
+    pub difficulty: String,
+    /// The plan's seed for the slot.
+    pub plan_seed: u64,
+    /// The generated item, once asked.
+    pub item: Option<GeneratedCheckpoint>,
+    /// When it was shown.
+    pub asked_at_ms: Option<u64>,
+    /// The response, once judged.
+    pub response: Option<ResponseCheckpoint>,
+}
+
+/// A generated item, with its key.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GeneratedCheckpoint {
+    /// The seed that generated it.
+    pub seed: u64,
+    /// Parameters and computed values.
+    pub parameters: Vec<(String, String)>,
+    /// Stem.
+    pub stem: String,
+    /// Options.
+    pub options: Vec<String>,
+    /// The key's index.
+    pub answer_index: usize,
+    /// The key.
+    pub answer: String,
+    /// The explanation.
+    pub explanation: Option<String>,
+}
+
+/// A judged response.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResponseCheckpoint {
+    /// What was given.
+    pub given: Option<String>,
+    /// Correct or not.
+    pub correct: bool,
+    /// Skipped or not.
+    pub skipped: bool,
+    /// When.
+    pub answered_at_ms: u64,
 }
 
 /// Per-user state: which sessions the user has, which is active, and earlier element scores.

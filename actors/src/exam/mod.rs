@@ -6,7 +6,6 @@
 //! - [`plan`]: ExamPlanV1 — question count, coverage, bonus and follow-up budgets.
 //! - [`grading`]: the outcome rule and per-area counts.
 //! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
-//! - [`rng`]: a seeded PRNG for reproducible orderings.
 //! - [`types`]: scores, question kinds and difficulties.
 
 pub mod acs;
@@ -15,5 +14,4 @@ pub mod grading;
 pub mod plan;
 pub mod planner;
 pub mod queue;
-pub mod rng;
 pub mod types;

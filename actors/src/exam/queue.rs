@@ -16,8 +16,8 @@ use viva_protocol::config::StudyMode;
 
 use super::acs::{AcsCatalog, AcsElement, ElementType, Rating, compare_codes};
 use super::examiner::text::content_terms;
-use super::rng::SeededRng;
 use super::types::Score;
+use viva_blueprint::rng::SeededRng;
 
 /// Areas never asked orally: they are flight skills (Takeoffs, Landings and Go-Arounds;
 /// Performance and Ground Reference Maneuvers). Both ratings leave out IV and V.

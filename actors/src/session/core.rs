@@ -2,52 +2,19 @@
 //! plain struct with no IO. The actor feeds it events, runs the examiner and the store,
 //! and sends what it leaves in its outbox.
 
-use std::collections::VecDeque;
-
 use viva_protocol::config::{Difficulty, ExamConfig};
 use viva_protocol::result::ExamResult;
-use viva_protocol::server::{Ack, Progress, SessionStatus};
-use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+use viva_protocol::server::Progress;
 
-use super::phase::{IllegalTransition, Phase, PhaseEvent, transition};
+use super::lifecycle::Lifecycle;
+use super::phase::Phase;
 use crate::exam::acs::Rating;
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use crate::examiner::{AssessRequest, QuestionRequest};
 
-/// How many applied `event_id`s a session remembers for idempotency.
-pub const APPLIED_EVENT_IDS: usize = 256;
-
-/// A refusal of a client command; becomes an `error` event and changes nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The stable code.
-    pub code: ErrorCode,
-    /// What was wrong.
-    pub message: String,
-}
-
-impl Refusal {
-    pub(crate) fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
-        Refusal {
-            code,
-            message: message.into(),
-        }
-    }
-}
-
-impl From<IllegalTransition> for Refusal {
-    fn from(illegal: IllegalTransition) -> Refusal {
-        let code = match illegal.phase {
-            Phase::Completed => ErrorCode::SessionCompleted,
-            Phase::Abandoned => ErrorCode::SessionAbandoned,
-            Phase::Paused { .. } => ErrorCode::SessionPaused,
-            _ => ErrorCode::NoOpenQuestion,
-        };
-        Refusal::new(code, illegal.to_string())
-    }
-}
+pub use super::lifecycle::Refusal;
 
 /// The question currently open.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -126,10 +93,8 @@ pub struct QuestionDraft {
 /// The state of one exam session.
 #[derive(Debug, Clone)]
 pub struct ExamCore {
-    /// Session id.
-    pub session_id: String,
-    /// Owner.
-    pub user_id: String,
+    /// Ids, phase, `seq`, outbox: what every session mode shares.
+    pub life: Lifecycle,
     /// The `session.start` config.
     pub config: ExamConfig,
     /// Seed of the ordering.
@@ -138,8 +103,6 @@ pub struct ExamCore {
     pub plan: ExamPlan,
     /// The planner.
     pub planner: PlannerState,
-    /// The lifecycle phase.
-    pub phase: Phase,
     /// What follows the last assessment.
     pub next_step: Option<StepAfter>,
     /// Questions asked, follow-ups included.
@@ -152,39 +115,12 @@ pub struct ExamCore {
     pub result: Option<ExamResult>,
     /// Questions, answers and assessments.
     pub transcript: Vec<Turn>,
-    /// Recently applied event ids, oldest first.
-    pub applied_event_ids: VecDeque<String>,
-    /// Last `seq` used.
-    pub seq: u64,
-    /// Creation time, ms since the epoch.
-    pub created_at_ms: u64,
-    /// Last change, ms since the epoch.
-    pub updated_at_ms: u64,
-    /// Start of the current pause.
-    pub paused_at_ms: Option<u64>,
-    /// Events to send once the state that produced them is durable. Never persisted.
-    pub outbox: Vec<ServerMessage>,
 }
 
 impl ExamCore {
     /// The rating of the exam.
     pub fn rating(&self) -> Rating {
         rating_of(&self.config)
-    }
-
-    /// Whether this `event_id` was already applied in this session.
-    pub fn is_applied(&self, event_id: &str) -> bool {
-        self.applied_event_ids.iter().any(|id| id == event_id)
-    }
-
-    /// The session's status as clients see it.
-    pub fn status(&self) -> SessionStatus {
-        match self.phase {
-            Phase::Paused { .. } => SessionStatus::Paused,
-            Phase::Completed => SessionStatus::Completed,
-            Phase::Abandoned => SessionStatus::Abandoned,
-            _ => SessionStatus::Active,
-        }
     }
 
     /// Progress counters.
@@ -200,36 +136,9 @@ impl ExamCore {
         }
     }
 
-    /// Queues an event with the next `seq`.
-    pub fn emit(&mut self, event: ServerEvent) {
-        self.seq += 1;
-        self.outbox.push(ServerMessage {
-            seq: Some(self.seq),
-            event,
-        });
-    }
-
-    /// Records an applied `event_id` and queues its `ack`.
-    pub fn acknowledge(&mut self, event_id: Option<String>) {
-        let Some(event_id) = event_id else { return };
-        if !self.is_applied(&event_id) {
-            self.applied_event_ids.push_back(event_id.clone());
-            while self.applied_event_ids.len() > APPLIED_EVENT_IDS {
-                self.applied_event_ids.pop_front();
-            }
-        }
-        self.emit(ServerEvent::Ack(Ack { event_id }));
-    }
-
-    pub(crate) fn advance(&mut self, event: PhaseEvent, now_ms: u64) -> Result<(), Refusal> {
-        self.phase = transition(self.phase, event)?;
-        self.updated_at_ms = now_ms;
-        Ok(())
-    }
-
     /// Decides the work to do now; pure.
     pub fn pending_work(&self) -> PendingWork {
-        if self.phase.live().is_none() {
+        if self.life.phase.live().is_none() {
             return PendingWork::Nothing;
         }
         if let Some(open) = &self.open_question {
@@ -250,7 +159,7 @@ impl ExamCore {
                 missing_terms.clone(),
             )),
             Some(StepAfter::Ask(kind)) => self.next_element_work(*kind),
-            None if self.phase == Phase::Idle => self.next_element_work(QuestionKind::Primary),
+            None if self.life.phase == Phase::Idle => self.next_element_work(QuestionKind::Primary),
             None => PendingWork::Nothing,
         }
     }

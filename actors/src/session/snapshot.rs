@@ -10,8 +10,11 @@ use crate::exam::plan::{Coverage, ExamPlan};
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionKind, Score};
 
+use super::assessment_snapshot::{assessment_checkpoint, restore_assessment};
 use super::core::{ExamCore, OpenQuestion, StepAfter, Turn};
+use super::lifecycle::Lifecycle;
 use super::phase::{LivePhase, Phase};
+use super::state::SessionState;
 
 /// A checkpoint that does not describe a valid session.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -24,34 +27,55 @@ pub struct InvalidCheckpoint {
 }
 
 /// The checkpoint of a session as it stands.
-pub fn checkpoint_of(core: &ExamCore) -> SessionCheckpoint {
-    let resume_to = match core.phase {
+pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
+    let life = state.life();
+    let resume_to = match life.phase {
         Phase::Paused { resume_to } => Some(Phase::from(resume_to).as_str().to_owned()),
         _ => None,
     };
+    let (mode, exam, assessment, transcript) = match state {
+        SessionState::Exam(core) => (
+            "exam",
+            Some(exam_checkpoint(core)),
+            None,
+            core.transcript.iter().map(turn_checkpoint).collect(),
+        ),
+        SessionState::Assessment(core) => (
+            "assessment",
+            None,
+            Some(assessment_checkpoint(core)),
+            Vec::new(),
+        ),
+    };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,
-        session_id: core.session_id.clone(),
-        user_id: core.user_id.clone(),
-        created_at_ms: core.created_at_ms,
-        updated_at_ms: core.updated_at_ms,
-        paused_at_ms: core.paused_at_ms,
-        seq: core.seq,
-        phase: core.phase.as_str().to_owned(),
+        session_id: life.session_id.clone(),
+        user_id: life.user_id.clone(),
+        created_at_ms: life.created_at_ms,
+        updated_at_ms: life.updated_at_ms,
+        paused_at_ms: life.paused_at_ms,
+        seq: life.seq,
+        phase: life.phase.as_str().to_owned(),
         resume_to,
-        exam: ExamCheckpoint {
-            config: core.config.clone(),
-            seed: core.seed,
-            plan: plan_checkpoint(&core.plan),
-            planner: planner_checkpoint(&core.planner),
-            next_step: core.next_step.as_ref().map(step_checkpoint),
-            questions_asked: core.questions_asked,
-            answered: core.answered,
-            open_question: core.open_question.as_ref().map(open_checkpoint),
-            result: core.result.clone(),
-        },
-        transcript: core.transcript.iter().map(turn_checkpoint).collect(),
-        applied_event_ids: core.applied_event_ids.iter().cloned().collect(),
+        mode: mode.to_owned(),
+        exam,
+        assessment,
+        transcript,
+        applied_event_ids: life.applied_event_ids.iter().cloned().collect(),
+    }
+}
+
+fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
+    ExamCheckpoint {
+        config: core.config.clone(),
+        seed: core.seed,
+        plan: plan_checkpoint(&core.plan),
+        planner: planner_checkpoint(&core.planner),
+        next_step: core.next_step.as_ref().map(step_checkpoint),
+        questions_asked: core.questions_asked,
+        answered: core.answered,
+        open_question: core.open_question.as_ref().map(open_checkpoint),
+        result: core.result.clone(),
     }
 }
 
@@ -140,7 +164,9 @@ fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
 }
 
 /// Rebuilds a session from its checkpoint, checking every name it holds.
-pub fn core_from_checkpoint(checkpoint: SessionCheckpoint) -> Result<ExamCore, InvalidCheckpoint> {
+pub fn state_from_checkpoint(
+    checkpoint: SessionCheckpoint,
+) -> Result<SessionState, InvalidCheckpoint> {
     let fail = |reason: String| InvalidCheckpoint {
         session_id: checkpoint.session_id.clone(),
         reason,
@@ -149,46 +175,56 @@ pub fn core_from_checkpoint(checkpoint: SessionCheckpoint) -> Result<ExamCore, I
         return Err(fail(format!("unknown format {}", checkpoint.format)));
     }
     let phase = parse_phase(&checkpoint.phase, checkpoint.resume_to.as_deref()).map_err(&fail)?;
-    let exam = &checkpoint.exam;
-    let plan = restore_plan(&exam.plan).map_err(&fail)?;
-    let next_step = exam
-        .next_step
-        .as_ref()
-        .map(restore_step)
-        .transpose()
-        .map_err(&fail)?;
-    let open_question = exam
-        .open_question
-        .as_ref()
-        .map(restore_open)
-        .transpose()
-        .map_err(&fail)?;
-    let transcript = checkpoint
-        .transcript
-        .iter()
-        .map(restore_turn)
-        .collect::<Result<_, _>>()
-        .map_err(&fail)?;
-    Ok(ExamCore {
+    let life = Lifecycle {
         session_id: checkpoint.session_id.clone(),
         user_id: checkpoint.user_id.clone(),
-        config: exam.config.clone(),
-        seed: exam.seed,
-        plan,
-        planner: restore_planner(&exam.planner),
         phase,
-        next_step,
-        questions_asked: exam.questions_asked,
-        answered: exam.answered,
-        open_question,
-        result: exam.result.clone(),
-        transcript,
         applied_event_ids: checkpoint.applied_event_ids.iter().cloned().collect(),
         seq: checkpoint.seq,
         created_at_ms: checkpoint.created_at_ms,
         updated_at_ms: checkpoint.updated_at_ms,
         paused_at_ms: checkpoint.paused_at_ms,
         outbox: Vec::new(),
+    };
+    match (
+        checkpoint.mode.as_str(),
+        &checkpoint.exam,
+        &checkpoint.assessment,
+    ) {
+        ("exam", Some(exam), _) => restore_exam(life, exam, &checkpoint.transcript)
+            .map(|c| SessionState::Exam(Box::new(c))),
+        ("assessment", _, Some(stored)) => {
+            restore_assessment(life, stored).map(|c| SessionState::Assessment(Box::new(c)))
+        }
+        (mode, _, _) => Err(format!("mode {mode:?} without its state")),
+    }
+    .map_err(fail)
+}
+
+fn restore_exam(
+    life: Lifecycle,
+    exam: &ExamCheckpoint,
+    transcript: &[TurnCheckpoint],
+) -> Result<ExamCore, String> {
+    let plan = restore_plan(&exam.plan)?;
+    let next_step = exam.next_step.as_ref().map(restore_step).transpose()?;
+    let open_question = exam.open_question.as_ref().map(restore_open).transpose()?;
+    let transcript = transcript
+        .iter()
+        .map(restore_turn)
+        .collect::<Result<_, _>>()?;
+    Ok(ExamCore {
+        life,
+        config: exam.config.clone(),
+        seed: exam.seed,
+        plan,
+        planner: restore_planner(&exam.planner),
+        next_step,
+        questions_asked: exam.questions_asked,
+        answered: exam.answered,
+        open_question,
+        result: exam.result.clone(),
+        transcript,
     })
 }
 

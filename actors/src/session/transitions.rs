@@ -1,18 +1,17 @@
 //! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
 //! Each one checks the phase through the one transition function and queues its events.
 
-use std::collections::VecDeque;
-
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{
-    Assessment, PauseReason, PlanSummary, Question, SessionCompleted, SessionPaused,
-    SessionResumed, SessionStarted, SessionStatus,
+    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStarted,
+    SessionStatus,
 };
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn};
-use super::phase::{Phase, PhaseEvent};
+use super::lifecycle::Lifecycle;
+use super::phase::PhaseEvent;
 use crate::exam::acs::AcsCatalog;
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
@@ -61,25 +60,17 @@ impl ExamCore {
         }
         let plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
         Ok(ExamCore {
-            session_id: new.session_id,
-            user_id: new.user_id,
+            life: Lifecycle::new(new.session_id, new.user_id, new.now_ms),
             config: new.config,
             seed,
             plan,
             planner: PlannerState::new(queue),
-            phase: Phase::Idle,
             next_step: None,
             questions_asked: 0,
             answered: 0,
             open_question: None,
             result: None,
             transcript: Vec::new(),
-            applied_event_ids: VecDeque::new(),
-            seq: 0,
-            created_at_ms: new.now_ms,
-            updated_at_ms: new.now_ms,
-            paused_at_ms: None,
-            outbox: Vec::new(),
         })
     }
 
@@ -88,12 +79,13 @@ impl ExamCore {
         let plan = PlanSummary {
             planned_questions: self.plan.planned_question_count,
             queue_length: self.planner.queue.len() as u32,
-            study_mode: self.config.study_mode,
+            study_mode: Some(self.config.study_mode),
+            time_limit_seconds: None,
             bonus_max: self.plan.bonus_max,
             follow_up_max_per_element: self.plan.follow_up_max_per_element,
         };
-        let session_id = self.session_id.clone();
-        self.emit(ServerEvent::SessionStarted(SessionStarted {
+        let session_id = self.life.session_id.clone();
+        self.life.emit(ServerEvent::SessionStarted(SessionStarted {
             session_id,
             mode: Mode::Exam,
             plan,
@@ -107,7 +99,7 @@ impl ExamCore {
         text: String,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.advance(PhaseEvent::QuestionCommitted, now_ms)?;
+        self.life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
         let kind = match draft.planner_index {
             Some(index) => {
@@ -156,16 +148,10 @@ impl ExamCore {
             number: open.number,
             kind: Some(open.kind.as_str().to_owned()),
             element_code: Some(open.element_code.clone()),
+            total: None,
+            time_remaining_seconds: None,
         };
-        self.emit(ServerEvent::Question(question));
-    }
-
-    /// Marks the open question delivered to a device.
-    pub fn mark_delivered(&mut self, now_ms: u64) {
-        if self.phase == Phase::QuestionAsked {
-            // ignore: QuestionAsked always accepts QuestionDelivered.
-            let _ = self.advance(PhaseEvent::QuestionDelivered, now_ms);
-        }
+        self.life.emit(ServerEvent::Question(question));
     }
 
     /// Commits a text answer to the open question and queues its `ack`.
@@ -175,7 +161,7 @@ impl ExamCore {
         event_id: Option<String>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.require_live()?;
+        self.life.require_live()?;
         let Some(open) = self
             .open_question
             .as_mut()
@@ -191,8 +177,8 @@ impl ExamCore {
             turn.answer = Some(text);
         }
         self.answered += 1;
-        self.updated_at_ms = now_ms;
-        self.acknowledge(event_id);
+        self.life.updated_at_ms = now_ms;
+        self.life.acknowledge(event_id);
         Ok(())
     }
 
@@ -212,7 +198,7 @@ impl ExamCore {
                 "no answer awaits assessment",
             ));
         };
-        self.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        self.life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let step = self.plan.record_score(&open.element_code, verdict.score);
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
         self.next_step = Some(match step {
@@ -228,12 +214,13 @@ impl ExamCore {
             turn.feedback = Some(verdict.feedback.clone());
         }
         self.open_question = None;
-        self.emit(ServerEvent::Assessment(Assessment {
+        self.life.emit(ServerEvent::Assessment(Assessment {
             question_id: open.question_id,
             score: Some(verdict.score.as_str().to_owned()),
             feedback: Some(verdict.feedback),
             recorded: None,
             source_summary: Some(verdict.source_summary),
+            correct_answer: None,
             credited_elements: credited,
         }));
         Ok(())
@@ -246,7 +233,7 @@ impl ExamCore {
         catalog: &AcsCatalog,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.advance(PhaseEvent::Completed, now_ms)?;
+        self.life.advance(PhaseEvent::Completed, now_ms)?;
         self.plan.close();
         self.open_question = None;
         self.next_step = None;
@@ -260,53 +247,26 @@ impl ExamCore {
         let Some(result) = self.result.clone() else {
             return;
         };
-        let session_id = self.session_id.clone();
+        let session_id = self.life.session_id.clone();
         let result = viva_protocol::result::SessionResult::Exam(result);
-        self.emit(ServerEvent::SessionCompleted(SessionCompleted {
-            session_id,
-            result,
-        }));
-    }
-
-    /// Pauses the session and queues `session.paused` for the device that loses it.
-    pub fn pause(&mut self, reason: PauseReason, now_ms: u64) -> Result<(), Refusal> {
-        let was_paused = matches!(self.phase, Phase::Paused { .. });
-        self.advance(PhaseEvent::Paused, now_ms)?;
-        if !was_paused {
-            self.paused_at_ms = Some(now_ms);
-        }
-        let session_id = self.session_id.clone();
-        self.emit(ServerEvent::SessionPaused(SessionPaused {
-            session_id,
-            reason,
-        }));
-        Ok(())
+        self.life
+            .emit(ServerEvent::SessionCompleted(SessionCompleted {
+                session_id,
+                result,
+            }));
     }
 
     /// Resumes the session; queues `session.resumed`, then the open question or the result.
     pub fn resume(&mut self, now_ms: u64) -> Result<(), Refusal> {
-        match self.phase {
-            Phase::Abandoned => {
-                return Err(Refusal::new(
-                    ErrorCode::SessionAbandoned,
-                    "the session was abandoned",
-                ));
-            }
-            Phase::Completed => {}
-            Phase::Paused { .. } => {
-                self.advance(PhaseEvent::Resumed, now_ms)?;
-                self.paused_at_ms = None;
-            }
-            _ => {}
-        }
+        self.life.unpause(now_ms)?;
         let resumed = SessionResumed {
-            session_id: self.session_id.clone(),
+            session_id: self.life.session_id.clone(),
             mode: Mode::Exam,
-            status: self.status(),
+            status: self.life.status(),
             progress: self.progress(),
         };
-        self.emit(ServerEvent::SessionResumed(resumed));
-        if self.status() == SessionStatus::Completed {
+        self.life.emit(ServerEvent::SessionResumed(resumed));
+        if self.life.status() == SessionStatus::Completed {
             self.emit_completed();
         } else if self
             .open_question
@@ -316,32 +276,5 @@ impl ExamCore {
             self.emit_open_question();
         }
         Ok(())
-    }
-
-    /// Abandons the session if it has been paused for at least `after_ms`.
-    pub fn abandon_if_stale(&mut self, after_ms: u64, now_ms: u64) -> bool {
-        let stale = self
-            .paused_at_ms
-            .is_some_and(|since| now_ms.saturating_sub(since) >= after_ms);
-        stale && self.advance(PhaseEvent::Abandoned, now_ms).is_ok()
-    }
-
-    /// Refuses commands unless a device drives the session.
-    pub fn require_live(&self) -> Result<(), Refusal> {
-        match self.phase {
-            Phase::Completed => Err(Refusal::new(
-                ErrorCode::SessionCompleted,
-                "the session has completed",
-            )),
-            Phase::Abandoned => Err(Refusal::new(
-                ErrorCode::SessionAbandoned,
-                "the session was abandoned",
-            )),
-            Phase::Paused { .. } => Err(Refusal::new(
-                ErrorCode::SessionPaused,
-                "the session is paused; resume it first",
-            )),
-            _ => Ok(()),
-        }
     }
 }

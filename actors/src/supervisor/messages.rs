@@ -3,8 +3,8 @@
 use std::collections::HashMap;
 
 use kameo::message::{Context, Message};
-use viva_protocol::config::ExamConfig;
-use viva_protocol::result::ExamResult;
+use viva_protocol::config::SessionConfig;
+use viva_protocol::result::SessionResult;
 use viva_protocol::server::SessionStatus;
 
 use super::{Attached, UserSupervisor};
@@ -12,21 +12,21 @@ use crate::exam::types::Score;
 use crate::link::DeviceLink;
 use crate::session::actor::{Inspect, Shutdown};
 
-/// `session.start` for an exam.
+/// `session.start`.
 #[derive(Debug)]
-pub struct StartExam {
+pub struct StartSession {
     /// The device starting it.
     pub link: DeviceLink,
     /// The event id.
     pub event_id: Option<String>,
-    /// The exam config.
-    pub config: ExamConfig,
+    /// Mode and config.
+    pub config: SessionConfig,
 }
 
-impl Message<StartExam> for UserSupervisor {
+impl Message<StartSession> for UserSupervisor {
     type Reply = Attached;
 
-    async fn handle(&mut self, msg: StartExam, ctx: &mut Context<Self, Attached>) -> Attached {
+    async fn handle(&mut self, msg: StartSession, ctx: &mut Context<Self, Attached>) -> Attached {
         let me = ctx.actor_ref().clone();
         let repeated = msg.event_id.as_ref().and_then(|id| {
             self.record
@@ -37,7 +37,7 @@ impl Message<StartExam> for UserSupervisor {
         });
         let outcome = match repeated {
             Some(session_id) => {
-                let resume = ResumeExam {
+                let resume = ResumeSession {
                     link: msg.link,
                     event_id: msg.event_id,
                     session_id: Some(session_id),
@@ -52,7 +52,7 @@ impl Message<StartExam> for UserSupervisor {
 
 /// `session.resume`.
 #[derive(Debug)]
-pub struct ResumeExam {
+pub struct ResumeSession {
     /// The device resuming.
     pub link: DeviceLink,
     /// The event id.
@@ -61,10 +61,10 @@ pub struct ResumeExam {
     pub session_id: Option<String>,
 }
 
-impl Message<ResumeExam> for UserSupervisor {
+impl Message<ResumeSession> for UserSupervisor {
     type Reply = Attached;
 
-    async fn handle(&mut self, msg: ResumeExam, ctx: &mut Context<Self, Attached>) -> Attached {
+    async fn handle(&mut self, msg: ResumeSession, ctx: &mut Context<Self, Attached>) -> Attached {
         let me = ctx.actor_ref().clone();
         self.resume(msg, &me)
             .await
@@ -124,10 +124,10 @@ impl Message<ConnectionClosed> for UserSupervisor {
 }
 
 /// Where a result request stands.
-#[derive(Debug, Clone, PartialEq, Eq, kameo::Reply)]
+#[derive(Debug, Clone, PartialEq, kameo::Reply)]
 pub enum ResultLookup {
     /// The graded result.
-    Completed(ExamResult),
+    Completed(SessionResult),
     /// The user's session, not completed yet.
     NotCompleted,
     /// No session of this user has that id.

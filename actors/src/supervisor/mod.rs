@@ -8,22 +8,26 @@ use std::sync::Arc;
 use kameo::Actor;
 use kameo::actor::{ActorRef, Spawn};
 use viva_protocol::ErrorCode;
+use viva_protocol::config::SessionConfig;
 use viva_protocol::server::SessionStatus;
 
 use crate::checkpoint::UserRecord;
 use crate::checkpoint::format::SessionEntry;
 use crate::exam::plan::PlanDefaults;
 use crate::link::DeviceLink;
-use crate::session::actor::{Attach, Begin, ExamSession, Inspect, SessionDeps, Yield};
-use crate::session::core::{ExamCore, Refusal};
-use crate::session::snapshot::{core_from_checkpoint, parse_scores};
+use crate::session::actor::{Attach, Begin, Inspect, LiveSession, SessionDeps, Yield};
+use crate::session::assessment::AssessmentCore;
+use crate::session::core::ExamCore;
+use crate::session::lifecycle::{Lifecycle, Refusal};
+use crate::session::snapshot::{parse_scores, state_from_checkpoint};
+use crate::session::state::SessionState;
 use crate::session::transitions::NewExam;
 
 mod messages;
 
 pub use messages::{
-    ConnectionClosed, IsIdle, ReadResult, ResultLookup, ResumeExam, Retire, SessionFinished,
-    StartExam,
+    ConnectionClosed, IsIdle, ReadResult, ResultLookup, ResumeSession, Retire, SessionFinished,
+    StartSession,
 };
 
 /// Capacity of each session actor's mailbox.
@@ -39,6 +43,26 @@ pub struct SupervisorDeps {
     pub session: Arc<SessionDeps>,
     /// Plan sizing for new exams.
     pub plan_defaults: PlanDefaults,
+    /// Per-user limits on starting sessions.
+    pub limits: SessionLimits,
+}
+
+/// Per-user limits on sessions; exceeding one is refused with `rate_limited`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionLimits {
+    /// Sessions a user may start within one minute.
+    pub starts_per_minute: u32,
+    /// Sessions a user may have open (active or paused) at once.
+    pub open_sessions: u32,
+}
+
+impl Default for SessionLimits {
+    fn default() -> Self {
+        SessionLimits {
+            starts_per_minute: 10,
+            open_sessions: 5,
+        }
+    }
 }
 
 /// One user's supervisor.
@@ -46,7 +70,9 @@ pub struct UserSupervisor {
     user_id: String,
     deps: Arc<SupervisorDeps>,
     record: UserRecord,
-    sessions: HashMap<String, ActorRef<ExamSession>>,
+    sessions: HashMap<String, ActorRef<LiveSession>>,
+    /// When recent sessions were started, for the per-minute limit (bounded by the limit).
+    recent_starts: std::collections::VecDeque<tokio::time::Instant>,
 }
 
 impl Actor for UserSupervisor {
@@ -65,6 +91,7 @@ impl Actor for UserSupervisor {
             deps,
             record,
             sessions: HashMap::new(),
+            recent_starts: std::collections::VecDeque::new(),
         })
     }
 }
@@ -81,18 +108,18 @@ pub enum Attached {
         /// Its id.
         session_id: String,
         /// Its actor.
-        session: ActorRef<ExamSession>,
+        session: ActorRef<LiveSession>,
     },
     /// Refused; nothing changed.
     Refused(Refusal),
 }
 
 impl UserSupervisor {
-    fn spawn_session(&mut self, core: ExamCore, me: &ActorRef<Self>) -> ActorRef<ExamSession> {
-        let session_id = core.session_id.clone();
-        let state = ExamSession::new(core, self.deps.session.clone(), me.downgrade());
+    fn spawn_session(&mut self, state: SessionState, me: &ActorRef<Self>) -> ActorRef<LiveSession> {
+        let session_id = state.life().session_id.clone();
+        let actor = LiveSession::new(state, self.deps.session.clone(), me.downgrade());
         let session =
-            ExamSession::spawn_with_mailbox(state, kameo::mailbox::bounded(SESSION_MAILBOX));
+            LiveSession::spawn_with_mailbox(actor, kameo::mailbox::bounded(SESSION_MAILBOX));
         self.sessions.insert(session_id, session.clone());
         session
     }
@@ -154,20 +181,88 @@ impl UserSupervisor {
         }
     }
 
-    async fn start(&mut self, msg: StartExam, me: &ActorRef<Self>) -> Result<Attached, Refusal> {
-        let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
+    /// Refuses a start beyond the per-minute or open-session limits.
+    fn check_limits(&mut self, now: tokio::time::Instant) -> Result<(), Refusal> {
+        let minute = std::time::Duration::from_secs(60);
+        while self
+            .recent_starts
+            .front()
+            .is_some_and(|at| now.duration_since(*at) >= minute)
+        {
+            self.recent_starts.pop_front();
+        }
+        let limits = self.deps.limits;
+        if self.recent_starts.len() >= limits.starts_per_minute as usize {
+            let message = format!(
+                "at most {} sessions may be started per minute",
+                limits.starts_per_minute
+            );
+            return Err(Refusal::new(ErrorCode::RateLimited, message));
+        }
+        let open = self
+            .record
+            .sessions
+            .iter()
+            .filter(|e| e.status == "active" || e.status == "paused")
+            .count();
+        if open >= limits.open_sessions as usize {
+            let message = format!(
+                "at most {} sessions may be open at once; end or finish one",
+                limits.open_sessions
+            );
+            return Err(Refusal::new(ErrorCode::RateLimited, message));
+        }
+        self.recent_starts.push_back(now);
+        Ok(())
+    }
+
+    /// The state of a new session of the configured mode.
+    fn new_state(
+        &self,
+        config: SessionConfig,
+        session_id: String,
+    ) -> Result<SessionState, Refusal> {
+        let now_ms = self.deps.session.clock.now_ms();
+        let seed = uuid::Uuid::new_v4().as_u64_pair().0;
+        match config {
+            SessionConfig::Exam(config) => {
+                let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
+                let rating = crate::session::core::rating_of(&config);
+                let new = NewExam {
+                    session_id,
+                    user_id: self.user_id.clone(),
+                    config,
+                    default_seed: seed,
+                    defaults: self.deps.plan_defaults,
+                    prior_scores: &prior,
+                    now_ms,
+                };
+                let core = ExamCore::create(new, self.deps.session.library.catalog(rating))?;
+                Ok(SessionState::Exam(Box::new(core)))
+            }
+            SessionConfig::Assessment(config) => {
+                let life = Lifecycle::new(session_id, self.user_id.clone(), now_ms);
+                let blueprints = &self.deps.session.blueprints;
+                let core = AssessmentCore::create(
+                    life,
+                    &config.assessment_id,
+                    config.learning,
+                    seed,
+                    blueprints,
+                )?;
+                Ok(SessionState::Assessment(Box::new(core)))
+            }
+            SessionConfig::Tutor(_) => Err(Refusal::new(
+                ErrorCode::Unsupported,
+                "tutor mode is not available yet",
+            )),
+        }
+    }
+
+    async fn start(&mut self, msg: StartSession, me: &ActorRef<Self>) -> Result<Attached, Refusal> {
         let session_id = uuid::Uuid::new_v4().to_string();
-        let new = NewExam {
-            session_id: session_id.clone(),
-            user_id: self.user_id.clone(),
-            config: msg.config,
-            default_seed: uuid::Uuid::new_v4().as_u64_pair().0,
-            defaults: self.deps.plan_defaults,
-            prior_scores: &prior,
-            now_ms: self.deps.session.clock.now_ms(),
-        };
-        let rating = crate::session::core::rating_of(&new.config);
-        let core = ExamCore::create(new, self.deps.session.library.catalog(rating))?;
+        let state = self.new_state(msg.config, session_id.clone())?;
+        self.check_limits(tokio::time::Instant::now())?;
         self.yield_active(&msg.link, None).await;
         self.record.active_session = Some(session_id.clone());
         self.note_session(&session_id, SessionStatus::Active);
@@ -183,7 +278,7 @@ impl UserSupervisor {
             self.record.start_event_ids.drain(..excess);
         }
         self.save_record().await?;
-        let session = self.spawn_session(core, me);
+        let session = self.spawn_session(state, me);
         // ignore: a fresh session with a bounded mailbox of 64 has room for its first message.
         let _ = session
             .tell(Begin {
@@ -231,7 +326,7 @@ impl UserSupervisor {
         &mut self,
         session_id: &str,
         me: &ActorRef<Self>,
-    ) -> Result<ActorRef<ExamSession>, Refusal> {
+    ) -> Result<ActorRef<LiveSession>, Refusal> {
         if let Some(session) = self.sessions.get(session_id).filter(|s| s.is_alive()) {
             return Ok(session.clone());
         }
@@ -246,15 +341,19 @@ impl UserSupervisor {
         let checkpoint = checkpoint
             .filter(|c| c.user_id == self.user_id)
             .ok_or_else(not_found)?;
-        let mut core = core_from_checkpoint(checkpoint).map_err(|err| {
+        let mut state = state_from_checkpoint(checkpoint).map_err(|err| {
             tracing::error!(%err, "checkpoint invalid");
             Refusal::new(ErrorCode::Internal, "the session could not be restored")
         })?;
-        restore_pause(&mut core, &self.deps.session);
-        Ok(self.spawn_session(core, me))
+        restore_pause(state.life_mut(), &self.deps.session);
+        Ok(self.spawn_session(state, me))
     }
 
-    async fn resume(&mut self, msg: ResumeExam, me: &ActorRef<Self>) -> Result<Attached, Refusal> {
+    async fn resume(
+        &mut self,
+        msg: ResumeSession,
+        me: &ActorRef<Self>,
+    ) -> Result<Attached, Refusal> {
         let session_id = self.resolve(msg.session_id.as_deref())?;
         let session = self.live_session(&session_id, me).await?;
         self.yield_active(&msg.link, Some(&session_id)).await;
@@ -286,20 +385,20 @@ impl UserSupervisor {
 
 /// A session restored after a restart was left as it stood; treat it as paused since then,
 /// and abandon it if that pause is already too long.
-fn restore_pause(core: &mut ExamCore, deps: &SessionDeps) {
+fn restore_pause(life: &mut Lifecycle, deps: &SessionDeps) {
     let now = deps.clock.now_ms();
-    if core.phase.live().is_some() {
-        let since = core.updated_at_ms;
-        if core
+    if life.phase.live().is_some() {
+        let since = life.updated_at_ms;
+        if life
             .pause(viva_protocol::server::PauseReason::ServerShutdown, since)
             .is_ok()
         {
-            core.outbox.clear();
+            life.outbox.clear();
         }
     }
     let after = deps.abandon_after.as_millis() as u64;
-    if core.abandon_if_stale(after, now) {
-        tracing::info!(session = %core.session_id, "restored session was paused too long; abandoned");
+    if life.abandon_if_stale(after, now) {
+        tracing::info!(session = %life.session_id, "restored session was paused too long; abandoned");
     }
 }
 

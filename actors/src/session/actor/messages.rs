@@ -1,14 +1,15 @@
-//! The messages an `ExamSession` handles; each handler is a few lines over `ExamCore`.
+//! The messages a `LiveSession` handles; each handler is a few lines over `SessionState`.
 
 use kameo::actor::ActorRef;
 use kameo::message::{Context, Message};
 use viva_protocol::ErrorCode;
-use viva_protocol::result::{ExamResult, Trigger};
+use viva_protocol::result::SessionResult;
 use viva_protocol::server::{PauseReason, SessionStatus};
 
-use super::ExamSession;
+use super::LiveSession;
 use crate::link::DeviceLink;
-use crate::session::core::Refusal;
+use crate::session::assessment::AnswerInput;
+use crate::session::lifecycle::Refusal;
 
 /// A new session's first step: announce it and ask the first question.
 #[derive(Debug)]
@@ -19,13 +20,14 @@ pub struct Begin {
     pub event_id: Option<String>,
 }
 
-impl Message<Begin> for ExamSession {
+impl Message<Begin> for LiveSession {
     type Reply = ();
 
-    async fn handle(&mut self, msg: Begin, _: &mut Context<Self, ()>) {
+    async fn handle(&mut self, msg: Begin, ctx: &mut Context<Self, ()>) {
         self.link = Some(msg.link);
-        self.core.announce_start();
-        self.core.acknowledge(msg.event_id);
+        self.state.announce_start(Self::context(&self.deps));
+        self.state.life_mut().acknowledge(msg.event_id);
+        self.arm_deadline(ctx.actor_ref().clone());
         if self.commit().await {
             self.drive().await;
         }
@@ -42,7 +44,7 @@ pub struct Attach {
     pub event_id: Option<String>,
 }
 
-impl Message<Attach> for ExamSession {
+impl Message<Attach> for LiveSession {
     type Reply = Result<(), Refusal>;
 
     async fn handle(&mut self, msg: Attach, ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
@@ -56,12 +58,13 @@ impl Message<Attach> for ExamSession {
         }
         self.link = Some(msg.link);
         let now = self.now();
-        if let Err(refusal) = self.core.resume(now) {
+        if let Err(refusal) = self.state.resume(Self::context(&self.deps), now) {
             self.link = None;
             return Err(refusal);
         }
-        self.core.acknowledge(msg.event_id);
-        if self.commit().await {
+        self.state.life_mut().acknowledge(msg.event_id);
+        self.arm_deadline(ctx.actor_ref().clone());
+        if self.commit().await && !self.expire_if_due().await {
             self.drive().await;
         }
         Ok(())
@@ -77,7 +80,7 @@ pub struct Detach {
     pub reason: Option<PauseReason>,
 }
 
-impl Message<Detach> for ExamSession {
+impl Message<Detach> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: Detach, ctx: &mut Context<Self, ()>) {
@@ -94,8 +97,8 @@ impl Message<Detach> for ExamSession {
     }
 }
 
-/// Another session or device is taking the user's active exam: pause the device holding
-/// this one (reason `other_device`, or `user` when the same connection starts a new exam).
+/// Another session or device is taking the user's active session: pause the device holding
+/// this one (reason `other_device`, or `user` when the same connection starts a new one).
 #[derive(Debug)]
 pub struct Yield {
     /// The connection taking over.
@@ -104,7 +107,7 @@ pub struct Yield {
     pub same_session: bool,
 }
 
-impl Message<Yield> for ExamSession {
+impl Message<Yield> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: Yield, ctx: &mut Context<Self, ()>) {
@@ -112,7 +115,8 @@ impl Message<Yield> for ExamSession {
         if msg.same_session {
             return;
         }
-        let reason = if link.connection_id == msg.taker_connection_id {
+        let same_connection = link.connection_id == msg.taker_connection_id;
+        let reason = if same_connection {
             PauseReason::User
         } else {
             PauseReason::OtherDevice
@@ -125,10 +129,8 @@ impl Message<Yield> for ExamSession {
 /// What a client asks of its attached session.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SessionCommand {
-    /// `answer.text`.
-    AnswerText(String),
-    /// `answer.choice`.
-    AnswerChoice(u32),
+    /// `answer.text`, `answer.choice` or `answer.skip`.
+    Answer(AnswerInput),
     /// `session.pause`.
     Pause,
     /// `session.end`.
@@ -157,7 +159,7 @@ pub enum CommandOutcome {
     Refused(Refusal),
 }
 
-impl Message<Command> for ExamSession {
+impl Message<Command> for LiveSession {
     type Reply = CommandOutcome;
 
     async fn handle(
@@ -170,17 +172,21 @@ impl Message<Command> for ExamSession {
             .as_ref()
             .is_none_or(|link| link.connection_id != msg.connection_id)
         {
-            return CommandOutcome::Refused(Refusal::new(
-                ErrorCode::SessionPaused,
-                "this device no longer holds the session; resume it first",
-            ));
+            let message = "this device no longer holds the session; resume it first";
+            return CommandOutcome::Refused(Refusal::new(ErrorCode::SessionPaused, message));
         }
         if msg
             .event_id
             .as_deref()
-            .is_some_and(|id| self.core.is_applied(id))
+            .is_some_and(|id| self.state.life().is_applied(id))
         {
             return self.repeated().await;
+        }
+        if self.expire_if_due().await {
+            return CommandOutcome::Refused(Refusal::new(
+                ErrorCode::SessionCompleted,
+                "the time limit has run out",
+            ));
         }
         match self
             .apply(msg.command, msg.event_id, ctx.actor_ref().clone())
@@ -192,7 +198,7 @@ impl Message<Command> for ExamSession {
     }
 }
 
-impl ExamSession {
+impl LiveSession {
     async fn repeated(&mut self) -> CommandOutcome {
         if self.unsaved {
             if !self.commit().await {
@@ -214,25 +220,17 @@ impl ExamSession {
         me: ActorRef<Self>,
     ) -> Result<(), Refusal> {
         let now = self.now();
+        let ctx = Self::context(&self.deps);
         match command {
-            SessionCommand::AnswerText(text) => self.core.commit_answer(text, event_id, now)?,
-            SessionCommand::AnswerChoice(_) => {
-                self.core.require_live()?;
-                return Err(Refusal::new(
-                    ErrorCode::InvalidAnswer,
-                    "exam questions have no options; answer with answer.text",
-                ));
-            }
+            SessionCommand::Answer(input) => self.state.commit_answer(input, event_id, ctx, now)?,
             SessionCommand::Pause => {
-                self.core.pause(PauseReason::User, now)?;
-                self.core.acknowledge(event_id);
+                self.state.life_mut().pause(PauseReason::User, now)?;
+                self.state.life_mut().acknowledge(event_id);
                 self.start_abandon_timer(me);
             }
             SessionCommand::End => {
-                self.core.require_live()?;
-                let catalog = self.deps.library.catalog(self.core.rating());
-                self.core.complete(Trigger::UserEnded, catalog, now)?;
-                self.core.acknowledge(event_id);
+                self.state.end(ctx, now)?;
+                self.state.life_mut().acknowledge(event_id);
             }
         }
         if self.commit().await {
@@ -249,7 +247,7 @@ pub struct AbandonCheck {
     pub(super) epoch: u64,
 }
 
-impl Message<AbandonCheck> for ExamSession {
+impl Message<AbandonCheck> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: AbandonCheck, _: &mut Context<Self, ()>) {
@@ -257,11 +255,24 @@ impl Message<AbandonCheck> for ExamSession {
             return;
         }
         let now = self.now();
-        if self.core.abandon_if_stale(0, now) {
-            tracing::info!(session = %self.core.session_id, "paused session abandoned");
+        if self.state.life_mut().abandon_if_stale(0, now) {
+            tracing::info!(session = %self.state.life().session_id, "paused session abandoned");
             self.commit().await;
             self.notify_if_finished();
         }
+    }
+}
+
+/// Sent by the time-limit timer of an assessment.
+#[derive(Debug)]
+pub struct TimeLimitCheck;
+
+impl Message<TimeLimitCheck> for LiveSession {
+    type Reply = ();
+
+    async fn handle(&mut self, _: TimeLimitCheck, _: &mut Context<Self, ()>) {
+        self.deadline_timer = None;
+        self.expire_if_due().await;
     }
 }
 
@@ -269,14 +280,17 @@ impl Message<AbandonCheck> for ExamSession {
 #[derive(Debug)]
 pub struct Shutdown;
 
-impl Message<Shutdown> for ExamSession {
+impl Message<Shutdown> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, _: Shutdown, ctx: &mut Context<Self, ()>) {
         let now = self.now();
-        if self.core.phase.live().is_some() {
+        if self.state.life().phase.live().is_some() {
             // ignore: a live phase always accepts Paused.
-            let _ = self.core.pause(PauseReason::ServerShutdown, now);
+            let _ = self
+                .state
+                .life_mut()
+                .pause(PauseReason::ServerShutdown, now);
         }
         self.commit().await;
         ctx.stop();
@@ -284,14 +298,14 @@ impl Message<Shutdown> for ExamSession {
 }
 
 /// What the supervisor and the HTTP API may read of a session.
-#[derive(Debug, Clone, PartialEq, Eq, kameo::Reply)]
+#[derive(Debug, Clone, PartialEq, kameo::Reply)]
 pub struct SessionView {
     /// Owner.
     pub user_id: String,
     /// Status.
     pub status: SessionStatus,
-    /// Result, once completed.
-    pub result: Option<ExamResult>,
+    /// Result with its audit trail, once completed.
+    pub result: Option<SessionResult>,
     /// The attached connection.
     pub connection_id: Option<u64>,
 }
@@ -300,14 +314,14 @@ pub struct SessionView {
 #[derive(Debug)]
 pub struct Inspect;
 
-impl Message<Inspect> for ExamSession {
+impl Message<Inspect> for LiveSession {
     type Reply = SessionView;
 
     async fn handle(&mut self, _: Inspect, _: &mut Context<Self, SessionView>) -> SessionView {
         SessionView {
-            user_id: self.core.user_id.clone(),
-            status: self.core.status(),
-            result: self.core.result.clone(),
+            user_id: self.state.life().user_id.clone(),
+            status: self.state.life().status(),
+            result: self.state.result_with_audit(),
             connection_id: self.link.as_ref().map(|link| link.connection_id),
         }
     }

@@ -1,18 +1,18 @@
-//! `ExamSession`: the actor that owns one live exam. Handlers are thin: each feeds the
-//! `ExamCore`, writes a checkpoint at every committed boundary, and only then sends what the
-//! core queued (so every `ack` follows a durable write).
+//! `LiveSession`: the actor that owns one live session (exam or assessment). Handlers are
+//! thin: each feeds the `SessionState`, writes a checkpoint at every committed boundary, and
+//! only then sends what the state queued (so every `ack` follows a durable write).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use kameo::Actor;
 use kameo::actor::{ActorRef, WeakActorRef};
-use viva_protocol::result::Trigger;
+use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerMessage};
 
-use super::core::{ExamCore, PendingWork};
 use super::snapshot::checkpoint_of;
+use super::state::{SessionState, StepContext, Work};
 use crate::checkpoint::CheckpointStore;
 use crate::clock::Clock;
 use crate::exam::acs::AcsLibrary;
@@ -21,39 +21,44 @@ use crate::link::DeviceLink;
 use crate::supervisor::{SessionFinished, UserSupervisor};
 
 mod messages;
+mod timers;
 
 pub use messages::{
     AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
-    SessionView, Shutdown, Yield,
+    SessionView, Shutdown, TimeLimitCheck, Yield,
 };
 
 /// Shared services every session uses.
 pub struct SessionDeps {
     /// Where checkpoints go.
     pub store: Arc<dyn CheckpointStore>,
-    /// Phrases and assesses.
+    /// Phrases and assesses exam answers.
     pub examiner: Arc<dyn Examiner>,
     /// The ACS catalogs.
     pub library: Arc<AcsLibrary>,
+    /// Skill and assessment blueprints.
+    pub blueprints: Arc<BlueprintLibrary>,
     /// Wall-clock time.
     pub clock: Arc<dyn Clock>,
     /// How long a paused session lives before it is abandoned.
     pub abandon_after: Duration,
 }
 
-/// One live exam session.
-pub struct ExamSession {
-    core: ExamCore,
+/// One live session.
+pub struct LiveSession {
+    state: SessionState,
     deps: Arc<SessionDeps>,
     link: Option<DeviceLink>,
     supervisor: WeakActorRef<UserSupervisor>,
     pause_epoch: u64,
     /// The one pending abandonment timer; a new pause replaces it.
     abandon_timer: Option<tokio::task::JoinHandle<()>>,
+    /// The time-limit timer of an assessment.
+    deadline_timer: Option<tokio::task::JoinHandle<()>>,
     unsaved: bool,
 }
 
-impl Actor for ExamSession {
+impl Actor for LiveSession {
     type Args = Self;
     type Error = std::convert::Infallible;
 
@@ -66,27 +71,31 @@ impl Actor for ExamSession {
         _: WeakActorRef<Self>,
         _: kameo::error::ActorStopReason,
     ) -> Result<(), Self::Error> {
-        if let Some(timer) = self.abandon_timer.take() {
+        for timer in [self.abandon_timer.take(), self.deadline_timer.take()]
+            .into_iter()
+            .flatten()
+        {
             timer.abort();
         }
         Ok(())
     }
 }
 
-impl ExamSession {
+impl LiveSession {
     /// A session actor's state, before spawning.
     pub fn new(
-        core: ExamCore,
+        state: SessionState,
         deps: Arc<SessionDeps>,
         supervisor: WeakActorRef<UserSupervisor>,
-    ) -> ExamSession {
-        ExamSession {
-            core,
+    ) -> LiveSession {
+        LiveSession {
+            state,
             deps,
             link: None,
             supervisor,
             pause_epoch: 0,
             abandon_timer: None,
+            deadline_timer: None,
             unsaved: false,
         }
     }
@@ -95,11 +104,18 @@ impl ExamSession {
         self.deps.clock.now_ms()
     }
 
+    fn context(deps: &SessionDeps) -> StepContext<'_> {
+        StepContext {
+            acs: &deps.library,
+            blueprints: &deps.blueprints,
+        }
+    }
+
     /// Writes the checkpoint, then sends the outbox. On failure the outbox is held (nothing
     /// un-durable is sent, acks included) until a later write succeeds and sends it in order,
     /// and the device is told `storage_unavailable`.
     async fn commit(&mut self) -> bool {
-        let checkpoint = checkpoint_of(&self.core);
+        let checkpoint = checkpoint_of(&self.state);
         match self.deps.store.save_session(&checkpoint).await {
             Ok(()) => {
                 self.unsaved = false;
@@ -107,27 +123,24 @@ impl ExamSession {
                 true
             }
             Err(err) => {
-                tracing::error!(session = %self.core.session_id, %err, "checkpoint failed");
+                tracing::error!(session = %self.state.life().session_id, %err, "checkpoint failed");
                 self.unsaved = true;
-                self.send_error(
-                    ErrorCode::StorageUnavailable,
-                    "the session could not be saved; resend the event",
-                    None,
-                );
+                let message = "the session could not be saved; resend the event";
+                self.send_error(ErrorCode::StorageUnavailable, message, None);
                 false
             }
         }
     }
 
     fn flush(&mut self) {
-        let outbox = std::mem::take(&mut self.core.outbox);
+        let outbox = std::mem::take(&mut self.state.life_mut().outbox);
         let Some(link) = &self.link else { return };
         for message in outbox {
             link.send(message);
         }
         if !link.is_closed() {
             let now = self.now();
-            self.core.mark_delivered(now);
+            self.state.life_mut().mark_delivered(now);
         }
     }
 
@@ -137,27 +150,25 @@ impl ExamSession {
         }
     }
 
-    /// Does the work the core asks for — assess, ask, grade — committing after each step.
+    /// Does the work the state asks for — assess, ask, judge, grade — committing after each
+    /// step.
     async fn drive(&mut self) {
         loop {
             let now = self.now();
-            let stepped = match self.core.pending_work() {
-                PendingWork::Nothing => return,
-                PendingWork::Assess(request) => {
+            let stepped = match self.state.work() {
+                Work::Nothing => return,
+                Work::Assess(request) => {
                     let verdict = self.deps.examiner.assess(&request).await;
-                    self.core.store_assessment(verdict, now)
+                    self.state.store_assessment(verdict, now)
                 }
-                PendingWork::Ask(draft) => {
+                Work::Phrase(draft) => {
                     let text = self.deps.examiner.phrase(&draft.request).await;
-                    self.core.commit_question(draft, text, now)
+                    self.state.commit_question(draft, text, now)
                 }
-                PendingWork::Finish => {
-                    let catalog = self.deps.library.catalog(self.core.rating());
-                    self.core.complete(Trigger::AllTasksCovered, catalog, now)
-                }
+                Work::Step => self.state.step(Self::context(&self.deps), now),
             };
             if let Err(refusal) = stepped {
-                tracing::error!(session = %self.core.session_id, ?refusal, "session step refused");
+                tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
                 return;
             }
             if !self.commit().await {
@@ -168,7 +179,7 @@ impl ExamSession {
     }
 
     fn notify_if_finished(&self) {
-        let status = self.core.status();
+        let status = self.state.life().status();
         if !matches!(status, SessionStatus::Completed | SessionStatus::Abandoned) {
             return;
         }
@@ -176,38 +187,35 @@ impl ExamSession {
             return;
         };
         let finished = SessionFinished {
-            session_id: self.core.session_id.clone(),
+            session_id: self.state.life().session_id.clone(),
             status,
-            scores: self.core.plan.scores.clone(),
+            scores: self.state.element_scores(),
         };
         // ignore: a stopped supervisor has no record left to update.
         let _ = supervisor.tell(finished).try_send();
     }
 
-    fn start_abandon_timer(&mut self, actor_ref: ActorRef<Self>) {
-        self.pause_epoch += 1;
-        let epoch = self.pause_epoch;
-        let after = self.deps.abandon_after;
-        let weak = actor_ref.downgrade();
-        if let Some(previous) = self.abandon_timer.take() {
-            previous.abort();
-        }
-        self.abandon_timer = Some(tokio::spawn(async move {
-            tokio::time::sleep(after).await;
-            if let Some(session) = weak.upgrade() {
-                // ignore: the session stopped meanwhile; restore abandons it lazily.
-                let _ = session.tell(AbandonCheck { epoch }).await;
-            }
-        }));
-    }
-
     async fn pause_link(&mut self, reason: PauseReason, actor_ref: ActorRef<Self>) {
         let now = self.now();
-        if self.core.phase.live().is_some() && self.core.pause(reason, now).is_ok() {
+        if self.state.life().phase.live().is_some()
+            && self.state.life_mut().pause(reason, now).is_ok()
+        {
             self.commit().await;
             self.start_abandon_timer(actor_ref);
         }
         // The device loses the session even if the write failed: tell it now.
         self.flush();
+    }
+
+    /// Completes an assessment whose time is up; true if it did (the result is sent).
+    async fn expire_if_due(&mut self) -> bool {
+        let now = self.now();
+        if !self.state.expire_if_due(Self::context(&self.deps), now) {
+            return false;
+        }
+        if self.commit().await {
+            self.notify_if_finished();
+        }
+        true
     }
 }

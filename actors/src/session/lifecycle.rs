@@ -1,0 +1,193 @@
+//! `Lifecycle`: the part of every session that does not depend on its mode — ids, phase,
+//! `seq`, the outbox of events waiting for a durable write, applied `event_id`s, pause and
+//! abandonment — and `Refusal`, the one way a command is turned down.
+
+use std::collections::VecDeque;
+
+use viva_protocol::server::{Ack, PauseReason, SessionPaused, SessionStatus};
+use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+
+use super::phase::{IllegalTransition, Phase, PhaseEvent, transition};
+
+/// How many applied `event_id`s a session remembers for idempotency.
+pub const APPLIED_EVENT_IDS: usize = 256;
+
+/// A refusal of a client command; becomes an `error` event and changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refusal {
+    /// The stable code.
+    pub code: ErrorCode,
+    /// What was wrong.
+    pub message: String,
+}
+
+impl Refusal {
+    /// A refusal with this code and message.
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
+        Refusal {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+impl From<IllegalTransition> for Refusal {
+    fn from(illegal: IllegalTransition) -> Refusal {
+        let code = match illegal.phase {
+            Phase::Completed => ErrorCode::SessionCompleted,
+            Phase::Abandoned => ErrorCode::SessionAbandoned,
+            Phase::Paused { .. } => ErrorCode::SessionPaused,
+            _ => ErrorCode::NoOpenQuestion,
+        };
+        Refusal::new(code, illegal.to_string())
+    }
+}
+
+/// Mode-independent session state.
+#[derive(Debug, Clone)]
+pub struct Lifecycle {
+    /// Session id.
+    pub session_id: String,
+    /// Owner.
+    pub user_id: String,
+    /// The lifecycle phase.
+    pub phase: Phase,
+    /// Recently applied event ids, oldest first.
+    pub applied_event_ids: VecDeque<String>,
+    /// Last `seq` used.
+    pub seq: u64,
+    /// Creation time, ms since the epoch.
+    pub created_at_ms: u64,
+    /// Last change, ms since the epoch.
+    pub updated_at_ms: u64,
+    /// Start of the current pause.
+    pub paused_at_ms: Option<u64>,
+    /// Events to send once the state that produced them is durable. Never persisted.
+    pub outbox: Vec<ServerMessage>,
+}
+
+impl Lifecycle {
+    /// A new session's lifecycle, idle.
+    pub fn new(session_id: String, user_id: String, now_ms: u64) -> Lifecycle {
+        Lifecycle {
+            session_id,
+            user_id,
+            phase: Phase::Idle,
+            applied_event_ids: VecDeque::new(),
+            seq: 0,
+            created_at_ms: now_ms,
+            updated_at_ms: now_ms,
+            paused_at_ms: None,
+            outbox: Vec::new(),
+        }
+    }
+
+    /// Whether this `event_id` was already applied in this session.
+    pub fn is_applied(&self, event_id: &str) -> bool {
+        self.applied_event_ids.iter().any(|id| id == event_id)
+    }
+
+    /// The session's status as clients see it.
+    pub fn status(&self) -> SessionStatus {
+        match self.phase {
+            Phase::Paused { .. } => SessionStatus::Paused,
+            Phase::Completed => SessionStatus::Completed,
+            Phase::Abandoned => SessionStatus::Abandoned,
+            _ => SessionStatus::Active,
+        }
+    }
+
+    /// Queues an event with the next `seq`.
+    pub fn emit(&mut self, event: ServerEvent) {
+        self.seq += 1;
+        self.outbox.push(ServerMessage {
+            seq: Some(self.seq),
+            event,
+        });
+    }
+
+    /// Records an applied `event_id` and queues its `ack`.
+    pub fn acknowledge(&mut self, event_id: Option<String>) {
+        let Some(event_id) = event_id else { return };
+        if !self.is_applied(&event_id) {
+            self.applied_event_ids.push_back(event_id.clone());
+            while self.applied_event_ids.len() > APPLIED_EVENT_IDS {
+                self.applied_event_ids.pop_front();
+            }
+        }
+        self.emit(ServerEvent::Ack(Ack { event_id }));
+    }
+
+    /// Moves the phase through the one transition function.
+    pub fn advance(&mut self, event: PhaseEvent, now_ms: u64) -> Result<(), Refusal> {
+        self.phase = transition(self.phase, event)?;
+        self.updated_at_ms = now_ms;
+        Ok(())
+    }
+
+    /// Marks the open question delivered to a device.
+    pub fn mark_delivered(&mut self, now_ms: u64) {
+        if self.phase == Phase::QuestionAsked {
+            // ignore: QuestionAsked always accepts QuestionDelivered.
+            let _ = self.advance(PhaseEvent::QuestionDelivered, now_ms);
+        }
+    }
+
+    /// Pauses the session and queues `session.paused` for the device that loses it.
+    pub fn pause(&mut self, reason: PauseReason, now_ms: u64) -> Result<(), Refusal> {
+        let was_paused = matches!(self.phase, Phase::Paused { .. });
+        self.advance(PhaseEvent::Paused, now_ms)?;
+        if !was_paused {
+            self.paused_at_ms = Some(now_ms);
+        }
+        let session_id = self.session_id.clone();
+        self.emit(ServerEvent::SessionPaused(SessionPaused {
+            session_id,
+            reason,
+        }));
+        Ok(())
+    }
+
+    /// Leaves a pause (a live or completed session stays as it is).
+    pub fn unpause(&mut self, now_ms: u64) -> Result<(), Refusal> {
+        match self.phase {
+            Phase::Abandoned => Err(Refusal::new(
+                ErrorCode::SessionAbandoned,
+                "the session was abandoned",
+            )),
+            Phase::Paused { .. } => {
+                self.advance(PhaseEvent::Resumed, now_ms)?;
+                self.paused_at_ms = None;
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Abandons the session if it has been paused for at least `after_ms`.
+    pub fn abandon_if_stale(&mut self, after_ms: u64, now_ms: u64) -> bool {
+        let stale = self
+            .paused_at_ms
+            .is_some_and(|since| now_ms.saturating_sub(since) >= after_ms);
+        stale && self.advance(PhaseEvent::Abandoned, now_ms).is_ok()
+    }
+
+    /// Refuses commands unless a device drives the session.
+    pub fn require_live(&self) -> Result<(), Refusal> {
+        match self.phase {
+            Phase::Completed => Err(Refusal::new(
+                ErrorCode::SessionCompleted,
+                "the session has completed",
+            )),
+            Phase::Abandoned => Err(Refusal::new(
+                ErrorCode::SessionAbandoned,
+                "the session was abandoned",
+            )),
+            Phase::Paused { .. } => Err(Refusal::new(
+                ErrorCode::SessionPaused,
+                "the session is paused; resume it first",
+            )),
+            _ => Ok(()),
+        }
+    }
+}

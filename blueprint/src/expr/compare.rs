@@ -1,0 +1,237 @@
+//! Comparisons, membership (`in`) and subscripts with Python semantics.
+
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+use super::ast::CompareOp;
+use super::budget::{Budget, shallow_cost};
+use super::error::EvalError;
+use super::value::{VALUE_NESTING_LIMIT, Value, compare_numbers};
+
+/// Evaluates `left <op> right` for one link of a (possibly chained) comparison.
+pub(crate) fn compare(
+    op: CompareOp,
+    left: &Value,
+    right: &Value,
+    budget: &mut Budget,
+) -> Result<bool, EvalError> {
+    let outcome = match op {
+        CompareOp::Eq | CompareOp::NotEq => {
+            budget.charge(shallow_cost(left).min(shallow_cost(right)))?;
+            left.py_eq(right) == (op == CompareOp::Eq)
+        }
+        CompareOp::In => contains(right, left, budget)?,
+        CompareOp::NotIn => !contains(right, left, budget)?,
+        CompareOp::Lt | CompareOp::Le | CompareOp::Gt | CompareOp::Ge => {
+            budget.charge(shallow_cost(left).min(shallow_cost(right)))?;
+            let ordering = order(op.symbol(), left, right)?;
+            ordering.is_some_and(|ordering| match op {
+                CompareOp::Lt => ordering.is_lt(),
+                CompareOp::Le => ordering.is_le(),
+                CompareOp::Gt => ordering.is_gt(),
+                _ => ordering.is_ge(),
+            })
+        }
+    };
+    Ok(outcome)
+}
+
+/// Python ordering: numbers by value, strings and lists lexicographically. `None` means
+/// unordered (a NaN is involved); mismatched types are a `TypeError`-like error.
+pub(crate) fn order(
+    symbol: &str,
+    left: &Value,
+    right: &Value,
+) -> Result<Option<Ordering>, EvalError> {
+    order_at(symbol, left, right, 0)
+}
+
+fn order_at(
+    symbol: &str,
+    left: &Value,
+    right: &Value,
+    depth: usize,
+) -> Result<Option<Ordering>, EvalError> {
+    match (left, right) {
+        (Value::Str(a), Value::Str(b)) => Ok(Some(a.cmp(b))),
+        (Value::List(_), Value::List(_)) if depth >= VALUE_NESTING_LIMIT => {
+            Err(EvalError::new("lists nested too deeply to compare"))
+        }
+        (Value::List(a), Value::List(b)) => match a.iter().zip(b).find(|(x, y)| !x.py_eq(y)) {
+            Some((x, y)) => order_at(symbol, x, y, depth + 1),
+            None => Ok(Some(a.len().cmp(&b.len()))),
+        },
+        _ => match (left.as_number(), right.as_number()) {
+            (Some(a), Some(b)) => Ok(compare_numbers(a, b)),
+            _ => Err(EvalError::new(format!(
+                "'{symbol}' not supported between instances of '{}' and '{}'",
+                left.type_name(),
+                right.type_name()
+            ))),
+        },
+    }
+}
+
+/// Python `item in container`: list membership (by `==`) or substring test.
+fn contains(container: &Value, item: &Value, budget: &mut Budget) -> Result<bool, EvalError> {
+    budget.charge(shallow_cost(container))?;
+    match (container, item) {
+        (Value::List(items), _) => Ok(items.iter().any(|element| element.py_eq(item))),
+        (Value::Str(text), Value::Str(needle)) => Ok(text.contains(needle.as_str())),
+        (Value::Str(_), other) => Err(EvalError::new(format!(
+            "'in <string>' requires string as left operand, not {}",
+            other.type_name()
+        ))),
+        (other, _) => Err(EvalError::new(format!(
+            "argument of type '{}' is not iterable",
+            other.type_name()
+        ))),
+    }
+}
+
+/// Python `container[index]` for lists and strings, with negative indices counted from the end.
+pub(crate) fn subscript<'v>(
+    container: &'v Value,
+    index: &Value,
+) -> Result<Cow<'v, Value>, EvalError> {
+    match container {
+        Value::List(items) => {
+            let position = resolve_index(items.len(), index, "list")?;
+            items
+                .get(position)
+                .map(Cow::Borrowed)
+                .ok_or_else(|| EvalError::new("list index out of range"))
+        }
+        Value::Str(text) => {
+            let position = resolve_index(text.chars().count(), index, "string")?;
+            text.chars()
+                .nth(position)
+                .map(|ch| Cow::Owned(Value::Str(ch.to_string())))
+                .ok_or_else(|| EvalError::new("string index out of range"))
+        }
+        other => Err(EvalError::new(format!(
+            "'{}' object is not subscriptable",
+            other.type_name()
+        ))),
+    }
+}
+
+fn resolve_index(len: usize, index: &Value, what: &str) -> Result<usize, EvalError> {
+    let Some(raw) = index.as_i64() else {
+        return Err(EvalError::new(format!(
+            "{what} indices must be integers, not {}",
+            index.type_name()
+        )));
+    };
+    let len = i64::try_from(len).unwrap_or(i64::MAX);
+    let resolved = if raw < 0 { raw + len } else { raw };
+    if !(0..len).contains(&resolved) {
+        return Err(EvalError::new(format!("{what} index out of range")));
+    }
+    usize::try_from(resolved).map_err(|_| EvalError::new(format!("{what} index out of range")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use CompareOp::{Eq, Ge, Gt, In, Le, Lt, NotEq, NotIn};
+    use Value::{Bool, Float, Int};
+
+    fn text(value: &str) -> Value {
+        Value::from(value)
+    }
+
+    fn list(items: Vec<Value>) -> Value {
+        Value::List(items)
+    }
+
+    fn check(input: (Value, CompareOp, Value), expected: Result<bool, &str>) {
+        let (left, op, right) = input;
+        let actual = compare(op, &left, &right, &mut Budget::new());
+        match (actual, expected) {
+            (Ok(actual), Ok(expected)) => assert_eq!(actual, expected, "{left:?} {op:?} {right:?}"),
+            (Err(error), Err(fragment)) => assert!(error.message.contains(fragment), "{error}"),
+            (actual, expected) => panic!("{left:?} {op:?} {right:?}: {actual:?} vs {expected:?}"),
+        }
+    }
+
+    #[test]
+    fn comparisons() {
+        check((Int(1), Lt, Float(1.5)), Ok(true));
+        check((Int(2), Le, Int(2)), Ok(true));
+        check((Float(2.5), Gt, Bool(true)), Ok(true));
+        check((Int(1), Ge, Int(2)), Ok(false));
+        check((Int(1), Eq, Float(1.0)), Ok(true));
+        check((Int(1), NotEq, text("1")), Ok(true));
+        check((Float(f64::NAN), Lt, Int(1)), Ok(false));
+        check((Float(f64::NAN), Ge, Int(1)), Ok(false));
+        check((text("apple"), Lt, text("banana")), Ok(true));
+        check((text("Z"), Lt, text("a")), Ok(true));
+        check(
+            (list(vec![Int(1), Int(2)]), Lt, list(vec![Int(1), Int(3)])),
+            Ok(true),
+        );
+        check(
+            (list(vec![Int(1)]), Lt, list(vec![Int(1), Int(0)])),
+            Ok(true),
+        );
+        check(
+            (list(vec![Int(2)]), Gt, list(vec![Int(1), Int(9)])),
+            Ok(true),
+        );
+        check(
+            (Int(1), Lt, text("a")),
+            Err("'<' not supported between instances of 'int' and 'str'"),
+        );
+        check(
+            (list(vec![text("a")]), Lt, list(vec![Int(1)])),
+            Err("not supported"),
+        );
+    }
+
+    #[test]
+    fn membership() {
+        check((Int(2), In, list(vec![Int(1), Float(2.0)])), Ok(true));
+        check((Int(5), NotIn, list(vec![Int(1)])), Ok(true));
+        check((text("ell"), In, text("hello")), Ok(true));
+        check((text(""), In, text("x")), Ok(true));
+        check((text("z"), NotIn, text("hello")), Ok(true));
+        check(
+            (Int(1), In, text("1")),
+            Err("requires string as left operand, not int"),
+        );
+        check(
+            (Int(1), In, Int(1)),
+            Err("argument of type 'int' is not iterable"),
+        );
+    }
+
+    fn check_index(container: Value, index: Value, expected: Result<Value, &str>) {
+        match (subscript(&container, &index), expected) {
+            (Ok(actual), Ok(expected)) => assert_eq!(actual.into_owned(), expected),
+            (Err(error), Err(fragment)) => assert!(error.message.contains(fragment), "{error}"),
+            (actual, expected) => panic!("{container:?}[{index:?}]: {actual:?} vs {expected:?}"),
+        }
+    }
+
+    #[test]
+    fn subscripts() {
+        let xs = list(vec![Int(10), Int(20), Int(30)]);
+        check_index(xs.clone(), Int(0), Ok(Int(10)));
+        check_index(xs.clone(), Int(-1), Ok(Int(30)));
+        check_index(xs.clone(), Int(-3), Ok(Int(10)));
+        check_index(xs.clone(), Bool(true), Ok(Int(20)));
+        check_index(xs.clone(), Int(3), Err("list index out of range"));
+        check_index(xs.clone(), Int(-4), Err("list index out of range"));
+        check_index(xs.clone(), Int(i64::MIN), Err("list index out of range"));
+        check_index(
+            xs,
+            Float(1.0),
+            Err("list indices must be integers, not float"),
+        );
+        check_index(text("héllo"), Int(1), Ok(text("é")));
+        check_index(text("abc"), Int(-1), Ok(text("c")));
+        check_index(text(""), Int(0), Err("string index out of range"));
+        check_index(Int(5), Int(0), Err("'int' object is not subscriptable"));
+    }
+}

@@ -1,0 +1,67 @@
+//! Safe, Python-flavoured expression language for blueprint formulas, constraints and stem templates.
+//!
+//! Expressions are compiled once into a small syntax tree ([`Program`]) and evaluated many times
+//! against an [`Env`] of named [`Value`]s. The grammar is a strict subset of Python expressions:
+//! literals, names, lists, arithmetic, comparisons (chained), `and`/`or`/`not`, conditional
+//! expressions, subscripts, f-strings and calls to a fixed whitelist of functions. Attribute
+//! access, imports, lambdas, comprehensions, assignments and keyword arguments do not exist in the
+//! grammar, so there is nothing to sandbox at run time beyond the cost limits below.
+//!
+//! ```text
+//! let program = Program::compile("operand_1 + operand_2")?;   // once, at load
+//! let mut env = Env::new();
+//! env.set("operand_1", Value::Int(12));
+//! env.set("operand_2", Value::Int(30));
+//! assert_eq!(program.eval(&env)?, Value::Int(42));              // many times
+//!
+//! let template = Template::compile("What is {operand_1} + {operand_2}?")?;
+//! assert_eq!(template.render(&env)?, "What is 12 + 30?");
+//! ```
+
+mod arith;
+mod ast;
+mod budget;
+mod compare;
+mod convert;
+mod error;
+mod eval;
+mod format;
+mod functions;
+mod lexer;
+mod math;
+mod network;
+mod numfmt;
+mod parser;
+mod parser_atoms;
+mod placeholder;
+mod program;
+mod template;
+mod token;
+mod value;
+
+pub use error::{CompileError, EvalError, ExprError};
+pub use program::{Env, Program};
+pub use template::Template;
+pub use value::Value;
+
+/// Maximum number of characters in the source text of one expression (or of one template placeholder).
+pub const MAX_SOURCE_CHARS: usize = 2_000;
+
+/// Maximum syntactic nesting depth: parentheses, list brackets, call arguments, subscripts,
+/// unary operators, `**` exponents, `not`, conditional expressions and nested f-strings each add one level.
+pub const MAX_DEPTH: usize = 64;
+
+/// Maximum height of the compiled syntax tree. It bounds the evaluator's recursion for long
+/// left-associative chains such as `a + b + c + ...`, which do not nest syntactically.
+pub const MAX_TREE_HEIGHT: usize = 256;
+
+/// Step budget of one evaluation (or one template rendering): every visited syntax node costs one
+/// step, and work proportional to data size (building, repeating, scanning or summing lists and
+/// strings) costs extra steps.
+pub const MAX_STEPS: usize = 10_000;
+
+/// Maximum length, in characters, of any string produced during evaluation.
+pub const MAX_STRING_CHARS: usize = 4_096;
+
+/// Maximum number of elements of any list produced during evaluation.
+pub const MAX_LIST_LEN: usize = 1_024;

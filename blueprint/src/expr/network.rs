@@ -1,0 +1,348 @@
+//! IPv4 subnetting helpers: masks, network/broadcast addresses, host ranges and counts.
+
+use std::borrow::Cow;
+
+use super::error::EvalError;
+use super::functions::{Builtin, arg};
+use super::value::Value;
+
+/// Calls one of the networking builtins.
+pub(crate) fn call(builtin: Builtin, args: &[Cow<'_, Value>]) -> Result<Value, EvalError> {
+    let first = arg(args, 0)?;
+    let text = |address: u32| Ok(Value::Str(format_ipv4(address)));
+    match builtin {
+        Builtin::CidrToMask => text(mask(prefix(first)?)),
+        Builtin::MaskToCidr => mask_to_cidr(parse_ipv4(first)?).map(Value::Int),
+        Builtin::HostCount => Ok(Value::Int(host_count(prefix(first)?))),
+        Builtin::IpToInt => Ok(Value::Int(i64::from(parse_ipv4(first)?))),
+        Builtin::IntToIp => text(int_to_address(first)?),
+        Builtin::NetworkWithError => {
+            let (address, prefix) = (parse_ipv4(first)?, prefix(arg(args, 1)?)?);
+            text(network_with_error(address, prefix, arg(args, 2)?)?)
+        }
+        _ => {
+            let (address, prefix) = (parse_ipv4(first)?, prefix(arg(args, 1)?)?);
+            text(address_in_subnet(builtin, address, prefix))
+        }
+    }
+}
+
+/// The netmask of a prefix length (`24` → `255.255.255.0`).
+fn mask(prefix: u32) -> u32 {
+    u32::MAX.checked_shl(32 - prefix).unwrap_or(0)
+}
+
+/// Network, broadcast, first-host or last-host address of `address/prefix`.
+fn address_in_subnet(builtin: Builtin, address: u32, prefix: u32) -> u32 {
+    let network = address & mask(prefix);
+    let broadcast = address | !mask(prefix);
+    match (builtin, prefix) {
+        (Builtin::NetworkAddress, _) => network,
+        (Builtin::BroadcastAddress, _) => broadcast,
+        (Builtin::FirstHost | Builtin::LastHost, 32) => address,
+        (Builtin::FirstHost, 31) => network,
+        (Builtin::FirstHost, _) => network + 1,
+        (Builtin::LastHost, 31) => broadcast,
+        _ => broadcast - 1,
+    }
+}
+
+/// Usable hosts: `2**(32-p) - 2`, except `/31` (2, point-to-point) and `/32` (1).
+fn host_count(prefix: u32) -> i64 {
+    match prefix {
+        32 => 1,
+        31 => 2,
+        _ => (1_i64 << (32 - prefix)) - 2,
+    }
+}
+
+/// The network address computed with a wrong prefix `prefix + delta`, clamped to `0..=32`.
+fn network_with_error(address: u32, prefix: u32, delta: &Value) -> Result<u32, EvalError> {
+    let delta = delta.as_i64().ok_or_else(|| {
+        EvalError::new(format!("delta must be an int, not {}", delta.type_name()))
+    })?;
+    let wrong = i64::from(prefix).saturating_add(delta).clamp(0, 32);
+    let wrong = u32::try_from(wrong).unwrap_or(32);
+    Ok(address & mask(wrong))
+}
+
+/// The prefix length of a contiguous netmask.
+fn mask_to_cidr(mask: u32) -> Result<i64, EvalError> {
+    let ones = mask.leading_ones();
+    if ones + mask.trailing_zeros() != 32 {
+        return Err(EvalError::new(format!(
+            "netmask {} is not contiguous",
+            format_ipv4(mask)
+        )));
+    }
+    Ok(i64::from(ones))
+}
+
+/// Validates a prefix length argument (`0..=32`).
+fn prefix(value: &Value) -> Result<u32, EvalError> {
+    let Some(prefix) = value.as_i64() else {
+        return Err(EvalError::new(format!(
+            "prefix must be an int, not {}",
+            value.type_name()
+        )));
+    };
+    u32::try_from(prefix)
+        .ok()
+        .filter(|prefix| *prefix <= 32)
+        .ok_or_else(|| EvalError::new(format!("prefix {prefix} is out of range 0..=32")))
+}
+
+fn int_to_address(value: &Value) -> Result<u32, EvalError> {
+    let Some(int) = value.as_i64() else {
+        return Err(EvalError::new(format!(
+            "int_to_ip() argument must be an int, not {}",
+            value.type_name()
+        )));
+    };
+    u32::try_from(int).map_err(|_| {
+        EvalError::new(format!(
+            "{int} is not a valid IPv4 address (0..=4294967295)"
+        ))
+    })
+}
+
+/// Parses a dotted-quad IPv4 address (four decimal octets, no leading zeros).
+fn parse_ipv4(value: &Value) -> Result<u32, EvalError> {
+    let Value::Str(text) = value else {
+        return Err(EvalError::new(format!(
+            "IPv4 address must be a str, not {}",
+            value.type_name()
+        )));
+    };
+    let invalid = || EvalError::new(format!("'{text}' is not a valid IPv4 address"));
+    let mut address: u32 = 0;
+    let mut count = 0;
+    for octet in text.split('.') {
+        let well_formed = (1..=3).contains(&octet.len())
+            && octet.bytes().all(|byte| byte.is_ascii_digit())
+            && !(octet.len() > 1 && octet.starts_with('0'));
+        let value = octet
+            .parse::<u8>()
+            .ok()
+            .filter(|_| well_formed)
+            .ok_or_else(invalid)?;
+        address = (address << 8) | u32::from(value);
+        count += 1;
+        if count > 4 {
+            return Err(invalid());
+        }
+    }
+    if count != 4 {
+        return Err(invalid());
+    }
+    Ok(address)
+}
+
+/// Formats an address as a dotted quad.
+fn format_ipv4(address: u32) -> String {
+    let [a, b, c, d] = address.to_be_bytes();
+    format!("{a}.{b}.{c}.{d}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use Value::{Float, Int};
+
+    fn text(value: &str) -> Value {
+        Value::from(value)
+    }
+
+    fn check(builtin: Builtin, args: Vec<Value>, expected: Result<Value, &str>) {
+        let owned: Vec<Cow<'_, Value>> = args.into_iter().map(Cow::Owned).collect();
+        match (call(builtin, &owned), expected) {
+            (Ok(actual), Ok(expected)) => assert_eq!(actual, expected, "{builtin:?}"),
+            (Err(error), Err(fragment)) => assert!(error.message.contains(fragment), "{error}"),
+            (actual, expected) => panic!("{builtin:?}: {actual:?} vs {expected:?}"),
+        }
+    }
+
+    fn check_subnet(ip: &str, prefix: i64, expected: [&str; 4]) {
+        let builtins = [
+            Builtin::NetworkAddress,
+            Builtin::BroadcastAddress,
+            Builtin::FirstHost,
+            Builtin::LastHost,
+        ];
+        for (builtin, expected) in builtins.into_iter().zip(expected) {
+            check(builtin, vec![text(ip), Int(prefix)], Ok(text(expected)));
+        }
+    }
+
+    #[test]
+    fn subnets() {
+        check_subnet(
+            "192.168.1.130",
+            26,
+            [
+                "192.168.1.128",
+                "192.168.1.191",
+                "192.168.1.129",
+                "192.168.1.190",
+            ],
+        );
+        check_subnet(
+            "10.1.2.3",
+            8,
+            ["10.0.0.0", "10.255.255.255", "10.0.0.1", "10.255.255.254"],
+        );
+        check_subnet(
+            "172.16.5.77",
+            20,
+            ["172.16.0.0", "172.16.15.255", "172.16.0.1", "172.16.15.254"],
+        );
+        check_subnet(
+            "10.0.0.5",
+            31,
+            ["10.0.0.4", "10.0.0.5", "10.0.0.4", "10.0.0.5"],
+        );
+        check_subnet(
+            "10.0.0.5",
+            32,
+            ["10.0.0.5", "10.0.0.5", "10.0.0.5", "10.0.0.5"],
+        );
+        check_subnet(
+            "203.0.113.9",
+            0,
+            ["0.0.0.0", "255.255.255.255", "0.0.0.1", "255.255.255.254"],
+        );
+        check_subnet(
+            "192.168.0.1",
+            30,
+            ["192.168.0.0", "192.168.0.3", "192.168.0.1", "192.168.0.2"],
+        );
+    }
+
+    #[test]
+    fn masks_and_counts() {
+        check(
+            Builtin::CidrToMask,
+            vec![Int(24)],
+            Ok(text("255.255.255.0")),
+        );
+        check(
+            Builtin::CidrToMask,
+            vec![Int(26)],
+            Ok(text("255.255.255.192")),
+        );
+        check(Builtin::CidrToMask, vec![Int(0)], Ok(text("0.0.0.0")));
+        check(
+            Builtin::CidrToMask,
+            vec![Int(32)],
+            Ok(text("255.255.255.255")),
+        );
+        check(Builtin::CidrToMask, vec![Int(33)], Err("out of range"));
+        check(Builtin::CidrToMask, vec![Int(-1)], Err("out of range"));
+        check(
+            Builtin::CidrToMask,
+            vec![Float(24.0)],
+            Err("prefix must be an int"),
+        );
+        check(
+            Builtin::MaskToCidr,
+            vec![text("255.255.255.192")],
+            Ok(Int(26)),
+        );
+        check(Builtin::MaskToCidr, vec![text("0.0.0.0")], Ok(Int(0)));
+        check(
+            Builtin::MaskToCidr,
+            vec![text("255.255.255.255")],
+            Ok(Int(32)),
+        );
+        check(
+            Builtin::MaskToCidr,
+            vec![text("255.0.255.0")],
+            Err("not contiguous"),
+        );
+        check(Builtin::HostCount, vec![Int(26)], Ok(Int(62)));
+        check(Builtin::HostCount, vec![Int(24)], Ok(Int(254)));
+        check(Builtin::HostCount, vec![Int(30)], Ok(Int(2)));
+        check(Builtin::HostCount, vec![Int(31)], Ok(Int(2)));
+        check(Builtin::HostCount, vec![Int(32)], Ok(Int(1)));
+        check(Builtin::HostCount, vec![Int(0)], Ok(Int(4_294_967_294)));
+    }
+
+    #[test]
+    fn wrong_prefix_networks() {
+        let ip = || text("192.168.1.130");
+        check(
+            Builtin::NetworkWithError,
+            vec![ip(), Int(26), Int(0)],
+            Ok(text("192.168.1.128")),
+        );
+        check(
+            Builtin::NetworkWithError,
+            vec![ip(), Int(26), Int(-2)],
+            Ok(text("192.168.1.0")),
+        );
+        check(
+            Builtin::NetworkWithError,
+            vec![ip(), Int(26), Int(1)],
+            Ok(text("192.168.1.128")),
+        );
+        check(
+            Builtin::NetworkWithError,
+            vec![ip(), Int(26), Int(100)],
+            Ok(text("192.168.1.130")),
+        );
+        check(
+            Builtin::NetworkWithError,
+            vec![ip(), Int(2), Int(-5)],
+            Ok(text("0.0.0.0")),
+        );
+        check(
+            Builtin::NetworkWithError,
+            vec![ip(), Int(26), text("1")],
+            Err("delta must be an int"),
+        );
+    }
+
+    #[test]
+    fn conversions_and_validation() {
+        check(
+            Builtin::IpToInt,
+            vec![text("192.168.1.1")],
+            Ok(Int(3_232_235_777)),
+        );
+        check(Builtin::IpToInt, vec![text("0.0.0.0")], Ok(Int(0)));
+        check(
+            Builtin::IntToIp,
+            vec![Int(3_232_235_777)],
+            Ok(text("192.168.1.1")),
+        );
+        check(
+            Builtin::IntToIp,
+            vec![Int(4_294_967_295)],
+            Ok(text("255.255.255.255")),
+        );
+        check(
+            Builtin::IntToIp,
+            vec![Int(4_294_967_296)],
+            Err("not a valid IPv4"),
+        );
+        check(Builtin::IntToIp, vec![Int(-1)], Err("not a valid IPv4"));
+        for bad in [
+            "256.1.1.1",
+            "1.2.3",
+            "1.2.3.4.5",
+            "01.2.3.4",
+            "1..3.4",
+            "a.b.c.d",
+            "",
+            " 1.2.3.4",
+            "1.2.3.+4",
+        ] {
+            check(
+                Builtin::IpToInt,
+                vec![text(bad)],
+                Err("not a valid IPv4 address"),
+            );
+        }
+        check(Builtin::IpToInt, vec![Int(5)], Err("must be a str"));
+    }
+}

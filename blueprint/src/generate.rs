@@ -1,0 +1,352 @@
+//! Item generation: sample parameters, apply the difficulty's constraints by bounded
+//! rejection sampling, compute the answer (the backend computes it; nothing else does),
+//! render a stem, build validated distractors, and shuffle the options — all from one seed,
+//! so an item can be regenerated exactly for audit.
+
+use crate::expr::{Env, EvalError, Program, Value};
+use crate::rng::SeededRng;
+use crate::skill::{AnswerType, Difficulty, Parameter, Skill};
+
+/// Parameter draws tried before a difficulty's constraints count as unsatisfiable.
+pub const MAX_SAMPLING_TRIES: u32 = 1_000;
+/// How far from an integer answer the deterministic distractor fill looks.
+pub const MAX_FILL_DISTANCE: i64 = 50;
+
+/// One generated item, with everything needed to show it, judge it and audit it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Item {
+    /// The skill.
+    pub skill_id: String,
+    /// The difficulty.
+    pub difficulty: Difficulty,
+    /// The seed that regenerates this exact item.
+    pub seed: u64,
+    /// Sampled parameters and computed values, shown with `str()`.
+    pub parameters: Vec<(String, String)>,
+    /// The question.
+    pub stem: String,
+    /// The options, the answer among them.
+    pub options: Vec<String>,
+    /// Index of the answer in `options`.
+    pub answer_index: usize,
+    /// The keyed answer.
+    pub answer: String,
+    /// The explanation, when the blueprint has one.
+    pub explanation: Option<String>,
+}
+
+/// Why an item could not be generated. These are blueprint defects, found by the property
+/// tests and `viva blueprints check`; sessions retry with another seed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum GenerateError {
+    /// No draw satisfied the constraints within the bound.
+    #[error("skill {skill}: no {difficulty} item satisfied the constraints in {tries} draws")]
+    Unsatisfiable {
+        /// The skill.
+        skill: String,
+        /// The level.
+        difficulty: &'static str,
+        /// Draws tried.
+        tries: u32,
+    },
+    /// An expression failed.
+    #[error("skill {skill}: {field}: {source}")]
+    Eval {
+        /// The skill.
+        skill: String,
+        /// Which expression.
+        field: String,
+        /// The failure.
+        source: EvalError,
+    },
+    /// Too few distinct valid distractors.
+    #[error("skill {skill}: only {found} of {needed} distractors")]
+    TooFewDistractors {
+        /// The skill.
+        skill: String,
+        /// How many were found.
+        found: usize,
+        /// How many were needed.
+        needed: usize,
+    },
+    /// The answer is not of the declared type.
+    #[error("skill {skill}: the answer {answer} is not an integer")]
+    AnswerType {
+        /// The skill.
+        skill: String,
+        /// The value.
+        answer: String,
+    },
+}
+
+/// Generates the item of `skill` at `difficulty` for `seed`.
+pub fn generate(
+    skill: &Skill,
+    difficulty: Difficulty,
+    seed: u64,
+    shuffle_options: bool,
+) -> Result<Item, GenerateError> {
+    let mut rng = SeededRng::new(seed);
+    let (mut env, answer) = sample(skill, difficulty, &mut rng)?;
+    let keyed = keyed_answer(skill, &answer)?;
+    let stem_index = rng.next_index(skill.stems.len().max(1));
+    let stem = match skill.stems.get(stem_index) {
+        Some(template) => template
+            .render(&env)
+            .map_err(|e| eval_error(skill, "presentation.stem_templates", e))?,
+        None => String::new(),
+    };
+    let parameters = shown_parameters(skill, &env);
+    env.set("answer", answer.clone());
+    let explanation = match &skill.explanation {
+        Some(template) => Some(
+            template
+                .render(&env)
+                .map_err(|e| eval_error(skill, "presentation.explanation_template", e))?,
+        ),
+        None => None,
+    };
+    let distractors = distractors(skill, &mut env, &answer, &keyed)?;
+    let (options, answer_index) =
+        arrange_options(keyed.clone(), distractors, shuffle_options, &mut rng);
+    Ok(Item {
+        skill_id: skill.id.clone(),
+        difficulty,
+        seed,
+        parameters,
+        stem,
+        options,
+        answer_index,
+        answer: keyed,
+        explanation,
+    })
+}
+
+fn eval_error(skill: &Skill, field: &str, source: EvalError) -> GenerateError {
+    GenerateError::Eval {
+        skill: skill.id.clone(),
+        field: field.to_owned(),
+        source,
+    }
+}
+
+fn eval(skill: &Skill, field: &str, program: &Program, env: &Env) -> Result<Value, GenerateError> {
+    program.eval(env).map_err(|e| eval_error(skill, field, e))
+}
+
+/// Draws parameters until the difficulty's constraints hold; returns the bindings and answer.
+fn sample(
+    skill: &Skill,
+    difficulty: Difficulty,
+    rng: &mut SeededRng,
+) -> Result<(Env, Value), GenerateError> {
+    let constraints = &skill.constraints[difficulty as usize];
+    for _ in 0..MAX_SAMPLING_TRIES {
+        let Some(mut env) = draw_parameters(skill, rng) else {
+            continue;
+        };
+        for (name, program) in &skill.computed {
+            let value = eval(
+                skill,
+                &format!("generation.computed_values.{name}"),
+                program,
+                &env,
+            )?;
+            env.set(name.clone(), value);
+        }
+        let answer = eval(skill, "generation.answer_formula", &skill.answer, &env)?;
+        env.set("answer", answer.clone());
+        if holds_all(skill, "constraints", constraints, &env)? {
+            return Ok((env, answer));
+        }
+    }
+    Err(GenerateError::Unsatisfiable {
+        skill: skill.id.clone(),
+        difficulty: difficulty.as_str(),
+        tries: MAX_SAMPLING_TRIES,
+    })
+}
+
+/// One draw of every parameter; `None` when a draw hit an excluded value.
+fn draw_parameters(skill: &Skill, rng: &mut SeededRng) -> Option<Env> {
+    let mut env = Env::new();
+    for (name, parameter) in &skill.parameters {
+        let value = match parameter {
+            Parameter::Integer {
+                min,
+                step,
+                count,
+                exclude,
+            } => {
+                let k = rng.next_u64() % count;
+                let value = min.checked_add(step.checked_mul(i64::try_from(k).ok()?)?)?;
+                if exclude.contains(&value) {
+                    return None;
+                }
+                Value::Int(value)
+            }
+            Parameter::Choice(values) => values.get(rng.next_index(values.len()))?.clone(),
+        };
+        env.set(name.clone(), value);
+    }
+    Some(env)
+}
+
+fn holds_all(
+    skill: &Skill,
+    field: &str,
+    programs: &[Program],
+    env: &Env,
+) -> Result<bool, GenerateError> {
+    for program in programs {
+        if !eval(skill, field, program, env)?.is_truthy() {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+fn keyed_answer(skill: &Skill, answer: &Value) -> Result<String, GenerateError> {
+    match (skill.answer_type, answer) {
+        (AnswerType::Integer, Value::Int(i)) => Ok(i.to_string()),
+        (AnswerType::Integer, Value::Float(f)) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+            Ok(format!("{}", *f as i64))
+        }
+        (AnswerType::Integer, other) => Err(GenerateError::AnswerType {
+            skill: skill.id.clone(),
+            answer: other.to_display_string(),
+        }),
+        (AnswerType::String, value) => Ok(value.to_display_string()),
+    }
+}
+
+fn shown_parameters(skill: &Skill, env: &Env) -> Vec<(String, String)> {
+    let names = skill
+        .parameters
+        .iter()
+        .map(|(name, _)| name)
+        .chain(skill.computed.iter().map(|(name, _)| name));
+    names
+        .filter_map(|name| {
+            env.get(name)
+                .map(|value| (name.clone(), value.to_display_string()))
+        })
+        .collect()
+}
+
+/// Distractors from the strategies whose conditions hold, validated and deduplicated, then a
+/// deterministic fill around integer answers.
+fn distractors(
+    skill: &Skill,
+    env: &mut Env,
+    answer: &Value,
+    keyed: &str,
+) -> Result<Vec<String>, GenerateError> {
+    let needed = skill.option_count.saturating_sub(1);
+    let mut accepted: Vec<Value> = Vec::with_capacity(needed);
+    for strategy in &skill.strategies {
+        if accepted.len() == needed {
+            break;
+        }
+        if let Some(condition) = &strategy.condition
+            && !eval(
+                skill,
+                "presentation.distractor_strategies.condition",
+                condition,
+                env,
+            )?
+            .is_truthy()
+        {
+            continue;
+        }
+        let candidate = eval(
+            skill,
+            "presentation.distractor_strategies.formula",
+            &strategy.formula,
+            env,
+        )?;
+        try_accept(skill, env, candidate, keyed, &mut accepted)?;
+    }
+    fill(skill, env, answer, keyed, &mut accepted, needed)?;
+    if accepted.len() < needed {
+        return Err(GenerateError::TooFewDistractors {
+            skill: skill.id.clone(),
+            found: accepted.len(),
+            needed,
+        });
+    }
+    Ok(accepted.iter().map(Value::to_display_string).collect())
+}
+
+fn fill(
+    skill: &Skill,
+    env: &mut Env,
+    answer: &Value,
+    keyed: &str,
+    accepted: &mut Vec<Value>,
+    needed: usize,
+) -> Result<(), GenerateError> {
+    let Value::Int(center) = answer else {
+        return Ok(());
+    };
+    for distance in 1..=MAX_FILL_DISTANCE {
+        for candidate in [center.checked_add(distance), center.checked_sub(distance)]
+            .into_iter()
+            .flatten()
+        {
+            if accepted.len() == needed {
+                return Ok(());
+            }
+            try_accept(skill, env, Value::Int(candidate), keyed, accepted)?;
+        }
+    }
+    Ok(())
+}
+
+/// Accepts `candidate` if it differs from the answer and every accepted one, and passes
+/// every validation expression.
+fn try_accept(
+    skill: &Skill,
+    env: &mut Env,
+    candidate: Value,
+    keyed: &str,
+    accepted: &mut Vec<Value>,
+) -> Result<(), GenerateError> {
+    let shown = candidate.to_display_string();
+    if shown == keyed || accepted.iter().any(|a| a.to_display_string() == shown) {
+        return Ok(());
+    }
+    env.set("distractor", candidate.clone());
+    env.set("other_distractors", Value::List(accepted.clone()));
+    if holds_all(
+        skill,
+        "presentation.distractor_validation",
+        &skill.validation,
+        env,
+    )? {
+        accepted.push(candidate);
+    }
+    Ok(())
+}
+
+fn arrange_options(
+    answer: String,
+    distractors: Vec<String>,
+    shuffle: bool,
+    rng: &mut SeededRng,
+) -> (Vec<String>, usize) {
+    let mut options = Vec::with_capacity(distractors.len() + 1);
+    options.push(answer.clone());
+    options.extend(distractors);
+    if shuffle {
+        for i in (1..options.len()).rev() {
+            options.swap(i, rng.next_index(i + 1));
+        }
+    }
+    let answer_index = options
+        .iter()
+        .position(|option| *option == answer)
+        .unwrap_or(0);
+    (options, answer_index)
+}

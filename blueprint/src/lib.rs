@@ -1,0 +1,26 @@
+//! Viva's blueprint engine: assessments generated from skill blueprints instead of an item
+//! bank. Pure and IO-free: callers hand it YAML text and get items, scores and verdicts.
+//!
+//! Layout:
+//! - [`model`]: the YAML documents, with the design document's field names.
+//! - [`expr`]: the safe Python-subset expression language (compiled once, bounded cost).
+//! - [`skill`], [`assessment`]: compiling and validating documents; [`library`] loads them all.
+//! - [`generate`]: one item from a skill, difficulty and seed; the backend computes the answer.
+//! - [`plan`]: an assessment session's item plan.
+//! - [`scoring`]: weighted percent, section results, grade band, pass or fail.
+//! - [`normalize`]: typed and spoken answers to canonical form ("eighty five" → 85).
+//! - [`rng`]: the seeded PRNG everything reproducible uses.
+//! - [`error`]: load errors that name file, field and position.
+#![warn(missing_docs)]
+
+pub mod assessment;
+pub mod error;
+pub mod expr;
+pub mod generate;
+pub mod library;
+pub mod model;
+pub mod normalize;
+pub mod plan;
+pub mod rng;
+pub mod scoring;
+pub mod skill;

@@ -1,0 +1,220 @@
+//! `BlueprintLibrary`: every skill and assessment, parsed from YAML text and compiled, with
+//! all errors reported together. The caller reads the files; this module does no IO.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::assessment::{Assessment, compile_assessment};
+use crate::error::LoadError;
+use crate::model::{AssessmentDoc, SkillDoc};
+use crate::skill::{Skill, compile_skill};
+
+/// One YAML document and where it came from.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// The file path, for messages.
+    pub path: String,
+    /// Its text.
+    pub text: String,
+}
+
+/// The loaded blueprints.
+#[derive(Debug, Clone, Default)]
+pub struct BlueprintLibrary {
+    skills: BTreeMap<String, Skill>,
+    assessments: BTreeMap<String, Assessment>,
+}
+
+impl BlueprintLibrary {
+    /// Parses and compiles every skill, then every assessment (which may name any skill).
+    pub fn load(
+        skills: &[Source],
+        assessments: &[Source],
+    ) -> Result<BlueprintLibrary, Vec<LoadError>> {
+        let mut errors = Vec::new();
+        let mut library = BlueprintLibrary::default();
+        for source in skills {
+            let compiled =
+                parse::<SkillDoc>(source).and_then(|doc| compile_skill(&source.path, doc));
+            match compiled {
+                Ok(skill) if library.skills.contains_key(&skill.id) => {
+                    errors.push(LoadError::at(
+                        &source.path,
+                        "skill_id",
+                        format!("{:?} is defined twice", skill.id),
+                    ));
+                }
+                Ok(skill) => {
+                    library.skills.insert(skill.id.clone(), skill);
+                }
+                Err(found) => errors.extend(found),
+            }
+        }
+        let skill_ids: BTreeSet<String> = library.skills.keys().cloned().collect();
+        for source in assessments {
+            let compiled = parse::<AssessmentDoc>(source)
+                .and_then(|doc| compile_assessment(&source.path, doc, &skill_ids));
+            match compiled {
+                Ok(assessment) if library.assessments.contains_key(&assessment.id) => {
+                    let message = format!("{:?} is defined twice", assessment.id);
+                    errors.push(LoadError::at(&source.path, "assessment_id", message));
+                }
+                Ok(assessment) => {
+                    library
+                        .assessments
+                        .insert(assessment.id.clone(), assessment);
+                }
+                Err(found) => errors.extend(found),
+            }
+        }
+        if errors.is_empty() {
+            Ok(library)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// A skill by id.
+    pub fn skill(&self, id: &str) -> Option<&Skill> {
+        self.skills.get(id)
+    }
+
+    /// An assessment by id.
+    pub fn assessment(&self, id: &str) -> Option<&Assessment> {
+        self.assessments.get(id)
+    }
+
+    /// Every skill, by id.
+    pub fn skills(&self) -> impl Iterator<Item = &Skill> {
+        self.skills.values()
+    }
+
+    /// Every assessment, by id.
+    pub fn assessments(&self) -> impl Iterator<Item = &Assessment> {
+        self.assessments.values()
+    }
+}
+
+fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
+    serde_norway::from_str(&source.text).map_err(|err| {
+        let mut error = LoadError::at(&source.path, "", err.to_string());
+        if let Some(location) = err.location() {
+            error = error.with_position(format!(
+                "line {}, column {}",
+                location.line(),
+                location.column()
+            ));
+        }
+        vec![error]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(path: &str, text: &str) -> Source {
+        Source {
+            path: path.into(),
+            text: text.into(),
+        }
+    }
+
+    const ADD: &str = r#"
+skill_id: "T.ADD"
+generation:
+  item_type: multiple_choice
+  parameters:
+    a: {type: integer, min: 1, max: 9}
+    b: {type: integer, min: 1, max: 9}
+  answer_formula: "a + b"
+  answer_type: integer
+  difficulty_levels:
+    easy: {constraints: ["answer < 10"]}
+    medium: {constraints: []}
+    hard: {constraints: ["answer >= 10"]}
+presentation:
+  stem_templates: ["What is {a} + {b}?"]
+  option_count: 4
+  distractor_strategies:
+    - {type: off_by_ten, formula: "answer + 10"}
+  distractor_validation: ["distractor > 0"]
+"#;
+
+    #[test]
+    fn a_valid_skill_loads() {
+        let library = BlueprintLibrary::load(&[source("add.yaml", ADD)], &[]).unwrap();
+        assert!(library.skill("T.ADD").is_some());
+    }
+
+    #[test]
+    fn errors_name_file_field_and_position() {
+        let check = |text: String, field: &str, needle: &str| {
+            let errors = BlueprintLibrary::load(&[source("bad.yaml", &text)], &[]).unwrap_err();
+            let error = errors
+                .iter()
+                .find(|e| e.field == field)
+                .unwrap_or_else(|| panic!("{field} not in {errors:?}"));
+            assert_eq!(error.file, "bad.yaml");
+            assert!(error.to_string().contains(needle), "{error}");
+        };
+        check(
+            ADD.replace("a + b", "a +* b"),
+            "generation.answer_formula",
+            "column",
+        );
+        check(
+            ADD.replace("\"answer < 10\"", "\"answr < 10\""),
+            "generation.difficulty_levels.easy.constraints[0]",
+            "answr",
+        );
+        check(
+            ADD.replace("What is {a}", "What is {answer}"),
+            "presentation.stem_templates[0]",
+            "answer",
+        );
+        check(
+            ADD.replace("\"a + b\"", "\"open('x')\""),
+            "generation.answer_formula",
+            "open",
+        );
+        check(
+            ADD.replace("answer_type: integer", "answer_type: decimal"),
+            "generation.answer_type",
+            "decimal",
+        );
+        check(
+            ADD.replace("option_count: 4", "option_count: 1"),
+            "presentation.option_count",
+            "between",
+        );
+        check(
+            ADD.replace("  item_type: multiple_choice\n", ""),
+            "",
+            "line",
+        );
+    }
+
+    #[test]
+    fn duplicate_ids_and_unknown_skills_are_rejected() {
+        let errors = BlueprintLibrary::load(&[source("a.yaml", ADD), source("b.yaml", ADD)], &[])
+            .unwrap_err();
+        assert!(
+            errors[0].to_string().contains("defined twice"),
+            "{errors:?}"
+        );
+        let assessment = r#"
+assessment_id: "X"
+configuration: {total_items: 2, time_limit_minutes: 5, passing_score_percent: 50}
+sections:
+  - {section_id: s, item_count: 2, skill_blueprints: [{skill_id: "NOPE", weight: 1}], difficulty_distribution: {easy: 1, hard: 1}}
+scoring: {grade_bands: [{label: A, min_percent: 0}]}
+"#;
+        let errors =
+            BlueprintLibrary::load(&[source("a.yaml", ADD)], &[source("x.yaml", assessment)])
+                .unwrap_err();
+        assert!(
+            errors.iter().any(|e| e.message.contains("NOPE")),
+            "{errors:?}"
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! Reading blueprint files: every YAML under `<dir>/skills/` and `<dir>/assessments/`,
+//! handed to the pure loader. Also `viva blueprints check`.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use viva_blueprint::library::{BlueprintLibrary, Source};
+
+/// Loads every skill and assessment under `dir`; all errors are reported together.
+pub fn load(dir: &Path) -> anyhow::Result<BlueprintLibrary> {
+    let skills = read_sources(&dir.join("skills"))?;
+    let assessments = read_sources(&dir.join("assessments"))?;
+    BlueprintLibrary::load(&skills, &assessments).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        anyhow::anyhow!(
+            "{} blueprint error(s):\n  {}",
+            errors.len(),
+            lines.join("\n  ")
+        )
+    })
+}
+
+/// `viva blueprints check [DIR]`: loads everything, generates one item per skill and
+/// difficulty, and prints a summary; fails with every error found.
+pub fn check(dir: &Path) -> anyhow::Result<()> {
+    let library = load(dir)?;
+    let mut failures = Vec::new();
+    let mut skills = 0;
+    for skill in library.skills() {
+        skills += 1;
+        for difficulty in viva_blueprint::skill::Difficulty::ALL {
+            if let Err(err) = viva_blueprint::generate::generate(skill, difficulty, 1, true) {
+                failures.push(err.to_string());
+            }
+        }
+    }
+    let assessments = library.assessments().count();
+    if !failures.is_empty() {
+        bail!(
+            "{} generation failure(s):\n  {}",
+            failures.len(),
+            failures.join("\n  ")
+        );
+    }
+    println!(
+        "{}: {skills} skills and {assessments} assessments load and generate",
+        dir.display()
+    );
+    Ok(())
+}
+
+fn read_sources(dir: &Path) -> anyhow::Result<Vec<Source>> {
+    let mut paths = Vec::new();
+    if dir.is_dir() {
+        collect_yaml(dir, &mut paths)?;
+    }
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            Ok(Source {
+                path: path.display().to_string(),
+                text,
+            })
+        })
+        .collect()
+}
+
+fn collect_yaml(dir: &Path, found: &mut Vec<PathBuf>) -> anyhow::Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("listing {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_yaml(&path, found)?;
+        } else if path
+            .extension()
+            .is_some_and(|ext| ext == "yaml" || ext == "yml")
+        {
+            found.push(path);
+        }
+    }
+    Ok(())
+}
