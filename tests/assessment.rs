@@ -271,3 +271,45 @@ async fn starting_too_many_sessions_is_rate_limited() {
     client.send_json(frame).await;
     client.expect_error("rate_limited", Some("third")).await;
 }
+
+#[tokio::test]
+async fn an_assessment_resumes_after_a_kill_with_its_answers_and_open_item() {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("kit")).await;
+    let (started, first) = start_assessment(&mut client, MATH, false).await;
+    let session_id = field_str(&started, "session_id").to_owned();
+    let (answer, _) = keyed_answer(&server, &session_id, 1);
+    let events = answer_item(
+        &mut client,
+        json!({"type": "answer.text", "event_id": "k1", "text": answer}),
+    )
+    .await;
+    let second = last(&events);
+    let mut server = server;
+    server.kill().await;
+    let server = server.restart().await;
+    let mut client = Client::connect(&server, Auth::bearer("kit")).await;
+    let frame = json!({"type": "session.resume", "device_id": "d", "session_id": session_id});
+    client.send_json(frame).await;
+    let events = client
+        .collect_until(|events| events.iter().any(|e| e["type"] == "question"))
+        .await;
+    let resumed = events
+        .iter()
+        .find(|e| e["type"] == "session.resumed")
+        .expect("resumed");
+    assert_eq!(resumed["progress"]["answered"], 1, "{resumed}");
+    let question = events
+        .iter()
+        .find(|e| e["type"] == "question")
+        .expect("question");
+    assert_eq!(
+        (&question["question_id"], &question["text"]),
+        (&second["question_id"], &second["text"])
+    );
+    assert_eq!(
+        question["options"], second["options"],
+        "the same item, options in the same order"
+    );
+    assert_ne!(first["text"], question["text"]);
+}

@@ -136,28 +136,20 @@ fn eval(skill: &Skill, field: &str, program: &Program, env: &Env) -> Result<Valu
 }
 
 /// Draws parameters until the difficulty's constraints hold; returns the bindings and answer.
+/// Each constraint is checked as soon as its names are bound, so most rejected draws cost
+/// only their parameters.
 fn sample(
     skill: &Skill,
     difficulty: Difficulty,
     rng: &mut SeededRng,
 ) -> Result<(Env, Value), GenerateError> {
-    let constraints = &skill.constraints[difficulty as usize];
+    let level = difficulty as usize;
+    let mut env = Env::new();
     for _ in 0..MAX_SAMPLING_TRIES {
-        let Some(mut env) = draw_parameters(skill, rng) else {
+        if !draw_parameters(skill, rng, &mut env) || !holds_at(skill, level, 0, &env)? {
             continue;
-        };
-        for (name, program) in &skill.computed {
-            let value = eval(
-                skill,
-                &format!("generation.computed_values.{name}"),
-                program,
-                &env,
-            )?;
-            env.set(name.clone(), value);
         }
-        let answer = eval(skill, "generation.answer_formula", &skill.answer, &env)?;
-        env.set("answer", answer.clone());
-        if holds_all(skill, "constraints", constraints, &env)? {
+        if let Some(answer) = compute_rest(skill, level, &mut env)? {
             return Ok((env, answer));
         }
     }
@@ -168,9 +160,50 @@ fn sample(
     })
 }
 
-/// One draw of every parameter; `None` when a draw hit an excluded value.
-fn draw_parameters(skill: &Skill, rng: &mut SeededRng) -> Option<Env> {
-    let mut env = Env::new();
+/// Computed values and the answer for one draw, checking constraints stage by stage;
+/// `None` when a constraint fails.
+fn compute_rest(
+    skill: &Skill,
+    level: usize,
+    env: &mut Env,
+) -> Result<Option<Value>, GenerateError> {
+    for (k, (name, program)) in skill.computed.iter().enumerate() {
+        let value = eval(skill, "generation.computed_values", program, env)?;
+        env.set(name, value);
+        if !holds_at(skill, level, k + 1, env)? {
+            return Ok(None);
+        }
+    }
+    let answer = eval(skill, "generation.answer_formula", &skill.answer, env)?;
+    env.set("answer", answer.clone());
+    let answer_stage = skill.computed.len() + 1;
+    Ok(holds_at(skill, level, answer_stage, env)?.then_some(answer))
+}
+
+/// Whether every constraint of this level checked at `stage` holds.
+fn holds_at(skill: &Skill, level: usize, stage: usize, env: &Env) -> Result<bool, GenerateError> {
+    let stages = &skill.constraint_stages[level];
+    for (program, _) in skill.constraints[level]
+        .iter()
+        .zip(stages)
+        .filter(|(_, s)| **s == stage)
+    {
+        if !eval(
+            skill,
+            "generation.difficulty_levels.constraints",
+            program,
+            env,
+        )?
+        .is_truthy()
+        {
+            return Ok(false);
+        }
+    }
+    Ok(true)
+}
+
+/// One draw of every parameter into `env`; false when a draw hit an excluded value.
+fn draw_parameters(skill: &Skill, rng: &mut SeededRng, env: &mut Env) -> bool {
     for (name, parameter) in &skill.parameters {
         let value = match parameter {
             Parameter::Integer {
@@ -180,17 +213,26 @@ fn draw_parameters(skill: &Skill, rng: &mut SeededRng) -> Option<Env> {
                 exclude,
             } => {
                 let k = rng.next_u64() % count;
-                let value = min.checked_add(step.checked_mul(i64::try_from(k).ok()?)?)?;
+                let Some(value) = i64::try_from(k)
+                    .ok()
+                    .and_then(|k| step.checked_mul(k))
+                    .and_then(|o| min.checked_add(o))
+                else {
+                    return false;
+                };
                 if exclude.contains(&value) {
-                    return None;
+                    return false;
                 }
                 Value::Int(value)
             }
-            Parameter::Choice(values) => values.get(rng.next_index(values.len()))?.clone(),
+            Parameter::Choice(values) => match values.get(rng.next_index(values.len())) {
+                Some(value) => value.clone(),
+                None => return false,
+            },
         };
-        env.set(name.clone(), value);
+        env.set(name, value);
     }
-    Some(env)
+    true
 }
 
 fn holds_all(

@@ -92,6 +92,11 @@ pub struct Skill {
     pub answer_type: AnswerType,
     /// Constraints for easy, medium and hard, in [`Difficulty::ALL`] order.
     pub constraints: [Vec<Program>; 3],
+    /// For each constraint, the earliest sampling stage where all its names are bound:
+    /// 0 after the parameters, `k` after the `k`-th computed value, `computed.len() + 1`
+    /// after the answer. Checking a constraint as soon as it can be checked rejects a draw
+    /// before the rest of its values are computed.
+    pub constraint_stages: [Vec<usize>; 3],
     /// Stem templates.
     pub stems: Vec<Template>,
     /// Options per item.
@@ -191,6 +196,12 @@ pub fn compile_skill(file: &str, doc: SkillDoc) -> Result<Skill, Vec<LoadError>>
         }
     };
     let constraints = compile_constraints(&mut c, &doc, &with_answer);
+    let constraint_stages = constraints.each_ref().map(|programs| {
+        programs
+            .iter()
+            .map(|program| stage_of(program, &parameters, &computed))
+            .collect()
+    });
     let stems = compile_stems(&mut c, &doc, &base);
     let strategies = compile_strategies(&mut c, &doc, &with_answer);
     let checks: Vec<&str> = with_answer
@@ -226,6 +237,7 @@ pub fn compile_skill(file: &str, doc: SkillDoc) -> Result<Skill, Vec<LoadError>>
             answer,
             answer_type,
             constraints,
+            constraint_stages,
             stems,
             option_count: doc.presentation.option_count,
             strategies,
@@ -234,6 +246,30 @@ pub fn compile_skill(file: &str, doc: SkillDoc) -> Result<Skill, Vec<LoadError>>
         }),
         _ => Err(c.errors),
     }
+}
+
+/// The sampling stage after which every name `program` reads is bound.
+fn stage_of(
+    program: &Program,
+    parameters: &[(String, Parameter)],
+    computed: &[(String, Program)],
+) -> usize {
+    let stage_of_name = |name: &str| {
+        if parameters.iter().any(|(p, _)| p == name) {
+            0
+        } else {
+            computed
+                .iter()
+                .position(|(c, _)| c == name)
+                .map_or(computed.len() + 1, |k| k + 1)
+        }
+    };
+    program
+        .names()
+        .into_iter()
+        .map(stage_of_name)
+        .max()
+        .unwrap_or(0)
 }
 
 fn check_header(c: &mut Compiler<'_>, doc: &SkillDoc) {

@@ -1,7 +1,6 @@
 //! Compiled expressions ([`Program`]) and the variable environment ([`Env`]) they run against.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
 
 use super::ast::Expr;
 use super::error::{CompileError, EvalError};
@@ -10,9 +9,13 @@ use super::parser::Parser;
 use super::value::Value;
 
 /// Named values an expression can read (parameters, computed values, `answer`, ...).
+///
+/// A small vector, not a hash map: blueprints bind a dozen names or so, where a linear scan
+/// beats hashing, and rebinding an existing name allocates nothing (item generation rebinds
+/// every name on every draw).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Env {
-    values: HashMap<String, Value>,
+    values: Vec<(String, Value)>,
 }
 
 impl Env {
@@ -22,23 +25,30 @@ impl Env {
     }
 
     /// Binds `name` to `value`, replacing any previous binding.
-    pub fn set(&mut self, name: impl Into<String>, value: Value) {
-        self.values.insert(name.into(), value);
+    pub fn set(&mut self, name: &str, value: Value) {
+        match self.values.iter_mut().find(|(bound, _)| bound == name) {
+            Some((_, slot)) => *slot = value,
+            None => self.values.push((name.to_owned(), value)),
+        }
     }
 
     /// The value bound to `name`, if any.
     pub fn get(&self, name: &str) -> Option<&Value> {
-        self.values.get(name)
+        self.values
+            .iter()
+            .find(|(bound, _)| bound == name)
+            .map(|(_, value)| value)
     }
 
     /// Removes and returns the binding of `name`.
     pub fn remove(&mut self, name: &str) -> Option<Value> {
-        self.values.remove(name)
+        let index = self.values.iter().position(|(bound, _)| bound == name)?;
+        Some(self.values.swap_remove(index).1)
     }
 
     /// Whether `name` is bound.
     pub fn contains(&self, name: &str) -> bool {
-        self.values.contains_key(name)
+        self.get(name).is_some()
     }
 
     /// Number of bindings.
@@ -54,11 +64,11 @@ impl Env {
 
 impl<N: Into<String>> FromIterator<(N, Value)> for Env {
     fn from_iter<I: IntoIterator<Item = (N, Value)>>(bindings: I) -> Self {
-        let values = bindings
-            .into_iter()
-            .map(|(name, value)| (name.into(), value))
-            .collect();
-        Self { values }
+        let mut env = Env::new();
+        for (name, value) in bindings {
+            env.set(&name.into(), value);
+        }
+        env
     }
 }
 
@@ -128,7 +138,7 @@ mod tests {
     #[test]
     fn env_operations() {
         let mut env: Env = [("a", Value::Int(1))].into_iter().collect();
-        env.set("b".to_owned(), Value::Bool(true));
+        env.set("b", Value::Bool(true));
         assert_eq!(env.len(), 2);
         assert!(env.contains("a"));
         assert_eq!(env.get("b"), Some(&Value::Bool(true)));
