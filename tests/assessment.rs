@@ -46,7 +46,13 @@ async fn evaluation_answered_correctly_scores_100_in_the_top_band() {
     let (started, first) = start_assessment(&mut client, MATH, false).await;
     assert_eq!(started["plan"]["planned_questions"], 20, "{started}");
     let session_id = field_str(&started, "session_id").to_owned();
-    let (_, completed) = answer_all_correctly(&server, &mut client, &session_id, first).await;
+    let (frames, completed) = answer_all_correctly(&server, &mut client, &session_id, first).await;
+    let stems: std::collections::BTreeSet<&str> = frames
+        .iter()
+        .filter(|f| f["type"] == "question")
+        .map(|f| field_str(f, "text"))
+        .collect();
+    assert_eq!(stems.len(), 20, "stems are unique within a session");
     let result = &completed["result"];
     assert_eq!(result["mode"], "assessment", "{result}");
     assert_eq!(

@@ -9,8 +9,7 @@ use viva_protocol::result::{
     AssessmentResult, AssessmentTrigger, AuditItem, SectionResult, SessionResult,
 };
 use viva_protocol::server::{
-    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStarted,
-    SessionStatus,
+    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStatus,
 };
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
@@ -32,12 +31,7 @@ impl AssessmentCore {
             follow_up_max_per_element: 0,
             time_limit_seconds: time_limit,
         };
-        let session_id = self.life.session_id.clone();
-        self.life.emit(ServerEvent::SessionStarted(SessionStarted {
-            session_id,
-            mode: Mode::Assessment,
-            plan,
-        }));
+        self.life.announce(Mode::Assessment, plan);
     }
 
     /// Commits the generated item of slot `index` as the open question.

@@ -4,8 +4,10 @@
 
 use std::collections::VecDeque;
 
-use viva_protocol::server::{Ack, PauseReason, SessionPaused, SessionStatus};
-use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+use viva_protocol::server::{
+    Ack, PauseReason, PlanSummary, SessionPaused, SessionStarted, SessionStatus,
+};
+use viva_protocol::{ErrorCode, Mode, ServerEvent, ServerMessage};
 
 use super::phase::{IllegalTransition, Phase, PhaseEvent, transition};
 
@@ -104,6 +106,16 @@ impl Lifecycle {
             seq: Some(self.seq),
             event,
         });
+    }
+
+    /// Queues `session.started` with the mode's plan.
+    pub fn announce(&mut self, mode: Mode, plan: PlanSummary) {
+        let session_id = self.session_id.clone();
+        self.emit(ServerEvent::SessionStarted(SessionStarted {
+            session_id,
+            mode,
+            plan,
+        }));
     }
 
     /// Records an applied `event_id` and queues its `ack`.

@@ -4,8 +4,7 @@
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{
-    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStarted,
-    SessionStatus,
+    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStatus,
 };
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
@@ -84,12 +83,7 @@ impl ExamCore {
             bonus_max: self.plan.bonus_max,
             follow_up_max_per_element: self.plan.follow_up_max_per_element,
         };
-        let session_id = self.life.session_id.clone();
-        self.life.emit(ServerEvent::SessionStarted(SessionStarted {
-            session_id,
-            mode: Mode::Exam,
-            plan,
-        }));
+        self.life.announce(Mode::Exam, plan);
     }
 
     /// Commits a phrased question: it becomes the one open question.
