@@ -93,14 +93,22 @@ struct TokenArgs {
 const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
 const DEFAULT_DATA_DIR: &str = "viva-data";
 
-fn main() -> anyhow::Result<()> {
+/// Runs the command; an error is printed once, with its causes, and exits with status 1.
+fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     init_logs();
-    match cli.command {
+    let outcome = match cli.command {
         Commands::Serve(args) => serve(args),
         Commands::Token(args) => token(args),
         Commands::Blueprints(BlueprintsCommand::Check { dir }) => {
             blueprints::check(&dir.unwrap_or_else(config::default_blueprints))
+        }
+    };
+    match outcome {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
         }
     }
 }

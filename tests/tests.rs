@@ -3,6 +3,7 @@
 mod assessment;
 mod auth;
 mod bad_input;
+mod blueprints_cli;
 mod devices;
 mod exam_flow;
 mod harness;

@@ -18,7 +18,7 @@ pub use exam::{
     satisfactory_for, start_exam,
 };
 pub use http::{http_get, result_path};
-pub use server::{Options, Server};
+pub use server::{Options, Server, viva_bin};
 pub use token::{
     expired_token, foreign_token, now_secs, random_uuid, token, verify_token, viva_token_command,
 };

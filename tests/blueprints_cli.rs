@@ -1,0 +1,73 @@
+//! `viva blueprints check` and start-up: a bad blueprint is refused with its file, field and
+//! position; the shipped ones pass.
+
+use std::process::Command;
+
+use crate::harness::viva_bin;
+
+const BAD_SKILL: &str = r#"
+skill_id: "BROKEN.SKILL"
+generation:
+  item_type: multiple_choice
+  parameters: {a: {type: integer, min: 1, max: 9}}
+  answer_formula: "a +* 2"
+  answer_type: integer
+  difficulty_levels: {easy: {constraints: []}, medium: {constraints: []}, hard: {constraints: ["b > 1"]}}
+presentation: {stem_templates: ["{a}?"], option_count: 4}
+"#;
+
+fn check(dir: &std::path::Path) -> std::process::Output {
+    Command::new(viva_bin())
+        .args(["blueprints", "check"])
+        .arg(dir)
+        .output()
+        .expect("run viva blueprints check")
+}
+
+#[test]
+fn shipped_blueprints_pass_the_check() {
+    let output = check(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/blueprints"
+    )));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(stdout.contains("26 skills and 3 assessments"), "{stdout}");
+}
+
+#[test]
+fn a_bad_blueprint_is_reported_with_file_field_and_position() {
+    let dir = tempfile::tempdir().expect("blueprints dir");
+    let acs = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/acs"));
+    std::os::unix::fs::symlink(acs, dir.path().join("acs")).expect("link the ACS data");
+    std::fs::create_dir(dir.path().join("skills")).expect("skills dir");
+    std::fs::write(dir.path().join("skills/broken.yaml"), BAD_SKILL).expect("write");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("broken.yaml: generation.answer_formula (column 4)"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("generation.difficulty_levels.hard.constraints[0]")
+            && stderr.contains("`b`"),
+        "{stderr}"
+    );
+    let serve = Command::new(viva_bin())
+        .args(["serve", "--listen", "127.0.0.1:0", "--blueprints"])
+        .arg(dir.path())
+        .arg("--data-dir")
+        .arg(dir.path().join("data"))
+        .output()
+        .expect("run viva serve");
+    assert!(
+        !serve.status.success(),
+        "the server refuses to start on a bad blueprint"
+    );
+    assert!(String::from_utf8_lossy(&serve.stderr).contains("broken.yaml"));
+}
