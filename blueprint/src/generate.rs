@@ -235,20 +235,6 @@ fn draw_parameters(skill: &Skill, rng: &mut SeededRng, env: &mut Env) -> bool {
     true
 }
 
-fn holds_all(
-    skill: &Skill,
-    field: &str,
-    programs: &[Program],
-    env: &Env,
-) -> Result<bool, GenerateError> {
-    for program in programs {
-        if !eval(skill, field, program, env)?.is_truthy() {
-            return Ok(false);
-        }
-    }
-    Ok(true)
-}
-
 fn keyed_answer(skill: &Skill, answer: &Value) -> Result<String, GenerateError> {
     match (skill.answer_type, answer) {
         (AnswerType::Integer, Value::Int(i)) => Ok(i.to_string()),
@@ -278,7 +264,10 @@ fn shown_parameters(skill: &Skill, env: &Env) -> Vec<(String, String)> {
 }
 
 /// Distractors from the strategies whose conditions hold, validated and deduplicated, then a
-/// deterministic fill around integer answers.
+/// deterministic fill around integer answers. A strategy whose condition or formula cannot
+/// be evaluated for this draw (an overflow at the edge of the parameter space, say) is
+/// skipped, as if its condition were false: a wrong answer that cannot be computed is simply
+/// not offered.
 fn distractors(
     skill: &Skill,
     env: &mut Env,
@@ -291,26 +280,16 @@ fn distractors(
         if accepted.len() == needed {
             break;
         }
-        if let Some(condition) = &strategy.condition
-            && !eval(
-                skill,
-                "presentation.distractor_strategies.condition",
-                condition,
-                env,
-            )?
-            .is_truthy()
-        {
+        let applies = strategy
+            .condition
+            .as_ref()
+            .is_none_or(|c| c.eval(env).is_ok_and(|v| v.is_truthy()));
+        let Some(candidate) = applies.then(|| strategy.formula.eval(env).ok()).flatten() else {
             continue;
-        }
-        let candidate = eval(
-            skill,
-            "presentation.distractor_strategies.formula",
-            &strategy.formula,
-            env,
-        )?;
-        try_accept(skill, env, candidate, keyed, &mut accepted)?;
+        };
+        try_accept(skill, env, candidate, keyed, &mut accepted);
     }
-    fill(skill, env, answer, keyed, &mut accepted, needed)?;
+    fill(skill, env, answer, keyed, &mut accepted, needed);
     if accepted.len() < needed {
         return Err(GenerateError::TooFewDistractors {
             skill: skill.id.clone(),
@@ -328,48 +307,43 @@ fn fill(
     keyed: &str,
     accepted: &mut Vec<Value>,
     needed: usize,
-) -> Result<(), GenerateError> {
-    let Value::Int(center) = answer else {
-        return Ok(());
-    };
+) {
+    let Value::Int(center) = answer else { return };
     for distance in 1..=MAX_FILL_DISTANCE {
         for candidate in [center.checked_add(distance), center.checked_sub(distance)]
             .into_iter()
             .flatten()
         {
             if accepted.len() == needed {
-                return Ok(());
+                return;
             }
-            try_accept(skill, env, Value::Int(candidate), keyed, accepted)?;
+            try_accept(skill, env, Value::Int(candidate), keyed, accepted);
         }
     }
-    Ok(())
 }
 
 /// Accepts `candidate` if it differs from the answer and every accepted one, and passes
-/// every validation expression.
+/// every validation expression (one that cannot be evaluated rejects the candidate).
 fn try_accept(
     skill: &Skill,
     env: &mut Env,
     candidate: Value,
     keyed: &str,
     accepted: &mut Vec<Value>,
-) -> Result<(), GenerateError> {
+) {
     let shown = candidate.to_display_string();
     if shown == keyed || accepted.iter().any(|a| a.to_display_string() == shown) {
-        return Ok(());
+        return;
     }
     env.set("distractor", candidate.clone());
     env.set("other_distractors", Value::List(accepted.clone()));
-    if holds_all(
-        skill,
-        "presentation.distractor_validation",
-        &skill.validation,
-        env,
-    )? {
+    if skill
+        .validation
+        .iter()
+        .all(|check| check.eval(env).is_ok_and(|v| v.is_truthy()))
+    {
         accepted.push(candidate);
     }
-    Ok(())
 }
 
 fn arrange_options(
@@ -391,4 +365,137 @@ fn arrange_options(
         .position(|option| *option == answer)
         .unwrap_or(0);
     (options, answer_index)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::library::{BlueprintLibrary, Source};
+
+    fn skill(answer: &str, answer_type: &str, hard: &str, strategies: &str) -> Skill {
+        let yaml = format!(
+            r#"
+skill_id: "T"
+generation:
+  item_type: multiple_choice
+  parameters: {{a: {{type: integer, min: 1, max: 9}}, b: {{type: integer, min: 0, max: 9}}}}
+  answer_formula: "{answer}"
+  answer_type: {answer_type}
+  difficulty_levels: {{easy: {{constraints: []}}, medium: {{constraints: ["a > 2"]}}, hard: {{constraints: ["{hard}"]}}}}
+presentation:
+  stem_templates: ["{{a}} and {{b}}?", "Again: {{a}}, {{b}}?"]
+  option_count: 4
+  distractor_strategies: [{strategies}]
+"#
+        );
+        let library = BlueprintLibrary::load(
+            &[Source {
+                path: "t.yaml".into(),
+                text: yaml,
+            }],
+            &[],
+        )
+        .unwrap();
+        library.skill("T").unwrap().clone()
+    }
+
+    #[test]
+    fn items_are_deterministic_and_keyed() {
+        let skill = skill(
+            "a + b",
+            "integer",
+            "a + b > 12",
+            "{type: ten, formula: 'answer + 10'}",
+        );
+        for seed in 0..200 {
+            for difficulty in Difficulty::ALL {
+                let item = generate(&skill, difficulty, seed, true).unwrap();
+                assert_eq!(
+                    item,
+                    generate(&skill, difficulty, seed, true).unwrap(),
+                    "seed {seed}"
+                );
+                assert_eq!(item.options[item.answer_index], item.answer);
+                assert_eq!(item.options.len(), 4);
+                let value = |name: &str| {
+                    item.parameters
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .unwrap()
+                        .1
+                        .parse::<i64>()
+                        .unwrap()
+                };
+                assert_eq!(item.answer, (value("a") + value("b")).to_string());
+                if difficulty == Difficulty::Hard {
+                    assert!(value("a") + value("b") > 12, "constraint holds: {item:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unsatisfiable_constraints_are_a_clear_error() {
+        let skill = skill("a + b", "integer", "answer > 100", "");
+        let err = generate(&skill, Difficulty::Hard, 1, true).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GenerateError::Unsatisfiable {
+                    tries: MAX_SAMPLING_TRIES,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err.to_string().contains("hard"), "{err}");
+    }
+
+    #[test]
+    fn a_distractor_that_cannot_be_computed_is_skipped() {
+        let failing = "{type: div, formula: 'answer // b'}, {type: ten, formula: 'answer + 10'}";
+        let skill = skill("a + b", "integer", "b == 0", failing);
+        let item = generate(&skill, Difficulty::Hard, 3, false).unwrap();
+        assert_eq!(
+            item.options[0], item.answer,
+            "unshuffled: the answer comes first"
+        );
+        let answer: i64 = item.answer.parse().unwrap();
+        assert_eq!(
+            item.options[1],
+            (answer + 10).to_string(),
+            "the division by zero was skipped"
+        );
+    }
+
+    #[test]
+    fn string_answers_without_enough_distractors_are_refused() {
+        let skill = skill(
+            "str(a)",
+            "string",
+            "a > 0",
+            "{type: same, formula: 'str(a)'}",
+        );
+        let err = generate(&skill, Difficulty::Easy, 1, true).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                GenerateError::TooFewDistractors {
+                    found: 0,
+                    needed: 3,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn integer_answers_are_filled_deterministically() {
+        let skill = skill("a", "integer", "a > 0", "");
+        let item = generate(&skill, Difficulty::Easy, 5, false).unwrap();
+        let answer: i64 = item.answer.parse().unwrap();
+        let expected = [answer, answer + 1, answer - 1, answer + 2].map(|v| v.to_string());
+        assert_eq!(item.options, expected);
+    }
 }
