@@ -7,6 +7,16 @@
 //! access, imports, lambdas, comprehensions, assignments and keyword arguments do not exist in the
 //! grammar, so there is nothing to sandbox at run time beyond the cost limits below.
 //!
+//! Differences from CPython (compared on about 40,000 random expressions):
+//! - integers are 64-bit: overflow, including an over-long literal, is an error;
+//! - `round(int, n)` returns an int (as Python does); `round(float, n)` is correctly rounded;
+//! - `sum` uses compensated summation, as Python 3.12+ does;
+//! - trigonometry (`sin_deg` and friends) is exact at special angles; `tan_deg(90)` is an error;
+//! - not supported: `is`, `None`, `!r`/`!s` conversions and `{x=}` in f-strings, nested `{}` in
+//!   format specs, raw, bytes and triple-quoted strings, implicit string concatenation, `%`
+//!   formatting, hex/octal/binary literals, and names starting with `__`;
+//! - networking functions are strict: dotted quads without leading zeros, integer prefixes.
+//!
 //! ```text
 //! let program = Program::compile("operand_1 + operand_2")?;   // once, at load
 //! let mut env = Env::new();
