@@ -8,9 +8,7 @@ use viva_blueprint::scoring::{ItemOutcome, score};
 use viva_protocol::result::{
     AssessmentResult, AssessmentTrigger, AuditItem, SectionResult, SessionResult,
 };
-use viva_protocol::server::{
-    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStatus,
-};
+use viva_protocol::server::{Assessment, PlanSummary, Question, SessionCompleted, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use super::assessment::{AnswerInput, AssessmentCore, PendingAnswer, Response};
@@ -225,15 +223,9 @@ impl AssessmentCore {
 
     /// Resumes; queues `session.resumed`, then the open item or the result.
     pub fn resume(&mut self, library: &BlueprintLibrary, now_ms: u64) -> Result<(), Refusal> {
-        self.life.unpause(now_ms)?;
-        let resumed = SessionResumed {
-            session_id: self.life.session_id.clone(),
-            mode: Mode::Assessment,
-            status: self.life.status(),
-            progress: self.progress(),
-        };
-        self.life.emit(ServerEvent::SessionResumed(resumed));
-        if self.life.status() == SessionStatus::Completed {
+        let progress = self.progress();
+        let status = self.life.resume(Mode::Assessment, progress, now_ms)?;
+        if status == SessionStatus::Completed {
             self.emit_completed();
         } else if self.pending.is_none() {
             self.emit_open_item(library, now_ms);

@@ -5,7 +5,8 @@
 use std::collections::VecDeque;
 
 use viva_protocol::server::{
-    Ack, PauseReason, PlanSummary, SessionPaused, SessionStarted, SessionStatus,
+    Ack, PauseReason, PlanSummary, Progress, SessionPaused, SessionResumed, SessionStarted,
+    SessionStatus,
 };
 use viva_protocol::{ErrorCode, Mode, ServerEvent, ServerMessage};
 
@@ -174,6 +175,25 @@ impl Lifecycle {
             }
             _ => Ok(()),
         }
+    }
+
+    /// Leaves a pause (if paused) and queues `session.resumed`; returns the status after it.
+    pub fn resume(
+        &mut self,
+        mode: Mode,
+        progress: Progress,
+        now_ms: u64,
+    ) -> Result<SessionStatus, Refusal> {
+        self.unpause(now_ms)?;
+        let status = self.status();
+        let session_id = self.session_id.clone();
+        self.emit(ServerEvent::SessionResumed(SessionResumed {
+            session_id,
+            mode,
+            status,
+            progress,
+        }));
+        Ok(status)
     }
 
     /// Abandons the session if it has been paused for at least `after_ms`.

@@ -3,9 +3,7 @@
 
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::Trigger;
-use viva_protocol::server::{
-    Assessment, PlanSummary, Question, SessionCompleted, SessionResumed, SessionStatus,
-};
+use viva_protocol::server::{Assessment, PlanSummary, Question, SessionCompleted, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn};
@@ -252,15 +250,9 @@ impl ExamCore {
 
     /// Resumes the session; queues `session.resumed`, then the open question or the result.
     pub fn resume(&mut self, now_ms: u64) -> Result<(), Refusal> {
-        self.life.unpause(now_ms)?;
-        let resumed = SessionResumed {
-            session_id: self.life.session_id.clone(),
-            mode: Mode::Exam,
-            status: self.life.status(),
-            progress: self.progress(),
-        };
-        self.life.emit(ServerEvent::SessionResumed(resumed));
-        if self.life.status() == SessionStatus::Completed {
+        let progress = self.progress();
+        let status = self.life.resume(Mode::Exam, progress, now_ms)?;
+        if status == SessionStatus::Completed {
             self.emit_completed();
         } else if self
             .open_question
