@@ -5,10 +5,8 @@ use viva_blueprint::generate::Item;
 use viva_blueprint::library::BlueprintLibrary;
 use viva_blueprint::normalize::{Normalized, answers_match, normalize_answer};
 use viva_blueprint::scoring::{ItemOutcome, score};
-use viva_protocol::result::{
-    AssessmentResult, AssessmentTrigger, AuditItem, SectionResult, SessionResult,
-};
-use viva_protocol::server::{Assessment, PlanSummary, Question, SessionCompleted, SessionStatus};
+use viva_protocol::result::{AssessmentResult, AssessmentTrigger, AuditItem, SectionResult};
+use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use super::assessment::{AnswerInput, AssessmentCore, PendingAnswer, Response};
@@ -174,16 +172,10 @@ impl AssessmentCore {
     }
 
     fn emit_completed(&mut self) {
-        let Some(result) = self.result.clone() else {
-            return;
-        };
-        let session_id = self.life.session_id.clone();
-        let result = SessionResult::Assessment(result);
-        self.life
-            .emit(ServerEvent::SessionCompleted(SessionCompleted {
-                session_id,
-                result,
-            }));
+        if let Some(result) = self.result.clone() {
+            self.life
+                .announce_completed(viva_protocol::result::SessionResult::Assessment(result));
+        }
     }
 
     fn grade(

@@ -4,9 +4,10 @@
 
 use std::collections::VecDeque;
 
+use viva_protocol::result::SessionResult;
 use viva_protocol::server::{
-    Ack, PauseReason, PlanSummary, Progress, SessionPaused, SessionResumed, SessionStarted,
-    SessionStatus,
+    Ack, PauseReason, PlanSummary, Progress, SessionCompleted, SessionPaused, SessionResumed,
+    SessionStarted, SessionStatus,
 };
 use viva_protocol::{ErrorCode, Mode, ServerEvent, ServerMessage};
 
@@ -116,6 +117,15 @@ impl Lifecycle {
             session_id,
             mode,
             plan,
+        }));
+    }
+
+    /// Queues `session.completed` with the graded result.
+    pub fn announce_completed(&mut self, result: SessionResult) {
+        let session_id = self.session_id.clone();
+        self.emit(ServerEvent::SessionCompleted(SessionCompleted {
+            session_id,
+            result,
         }));
     }
 

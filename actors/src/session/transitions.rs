@@ -3,7 +3,7 @@
 
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::Trigger;
-use viva_protocol::server::{Assessment, PlanSummary, Question, SessionCompleted, SessionStatus};
+use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn};
@@ -236,16 +236,10 @@ impl ExamCore {
     }
 
     fn emit_completed(&mut self) {
-        let Some(result) = self.result.clone() else {
-            return;
-        };
-        let session_id = self.life.session_id.clone();
-        let result = viva_protocol::result::SessionResult::Exam(result);
-        self.life
-            .emit(ServerEvent::SessionCompleted(SessionCompleted {
-                session_id,
-                result,
-            }));
+        if let Some(result) = self.result.clone() {
+            self.life
+                .announce_completed(viva_protocol::result::SessionResult::Exam(result));
+        }
     }
 
     /// Resumes the session; queues `session.resumed`, then the open question or the result.
