@@ -63,6 +63,8 @@ pub enum AppError {
     NotCompleted,
     #[error("too many connections")]
     Overloaded,
+    #[error("storage unavailable")]
+    StorageUnavailable,
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -74,6 +76,9 @@ impl IntoResponse for AppError {
             AppError::NotFound => (StatusCode::NOT_FOUND, "session_not_found"),
             AppError::NotCompleted => (StatusCode::CONFLICT, "not_completed"),
             AppError::Overloaded => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
+            AppError::StorageUnavailable => {
+                (StatusCode::SERVICE_UNAVAILABLE, "storage_unavailable")
+            }
             AppError::Internal(detail) => {
                 tracing::error!(%detail, "request failed");
                 (StatusCode::INTERNAL_SERVER_ERROR, "internal")
@@ -137,5 +142,6 @@ async fn session_result(
         ResultLookup::Completed(result) => Ok(Json(result)),
         ResultLookup::NotCompleted => Err(AppError::NotCompleted),
         ResultLookup::NotFound => Err(AppError::NotFound),
+        ResultLookup::Unavailable => Err(AppError::StorageUnavailable),
     }
 }

@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use viva_actors::exam::plan::PlanDefaults;
 use viva_actors::supervisor::SessionLimits;
+use viva_redis_store::{RedisConfig, Retention};
 
 /// The optional TOML config file.
 #[derive(Debug, Default, Deserialize)]
@@ -29,6 +30,55 @@ pub struct FileConfig {
     /// `[limits]`: per-user session limits.
     #[serde(default)]
     pub limits: LimitsSection,
+    /// `[redis]`: shared storage for several nodes.
+    #[serde(default)]
+    pub redis: RedisSection,
+}
+
+/// `[redis]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RedisSection {
+    /// Server URL, or cluster seed URLs.
+    #[serde(default)]
+    pub urls: Vec<String>,
+    /// The URLs are cluster seeds.
+    #[serde(default)]
+    pub cluster: bool,
+    /// Session lease, such as `"10s"`.
+    pub lease: Option<String>,
+    /// How long open (active or paused) sessions are kept after their last write.
+    pub keep_open: Option<String>,
+    /// How long completed sessions (with results) are kept.
+    pub keep_completed: Option<String>,
+    /// How long abandoned sessions are kept.
+    pub keep_abandoned: Option<String>,
+}
+
+/// Redis storage, when configured.
+#[derive(Debug, Clone)]
+pub struct RedisSettings {
+    /// Where and how to connect.
+    pub connection: RedisConfig,
+    /// Key TTLs by session status.
+    pub retention: Retention,
+}
+
+/// A fresh node id: `node-` and 12 random hex digits.
+pub fn random_node_id() -> String {
+    let id = uuid::Uuid::new_v4().simple().to_string();
+    format!("node-{}", &id[..12])
+}
+
+fn parse_duration(
+    section: &str,
+    key: &str,
+    text: Option<&str>,
+) -> anyhow::Result<Option<Duration>> {
+    text.map(|text| {
+        humantime::parse_duration(text).with_context(|| format!("[{section}] {key} = {text:?}"))
+    })
+    .transpose()
 }
 
 /// `[limits]`.
@@ -116,6 +166,45 @@ impl FileConfig {
         }
     }
 
+    /// The session lease: the flag, else the file, else 10 s.
+    pub fn lease(&self, flag: Option<Duration>) -> anyhow::Result<Duration> {
+        let from_file = parse_duration("redis", "lease", self.redis.lease.as_deref())?;
+        let lease = flag.or(from_file).unwrap_or(Duration::from_secs(10));
+        if lease < Duration::from_millis(300) {
+            bail!("the session lease must be at least 300ms, got {lease:?}");
+        }
+        Ok(lease)
+    }
+
+    /// Redis storage from the flags (which win) or the file; `None` for the embedded store.
+    pub fn redis(&self, urls: Vec<String>, cluster: bool) -> anyhow::Result<Option<RedisSettings>> {
+        let section = &self.redis;
+        let urls = if urls.is_empty() {
+            section.urls.clone()
+        } else {
+            urls
+        };
+        if urls.is_empty() {
+            return Ok(None);
+        }
+        let mut connection = RedisConfig::standalone(&urls[0]);
+        connection.urls = urls;
+        connection.cluster = cluster || section.cluster;
+        let d = Retention::default();
+        let keep = |key: &str, text: &Option<String>, default: Duration| {
+            parse_duration("redis", key, text.as_deref()).map(|d| d.unwrap_or(default))
+        };
+        let retention = Retention {
+            open: keep("keep_open", &section.keep_open, d.open)?,
+            completed: keep("keep_completed", &section.keep_completed, d.completed)?,
+            abandoned: keep("keep_abandoned", &section.keep_abandoned, d.abandoned)?,
+        };
+        Ok(Some(RedisSettings {
+            connection,
+            retention,
+        }))
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -138,6 +227,12 @@ pub struct Settings {
     pub abandon_after: Duration,
     pub max_connections: usize,
     pub limits: SessionLimits,
+    /// This node's id: lease owner and notice address.
+    pub node_id: String,
+    /// How long a session lease lasts unrenewed.
+    pub lease: Duration,
+    /// Redis storage; `None` for the embedded file store.
+    pub redis: Option<RedisSettings>,
 }
 
 /// The repo's `blueprints/`, used when none is given.
@@ -193,5 +288,30 @@ mod tests {
             toml::from_str::<FileConfig>("[exam]\nfool = 1").is_err(),
             "unknown keys are refused"
         );
+    }
+
+    #[test]
+    fn redis_settings_from_flags_or_file() {
+        let none = FileConfig::default();
+        assert!(none.redis(Vec::new(), false).unwrap().is_none());
+        assert_eq!(none.lease(None).unwrap(), Duration::from_secs(10));
+        assert!(none.lease(Some(Duration::from_millis(10))).is_err());
+        let file: FileConfig = toml::from_str(
+            "[redis]\nurls = [\"redis://a/\", \"redis://b/\"]\ncluster = true\nlease = \"4s\"\nkeep_completed = \"90days\"",
+        )
+        .unwrap();
+        let redis = file.redis(Vec::new(), false).unwrap().unwrap();
+        assert!(redis.connection.cluster);
+        assert_eq!(redis.connection.urls.len(), 2);
+        assert_eq!(redis.retention.completed, Duration::from_secs(90 * 86400));
+        assert_eq!(file.lease(None).unwrap(), Duration::from_secs(4));
+        let flag = file
+            .redis(vec!["redis://c/".into()], false)
+            .unwrap()
+            .unwrap();
+        assert_eq!(flag.connection.urls, ["redis://c/"]);
+        let bad: FileConfig =
+            toml::from_str("[redis]\nurls = [\"redis://a/\"]\nkeep_open = \"soon\"").unwrap();
+        assert!(bad.redis(Vec::new(), false).is_err());
     }
 }

@@ -76,6 +76,19 @@ struct ServeArgs {
     /// Development mode: accept `?user=<id>` without a token. Loopback only.
     #[arg(long, env = "VIVA_DEV")]
     dev: bool,
+    /// Keep sessions in Redis (`redis://host:port/`; several, comma-separated, for cluster
+    /// seeds) instead of the data directory. Needed to run several nodes.
+    #[arg(long, env = "VIVA_REDIS_URL", value_delimiter = ',')]
+    redis: Vec<String>,
+    /// The `--redis` URLs are seeds of a Redis Cluster.
+    #[arg(long, env = "VIVA_REDIS_CLUSTER")]
+    redis_cluster: bool,
+    /// This node's id among the nodes sharing one Redis (default: random).
+    #[arg(long, env = "VIVA_NODE_ID")]
+    node_id: Option<String>,
+    /// How long a session lease lasts unrenewed, such as `10s`.
+    #[arg(long, env = "VIVA_LEASE", value_parser = humantime::parse_duration)]
+    lease: Option<Duration>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -160,6 +173,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         abandon_after: file.abandon_after()?,
         max_connections: file.server.max_connections.unwrap_or(10_000),
         limits: file.limits(),
+        node_id: args.node_id.clone().unwrap_or_else(config::random_node_id),
+        lease: file.lease(args.lease)?,
+        redis: file.redis(args.redis, args.redis_cluster)?,
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(server::run(settings))

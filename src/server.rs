@@ -7,13 +7,15 @@ use std::time::Duration;
 
 use anyhow::Context;
 use axum::serve::ListenerExt;
-use viva_actors::checkpoint::FileStore;
+use tokio::sync::mpsc;
+use viva_actors::checkpoint::{CheckpointStore, FileStore, LocalBus, NodeBus, Notice};
 use viva_actors::clock::SystemClock;
 use viva_actors::directory::Directory;
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::examiner::EmbeddedExaminer;
 use viva_actors::session::actor::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
+use viva_redis_store::{Connection, RedisBus, RedisStore};
 
 use crate::app::{self, App};
 use crate::auth::Authenticator;
@@ -45,19 +47,22 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
-    let store = FileStore::open(&settings.data_dir).context("opening the data directory")?;
+    let storage = open_storage(&settings).await?;
     let session = Arc::new(SessionDeps {
-        store: Arc::new(store),
+        store: storage.store,
         examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
         library,
         blueprints,
         clock: Arc::new(SystemClock),
         abandon_after: settings.abandon_after,
+        node_id: settings.node_id.clone(),
+        lease: settings.lease,
     });
     let deps = SupervisorDeps {
         session,
         plan_defaults: settings.plan_defaults,
         limits: settings.limits,
+        bus: storage.bus,
     };
     let directory = Directory::new(Arc::new(deps));
     let app = Arc::new(App::new(
@@ -81,16 +86,67 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
             "DEVELOPMENT MODE: ?user=<id> is accepted WITHOUT a token; never expose this server"
         );
     }
-    tracing::info!(%address, data_dir = %settings.data_dir.display(), "viva serving");
+    tracing::info!(%address, node = %settings.node_id, storage = storage.description, "viva serving");
     println!("viva listening on {address}");
     let reaper = tokio::spawn(reap_idle_supervisors(app.clone()));
+    let notices = storage
+        .notices
+        .map(|notices| tokio::spawn(deliver_notices(app.clone(), notices)));
     let shutdown = shutdown_sequence(app.clone());
     axum::serve(listener, app::router(app.clone()))
         .with_graceful_shutdown(shutdown)
         .await?;
     reaper.abort();
+    if let Some(notices) = notices {
+        notices.abort();
+    }
     tracing::info!("viva stopped");
     Ok(())
+}
+
+/// Where sessions are kept, and how nodes tell each other about takeovers.
+struct Storage {
+    store: Arc<dyn CheckpointStore>,
+    bus: Arc<dyn NodeBus>,
+    /// Notices addressed to this node (Redis only).
+    notices: Option<mpsc::Receiver<Notice>>,
+    description: &'static str,
+}
+
+/// Redis when configured, else the embedded file store in the data directory.
+async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
+    let Some(redis) = &settings.redis else {
+        let store = FileStore::open(&settings.data_dir).context("opening the data directory")?;
+        return Ok(Storage {
+            store: Arc::new(store),
+            bus: Arc::new(LocalBus),
+            notices: None,
+            description: "file",
+        });
+    };
+    let urls = redis.connection.urls.join(",");
+    let conn = Connection::open(&redis.connection)
+        .await
+        .with_context(|| format!("connecting to Redis at {urls}"))?;
+    Ok(Storage {
+        store: Arc::new(RedisStore::new(conn.clone(), redis.retention)),
+        bus: Arc::new(RedisBus::new(conn)),
+        notices: Some(viva_redis_store::listen(
+            redis.connection.clone(),
+            settings.node_id.clone(),
+        )),
+        description: if redis.connection.cluster {
+            "redis-cluster"
+        } else {
+            "redis"
+        },
+    })
+}
+
+async fn deliver_notices(app: Arc<App>, mut notices: mpsc::Receiver<Notice>) {
+    while let Some(notice) = notices.recv().await {
+        app.directory.deliver(notice).await;
+    }
 }
 
 /// Waits for a signal, then pauses and checkpoints every session before connections close.

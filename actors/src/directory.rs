@@ -7,7 +7,8 @@ use std::time::Duration;
 use dashmap::DashMap;
 use kameo::actor::{ActorRef, Spawn};
 
-use crate::supervisor::{IsIdle, Retire, SupervisorDeps, UserSupervisor};
+use crate::checkpoint::Notice;
+use crate::supervisor::{Delivered, IsIdle, Retire, SupervisorDeps, UserSupervisor};
 
 /// Capacity of each supervisor's mailbox.
 pub const SUPERVISOR_MAILBOX: usize = 128;
@@ -45,6 +46,19 @@ impl Directory {
     fn spawn(&self, user_id: &str) -> ActorRef<UserSupervisor> {
         let args = (user_id.to_owned(), self.deps.clone());
         UserSupervisor::spawn_with_mailbox(args, kameo::mailbox::bounded(SUPERVISOR_MAILBOX))
+    }
+
+    /// Hands a notice from another node to the user's supervisor, if the user has one here
+    /// (a user with no supervisor here has no device here to pause).
+    pub async fn deliver(&self, notice: Notice) {
+        let supervisor = self
+            .supervisors
+            .get(notice.user_id())
+            .map(|entry| entry.value().clone());
+        if let Some(supervisor) = supervisor.filter(|s| s.is_alive()) {
+            // ignore: a supervisor that stopped meanwhile has no device left to pause.
+            let _ = supervisor.tell(Delivered(notice)).await;
+        }
     }
 
     /// How many supervisors are live.

@@ -7,7 +7,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use viva_actors::checkpoint::{
-    CheckpointStore, MemoryStore, SessionCheckpoint, StoreError, StoreFuture, UserRecord,
+    CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
+    SessionWrite, StoreError, StoreFuture, UserRecord,
 };
 use viva_actors::clock::ManualClock;
 use viva_actors::directory::Directory;
@@ -64,11 +65,14 @@ fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
         blueprints: Arc::new(BlueprintLibrary::default()),
         clock: clock.clone(),
         abandon_after: DAY,
+        node_id: "node-test".into(),
+        lease: std::time::Duration::from_secs(10),
     });
     let deps = SupervisorDeps {
         session,
         plan_defaults: PlanDefaults::default(),
         limits: SessionLimits::default(),
+        bus: Arc::new(LocalBus),
     };
     World {
         directory: Directory::new(Arc::new(deps)),
@@ -272,14 +276,42 @@ struct FlakyStore {
 }
 
 impl CheckpointStore for FlakyStore {
-    fn save_session<'a>(&'a self, checkpoint: &'a SessionCheckpoint) -> StoreFuture<'a, ()> {
+    fn claim_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        node: &'a str,
+        kind: ClaimKind,
+        lease_ms: u64,
+    ) -> StoreFuture<'a, Option<Claim>> {
+        self.inner.claim_session(key, node, kind, lease_ms)
+    }
+    fn renew_lease<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        node: &'a str,
+        token: u64,
+        lease_ms: u64,
+    ) -> StoreFuture<'a, bool> {
+        self.inner.renew_lease(key, node, token, lease_ms)
+    }
+    fn release_lease<'a>(&'a self, key: &'a SessionKey, token: u64) -> StoreFuture<'a, ()> {
+        self.inner.release_lease(key, token)
+    }
+    fn save_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        write: SessionWrite<'a>,
+    ) -> StoreFuture<'a, ()> {
         if self.failing.load(std::sync::atomic::Ordering::SeqCst) {
             return Box::pin(async { Err(StoreError::Unavailable("disk unplugged".into())) });
         }
-        self.inner.save_session(checkpoint)
+        self.inner.save_session(key, write)
     }
-    fn load_session<'a>(&'a self, id: &'a str) -> StoreFuture<'a, Option<SessionCheckpoint>> {
-        self.inner.load_session(id)
+    fn load_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+    ) -> StoreFuture<'a, Option<SessionCheckpoint>> {
+        self.inner.load_session(key)
     }
     fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()> {
         self.inner.save_user(record)
@@ -337,6 +369,55 @@ async fn a_failed_checkpoint_holds_the_ack_until_a_resend_succeeds() {
         .filter(|e| matches!(e, ServerEvent::Assessment(_)))
         .count();
     assert_eq!(assessments, 1, "{after:?}");
+    assert!(
+        matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
+        "{after:?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn held_acks_are_sent_by_themselves_once_storage_recovers() {
+    let store = Arc::new(FlakyStore::default());
+    let world = world_on(store.clone(), Arc::new(ManualClock::at(1_700_000_000_000)));
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    let answer = |id: &str| Command {
+        connection_id: 1,
+        event_id: Some(id.into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
+    };
+    store
+        .failing
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    session.ask(answer("a1")).await.unwrap();
+    let CommandOutcome::Refused(refusal) = session.ask(answer("a2")).await.unwrap() else {
+        panic!("a second event was applied while the first is held")
+    };
+    assert_eq!(refusal.code, ErrorCode::StorageUnavailable);
+    tokio::time::sleep(std::time::Duration::from_secs(5)).await;
+    let during = drain(&mut events);
+    assert!(
+        during.iter().all(
+            |m| matches!(&m.event, ServerEvent::Error(e) if e.code == ErrorCode::StorageUnavailable)
+        ),
+        "nothing but errors while storage is down: {during:?}"
+    );
+    assert!(
+        matches!(&during[0].event, ServerEvent::Error(e) if e.event_id.as_deref() == Some("a1")),
+        "the error names the held event: {during:?}"
+    );
+    store
+        .failing
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let after: Vec<ServerEvent> = drain(&mut events).into_iter().map(|m| m.event).collect();
+    assert!(
+        matches!(&after[0], ServerEvent::Ack(ack) if ack.event_id == "a1"),
+        "{after:?}"
+    );
     assert!(
         matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
         "{after:?}"

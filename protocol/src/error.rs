@@ -44,8 +44,13 @@ pub enum ErrorCode {
     InvalidConfig,
     /// This mode or feature is not available on this server yet.
     Unsupported,
-    /// The event could not be made durable; it was not applied and can be resent.
+    /// Storage is unreachable, so the event is not durable yet. For the event that was
+    /// applied, the `ack` (and what follows it) is held and sent once storage recovers; any
+    /// later event is not applied and can be resent with the same `event_id`.
     StorageUnavailable,
+    /// Another device or server node took the session over; this connection no longer holds
+    /// it, and the event was not applied. Resume the session to continue.
+    SessionMoved,
     /// The server is busy; retry later.
     Overloaded,
     /// The server is shutting down; reconnect and resume.
@@ -76,6 +81,7 @@ impl ErrorCode {
             ErrorCode::InvalidConfig => "invalid_config",
             ErrorCode::Unsupported => "unsupported",
             ErrorCode::StorageUnavailable => "storage_unavailable",
+            ErrorCode::SessionMoved => "session_moved",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::ServerShuttingDown => "server_shutting_down",
             ErrorCode::Internal => "internal",
@@ -108,6 +114,7 @@ mod tests {
             ErrorCode::InvalidConfig,
             ErrorCode::Unsupported,
             ErrorCode::StorageUnavailable,
+            ErrorCode::SessionMoved,
             ErrorCode::Overloaded,
             ErrorCode::ServerShuttingDown,
             ErrorCode::Internal,

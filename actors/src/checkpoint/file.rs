@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 use super::format::{CHECKPOINT_FORMAT, SessionCheckpoint, USER_RECORD_FORMAT, UserRecord};
-use super::{CheckpointStore, StoreError, StoreFuture};
+use super::{CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture};
 
 /// Crash-safe JSON files in a directory.
 #[derive(Debug, Clone)]
@@ -52,35 +52,85 @@ fn is_plain_id(id: &str) -> bool {
 }
 
 impl CheckpointStore for FileStore {
-    fn save_session<'a>(&'a self, checkpoint: &'a SessionCheckpoint) -> StoreFuture<'a, ()> {
+    /// One node owns every session of a file store: claims always succeed, with token 0.
+    fn claim_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        _node: &'a str,
+        kind: ClaimKind,
+        _lease_ms: u64,
+    ) -> StoreFuture<'a, Option<Claim>> {
         Box::pin(async move {
-            let path = self.session_path(&checkpoint.session_id).ok_or_else(|| {
-                StoreError::Unavailable(format!("invalid session id {:?}", checkpoint.session_id))
+            let checkpoint = match kind {
+                ClaimKind::Create => None,
+                ClaimKind::Adopt => match self.load_session(key).await? {
+                    Some(checkpoint) => Some(checkpoint),
+                    None => return Ok(None),
+                },
+            };
+            Ok(Some(Claim {
+                token: 0,
+                previous_owner: None,
+                checkpoint,
+            }))
+        })
+    }
+
+    fn renew_lease<'a>(
+        &'a self,
+        _key: &'a SessionKey,
+        _node: &'a str,
+        _token: u64,
+        _lease_ms: u64,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async { Ok(true) })
+    }
+
+    fn release_lease<'a>(&'a self, _key: &'a SessionKey, _token: u64) -> StoreFuture<'a, ()> {
+        Box::pin(async { Ok(()) })
+    }
+
+    fn save_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        write: SessionWrite<'a>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let path = self.session_path(&key.session_id).ok_or_else(|| {
+                StoreError::Unavailable(format!("invalid session id {:?}", key.session_id))
             })?;
-            write_json(path, checkpoint).await
+            write_json(path, write.checkpoint).await
         })
     }
 
     fn load_session<'a>(
         &'a self,
-        session_id: &'a str,
+        key: &'a SessionKey,
     ) -> StoreFuture<'a, Option<SessionCheckpoint>> {
         Box::pin(async move {
-            let Some(path) = self.session_path(session_id) else {
+            let Some(path) = self.session_path(&key.session_id) else {
                 return Ok(None);
             };
             let checkpoint: Option<SessionCheckpoint> = read_json(path).await?;
             check_format(
-                session_id,
+                &key.session_id,
                 checkpoint.as_ref().map(|c| c.format),
                 CHECKPOINT_FORMAT,
             )?;
-            Ok(checkpoint)
+            Ok(checkpoint.filter(|c| c.user_id == key.user_id))
         })
     }
 
     fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()> {
-        Box::pin(async move { write_json(self.user_path(&record.user_id), record).await })
+        Box::pin(async move {
+            let stored = self.load_user(&record.user_id).await?;
+            if stored.map_or(0, |r| r.version) + 1 != record.version {
+                return Err(StoreError::Conflict {
+                    user_id: record.user_id.clone(),
+                });
+            }
+            write_json(self.user_path(&record.user_id), record).await
+        })
     }
 
     fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>> {
@@ -174,6 +224,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap();
         let mut record = UserRecord::new("alice/../x");
+        record.version = 1;
         record.active_session = Some("s1".into());
         store.save_user(&record).await.unwrap();
         let reopened = FileStore::open(dir.path()).unwrap();
@@ -192,6 +243,7 @@ mod tests {
         let store = FileStore::open(dir.path()).unwrap();
         let mut record = UserRecord::new("carol");
         record.format = 99;
+        record.version = 1;
         store.save_user(&record).await.unwrap();
         assert!(matches!(
             store.load_user("carol").await,
@@ -203,6 +255,27 @@ mod tests {
     async fn bad_session_ids_never_touch_the_disk() {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap();
-        assert_eq!(store.load_session("../../secret").await.unwrap(), None);
+        let key = SessionKey::new("u", "../../secret");
+        assert_eq!(store.load_session(&key).await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn user_records_are_compare_and_set_on_their_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let mut record = UserRecord::new("dave");
+        record.version = 2;
+        assert!(matches!(
+            store.save_user(&record).await,
+            Err(StoreError::Conflict { .. })
+        ));
+        record.version = 1;
+        store.save_user(&record).await.unwrap();
+        assert!(matches!(
+            store.save_user(&record).await,
+            Err(StoreError::Conflict { .. })
+        ));
+        record.version = 2;
+        store.save_user(&record).await.unwrap();
     }
 }

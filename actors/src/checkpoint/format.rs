@@ -24,6 +24,10 @@ pub struct SessionCheckpoint {
     pub session_id: String,
     /// The owning user.
     pub user_id: String,
+    /// Write version: strictly increasing over every write attempt of the session, so a
+    /// store can refuse an older write that arrives late.
+    #[serde(default)]
+    pub version: u64,
     /// Wall-clock milliseconds since the Unix epoch.
     pub created_at_ms: u64,
     /// When this checkpoint was taken.
@@ -254,8 +258,15 @@ pub struct UserRecord {
     pub format: u32,
     /// The user.
     pub user_id: String,
+    /// Record version, bumped by every write: the compare-and-set that makes takeovers
+    /// linearizable across nodes.
+    #[serde(default)]
+    pub version: u64,
     /// The active (or most recently active) exam.
     pub active_session: Option<String>,
+    /// The node whose device holds the active exam, told when another device takes it.
+    #[serde(default)]
+    pub active_node: Option<String>,
     /// The user's sessions, most recent last (bounded).
     pub sessions: Vec<SessionEntry>,
     /// Recent `session.start` event ids and the session each created, for idempotent starts.
@@ -279,7 +290,9 @@ impl UserRecord {
         UserRecord {
             format: USER_RECORD_FORMAT,
             user_id: user_id.to_owned(),
+            version: 0,
             active_session: None,
+            active_node: None,
             sessions: Vec::new(),
             start_event_ids: Vec::new(),
             element_scores: BTreeMap::new(),

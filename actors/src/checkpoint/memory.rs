@@ -1,15 +1,25 @@
-//! An in-process checkpoint store, for unit tests of the actors (not for serving).
+//! An in-process checkpoint store with the full shared-store semantics (fencing tokens,
+//! write versions, the active-session check, user-record compare-and-set), for unit tests of
+//! the actors. Not for serving: nothing survives the process.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::format::{SessionCheckpoint, UserRecord};
-use super::{CheckpointStore, StoreError, StoreFuture};
+use super::{CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture};
 
-/// Records kept in memory; `saves` counts successful session writes.
+/// One session's stored state.
+#[derive(Debug, Default)]
+struct Slot {
+    checkpoint: Option<SessionCheckpoint>,
+    fence: u64,
+    owner: Option<String>,
+}
+
+/// Records kept in memory.
 #[derive(Debug, Default)]
 pub struct MemoryStore {
-    sessions: Mutex<HashMap<String, SessionCheckpoint>>,
+    sessions: Mutex<HashMap<SessionKey, Slot>>,
     users: Mutex<HashMap<String, UserRecord>>,
 }
 
@@ -18,6 +28,11 @@ impl MemoryStore {
     pub fn new() -> MemoryStore {
         MemoryStore::default()
     }
+
+    fn active_session(&self, user_id: &str) -> Result<Option<String>, StoreError> {
+        let users = self.users.lock().map_err(|_| poisoned())?;
+        Ok(users.get(user_id).and_then(|r| r.active_session.clone()))
+    }
 }
 
 fn poisoned() -> StoreError {
@@ -25,27 +40,87 @@ fn poisoned() -> StoreError {
 }
 
 impl CheckpointStore for MemoryStore {
-    fn save_session<'a>(&'a self, checkpoint: &'a SessionCheckpoint) -> StoreFuture<'a, ()> {
+    fn claim_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        node: &'a str,
+        kind: ClaimKind,
+        _lease_ms: u64,
+    ) -> StoreFuture<'a, Option<Claim>> {
         Box::pin(async move {
             let mut sessions = self.sessions.lock().map_err(|_| poisoned())?;
-            sessions.insert(checkpoint.session_id.clone(), checkpoint.clone());
+            let exists = sessions.get(key).is_some_and(|s| s.checkpoint.is_some());
+            if exists != (kind == ClaimKind::Adopt) {
+                return Ok(None);
+            }
+            let slot = sessions.entry(key.clone()).or_default();
+            slot.fence += 1;
+            let previous_owner = slot.owner.replace(node.to_owned()).filter(|o| o != node);
+            Ok(Some(Claim {
+                token: slot.fence,
+                previous_owner,
+                checkpoint: slot.checkpoint.clone(),
+            }))
+        })
+    }
+
+    fn renew_lease<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        _node: &'a str,
+        token: u64,
+        _lease_ms: u64,
+    ) -> StoreFuture<'a, bool> {
+        Box::pin(async move {
+            let sessions = self.sessions.lock().map_err(|_| poisoned())?;
+            Ok(sessions.get(key).is_some_and(|slot| slot.fence == token))
+        })
+    }
+
+    fn release_lease<'a>(&'a self, key: &'a SessionKey, token: u64) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut sessions = self.sessions.lock().map_err(|_| poisoned())?;
+            if let Some(slot) = sessions.get_mut(key).filter(|slot| slot.fence == token) {
+                slot.owner = None;
+            }
+            Ok(())
+        })
+    }
+
+    fn save_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        write: SessionWrite<'a>,
+    ) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let active = self.active_session(&key.user_id)?;
+            let mut sessions = self.sessions.lock().map_err(|_| poisoned())?;
+            let slot = sessions.entry(key.clone()).or_default();
+            check_write(slot, key, &write, active.as_deref())?;
+            slot.checkpoint = Some(write.checkpoint.clone());
             Ok(())
         })
     }
 
     fn load_session<'a>(
         &'a self,
-        session_id: &'a str,
+        key: &'a SessionKey,
     ) -> StoreFuture<'a, Option<SessionCheckpoint>> {
         Box::pin(async move {
             let sessions = self.sessions.lock().map_err(|_| poisoned())?;
-            Ok(sessions.get(session_id).cloned())
+            Ok(sessions.get(key).and_then(|slot| slot.checkpoint.clone()))
         })
     }
 
     fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()> {
         Box::pin(async move {
             let mut users = self.users.lock().map_err(|_| poisoned())?;
+            let stored = users.get(&record.user_id).map_or(0, |r| r.version);
+            if stored + 1 != record.version {
+                return Err(StoreError::Conflict {
+                    user_id: record.user_id.clone(),
+                });
+            }
             users.insert(record.user_id.clone(), record.clone());
             Ok(())
         })
@@ -57,4 +132,32 @@ impl CheckpointStore for MemoryStore {
             Ok(users.get(user_id).cloned())
         })
     }
+}
+
+/// The checks a shared store makes before a session write, in the Redis script's order.
+fn check_write(
+    slot: &Slot,
+    key: &SessionKey,
+    write: &SessionWrite<'_>,
+    active: Option<&str>,
+) -> Result<(), StoreError> {
+    if slot.fence != write.token {
+        return Err(StoreError::Fenced {
+            session_id: key.session_id.clone(),
+            token: write.token,
+        });
+    }
+    let stored_version = slot.checkpoint.as_ref().map_or(0, |c| c.version);
+    if stored_version >= write.checkpoint.version {
+        return Err(StoreError::Fenced {
+            session_id: key.session_id.clone(),
+            token: write.token,
+        });
+    }
+    if write.live && active != Some(key.session_id.as_str()) {
+        return Err(StoreError::NotActive {
+            session_id: key.session_id.clone(),
+        });
+    }
+    Ok(())
 }

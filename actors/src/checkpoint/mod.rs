@@ -1,10 +1,16 @@
 //! Durable session state: the versioned checkpoint format and the `CheckpointStore` trait.
 //!
-//! - [`format`]: `SessionCheckpoint` and `UserRecord`, the explicit, versioned on-disk layout
-//!   (never the actor structs themselves).
+//! - [`format`]: `SessionCheckpoint` and `UserRecord`, the explicit, versioned layout (never
+//!   the actor structs themselves).
 //! - [`file`]: the embedded default store — one JSON file per record, written crash-safely.
 //! - [`memory`]: an in-process store for unit tests of the actors.
+//! - [`bus`]: notices between server nodes (`NodeBus`), with the single-node no-op.
+//!
+//! Ownership: a node *claims* a session before it runs it and gets a fencing token; every
+//! write carries that token and a strictly increasing version, and a store shared between
+//! nodes refuses writes from any token but the latest claim (`StoreError::Fenced`).
 
+pub mod bus;
 pub mod file;
 pub mod format;
 pub mod memory;
@@ -12,6 +18,7 @@ pub mod memory;
 use std::future::Future;
 use std::pin::Pin;
 
+pub use bus::{LocalBus, NodeBus, Notice};
 pub use file::FileStore;
 pub use format::{SessionCheckpoint, UserRecord};
 pub use memory::MemoryStore;
@@ -36,19 +43,120 @@ pub enum StoreError {
         /// What was wrong.
         reason: String,
     },
+    /// Another claim of the session holds a newer fencing token: this owner is stale and
+    /// must stop. Nothing was written.
+    #[error("session {session_id} is owned by a newer claim; token {token} is stale")]
+    Fenced {
+        /// The session.
+        session_id: String,
+        /// The refused token.
+        token: u64,
+    },
+    /// A live (unpaused) checkpoint of a session that is no longer the user's active one:
+    /// another device took over. Nothing was written.
+    #[error("session {session_id} is no longer the user's active session")]
+    NotActive {
+        /// The session.
+        session_id: String,
+    },
+    /// A user record changed since it was read (compare-and-set on its version failed).
+    #[error("user record {user_id} changed concurrently")]
+    Conflict {
+        /// The user.
+        user_id: String,
+    },
 }
 
-/// Where checkpoints and user records live. Implementations must make a completed `save_*`
+/// A session's identity in storage. Both ids are part of every key, so a session can only be
+/// reached through its owner, and one user's records share one Redis Cluster slot.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct SessionKey {
+    /// The owner.
+    pub user_id: String,
+    /// The session.
+    pub session_id: String,
+}
+
+impl SessionKey {
+    /// The key of `session_id` owned by `user_id`.
+    pub fn new(user_id: &str, session_id: &str) -> SessionKey {
+        SessionKey {
+            user_id: user_id.to_owned(),
+            session_id: session_id.to_owned(),
+        }
+    }
+}
+
+/// What a claim wants.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClaimKind {
+    /// A new session: there must be no checkpoint yet.
+    Create,
+    /// An existing session: there must be a checkpoint.
+    Adopt,
+}
+
+/// A successful claim: this node now owns the session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    /// The fencing token; higher than any earlier claim's.
+    pub token: u64,
+    /// The node whose lease was still live when this claim took the session, if another.
+    pub previous_owner: Option<String>,
+    /// The latest checkpoint (`None` for `Create`, or an `Adopt` of an unknown session).
+    pub checkpoint: Option<SessionCheckpoint>,
+}
+
+/// One checkpoint write.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionWrite<'a> {
+    /// The full logical checkpoint; its `version` must exceed the stored one.
+    pub checkpoint: &'a SessionCheckpoint,
+    /// The writer's fencing token.
+    pub token: u64,
+    /// Transcript turns before this index are stored unchanged already; a store that keeps
+    /// the transcript apart rewrites only the rest.
+    pub turns_from: usize,
+    /// The session is live (neither paused nor finished): a store shared between nodes
+    /// refuses it unless the session is its user's active one (`StoreError::NotActive`).
+    pub live: bool,
+}
+
+/// Where checkpoints and user records live. Implementations must make a completed write
 /// durable: after it returns `Ok`, a crash of the process or machine loses nothing.
 pub trait CheckpointStore: Send + Sync + 'static {
-    /// Writes a session checkpoint, replacing the previous one.
-    fn save_session<'a>(&'a self, checkpoint: &'a SessionCheckpoint) -> StoreFuture<'a, ()>;
-    /// Reads a session checkpoint.
+    /// Claims a session for `node`: a new fencing token, a lease of `lease_ms`, and the
+    /// latest checkpoint, atomically, so no write of an earlier owner can follow unseen.
+    fn claim_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        node: &'a str,
+        kind: ClaimKind,
+        lease_ms: u64,
+    ) -> StoreFuture<'a, Option<Claim>>;
+    /// Renews `node`'s lease; `Ok(false)` when another claim has taken the session.
+    fn renew_lease<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        node: &'a str,
+        token: u64,
+        lease_ms: u64,
+    ) -> StoreFuture<'a, bool>;
+    /// Drops `node`'s lease (at shutdown), if it still holds it.
+    fn release_lease<'a>(&'a self, key: &'a SessionKey, token: u64) -> StoreFuture<'a, ()>;
+    /// Writes a checkpoint if `write.token` is the latest claim and its version is newer.
+    fn save_session<'a>(
+        &'a self,
+        key: &'a SessionKey,
+        write: SessionWrite<'a>,
+    ) -> StoreFuture<'a, ()>;
+    /// Reads a session checkpoint without claiming it.
     fn load_session<'a>(
         &'a self,
-        session_id: &'a str,
+        key: &'a SessionKey,
     ) -> StoreFuture<'a, Option<SessionCheckpoint>>;
-    /// Writes a user's record, replacing the previous one.
+    /// Writes a user's record if the stored one has version `record.version - 1` (or none,
+    /// for version 1); else `StoreError::Conflict`.
     fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()>;
     /// Reads a user's record.
     fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>>;

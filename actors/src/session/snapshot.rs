@@ -51,6 +51,7 @@ pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
         format: CHECKPOINT_FORMAT,
         session_id: life.session_id.clone(),
         user_id: life.user_id.clone(),
+        version: 0,
         created_at_ms: life.created_at_ms,
         updated_at_ms: life.updated_at_ms,
         paused_at_ms: life.paused_at_ms,

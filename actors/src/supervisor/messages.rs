@@ -7,10 +7,14 @@ use viva_protocol::config::SessionConfig;
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::SessionStatus;
 
+use super::record::note_session;
 use super::{Attached, UserSupervisor};
+use crate::checkpoint::Notice;
 use crate::exam::types::Score;
 use crate::link::DeviceLink;
+use crate::session::actor::{Evict, Yield};
 use crate::session::actor::{Inspect, Shutdown};
+use crate::session::snapshot::state_from_checkpoint;
 
 /// `session.start`.
 #[derive(Debug)]
@@ -28,6 +32,9 @@ impl Message<StartSession> for UserSupervisor {
 
     async fn handle(&mut self, msg: StartSession, ctx: &mut Context<Self, Attached>) -> Attached {
         let me = ctx.actor_ref().clone();
+        if let Err(refusal) = self.refresh_record().await {
+            return Attached::Refused(refusal);
+        }
         let repeated = msg.event_id.as_ref().and_then(|id| {
             self.record
                 .start_event_ids
@@ -66,6 +73,9 @@ impl Message<ResumeSession> for UserSupervisor {
 
     async fn handle(&mut self, msg: ResumeSession, ctx: &mut Context<Self, Attached>) -> Attached {
         let me = ctx.actor_ref().clone();
+        if let Err(refusal) = self.refresh_record().await {
+            return Attached::Refused(refusal);
+        }
         self.resume(msg, &me)
             .await
             .unwrap_or_else(Attached::Refused)
@@ -87,17 +97,20 @@ impl Message<SessionFinished> for UserSupervisor {
     type Reply = ();
 
     async fn handle(&mut self, msg: SessionFinished, _: &mut Context<Self, ()>) {
-        for (code, score) in msg.scores {
-            self.record
-                .element_scores
-                .insert(code, score.as_str().to_owned());
-        }
-        if self.record.active_session.as_deref() == Some(msg.session_id.as_str()) {
-            self.record.active_session = None;
-        }
-        self.note_session(&msg.session_id, msg.status);
-        // ignore: failure is logged; scores are advisory and the next save carries them.
-        let _ = self.save_record().await;
+        let finish = |record: &mut crate::checkpoint::UserRecord| {
+            for (code, score) in &msg.scores {
+                record
+                    .element_scores
+                    .insert(code.clone(), score.as_str().to_owned());
+            }
+            if record.active_session.as_deref() == Some(msg.session_id.as_str()) {
+                record.active_session = None;
+                record.active_node = None;
+            }
+            note_session(record, &msg.session_id, msg.status);
+        };
+        // ignore: failure is logged; scores are advisory and the next finish carries them.
+        let _ = self.update_record(finish).await;
     }
 }
 
@@ -132,6 +145,8 @@ pub enum ResultLookup {
     NotCompleted,
     /// No session of this user has that id.
     NotFound,
+    /// Storage could not be read; retry later.
+    Unavailable,
 }
 
 /// Read a session's result.
@@ -147,20 +162,45 @@ impl Message<ReadResult> for UserSupervisor {
     async fn handle(
         &mut self,
         msg: ReadResult,
-        ctx: &mut Context<Self, ResultLookup>,
+        _: &mut Context<Self, ResultLookup>,
     ) -> ResultLookup {
+        if self.refresh_record().await.is_err() {
+            return ResultLookup::Unavailable;
+        }
         if self.resolve(Some(&msg.session_id)).is_err() {
             return ResultLookup::NotFound;
         }
-        let me = ctx.actor_ref().clone();
-        let Ok(session) = self.live_session(&msg.session_id, &me).await else {
-            return ResultLookup::NotFound;
-        };
-        match session.ask(Inspect).await {
-            Ok(view) => view
+        if let Some(session) = self.sessions.get(&msg.session_id).filter(|s| s.is_alive())
+            && let Ok(view) = session.ask(Inspect).await
+        {
+            return view
                 .result
+                .map_or(ResultLookup::NotCompleted, ResultLookup::Completed);
+        }
+        self.read_stored_result(&msg.session_id).await
+    }
+}
+
+impl UserSupervisor {
+    /// A result read from the stored checkpoint, without claiming the session.
+    async fn read_stored_result(&self, session_id: &str) -> ResultLookup {
+        let key = crate::checkpoint::SessionKey::new(&self.user_id, session_id);
+        let checkpoint = match self.deps.session.store.load_session(&key).await {
+            Ok(Some(checkpoint)) => checkpoint,
+            Ok(None) => return ResultLookup::NotFound,
+            Err(err) => {
+                tracing::error!(session = session_id, %err, "checkpoint not read");
+                return ResultLookup::Unavailable;
+            }
+        };
+        match state_from_checkpoint(checkpoint) {
+            Ok(state) => state
+                .result_with_audit()
                 .map_or(ResultLookup::NotCompleted, ResultLookup::Completed),
-            Err(_) => ResultLookup::NotFound,
+            Err(err) => {
+                tracing::error!(%err, "checkpoint invalid");
+                ResultLookup::Unavailable
+            }
         }
     }
 }
@@ -198,5 +238,49 @@ impl Message<Retire> for UserSupervisor {
         }
         self.sessions.clear();
         ctx.stop();
+    }
+}
+
+/// A notice from another node about this user.
+#[derive(Debug)]
+pub struct Delivered(pub Notice);
+
+impl Message<Delivered> for UserSupervisor {
+    type Reply = ();
+
+    async fn handle(&mut self, Delivered(notice): Delivered, _: &mut Context<Self, ()>) {
+        match notice {
+            Notice::Moved {
+                session_id, token, ..
+            } => {
+                if let Some(session) = self.sessions.get(&session_id) {
+                    // ignore: a stopped session holds nothing to evict.
+                    let _ = session.tell(Evict { token }).await;
+                }
+            }
+            Notice::Yield { .. } => self.yield_to_stored_active().await,
+        }
+    }
+}
+
+impl UserSupervisor {
+    /// Pauses every session here with a device attached that is not the user's active exam
+    /// as the store has it now (the notice may be older than a later takeover).
+    async fn yield_to_stored_active(&mut self) {
+        if self.refresh_record().await.is_err() {
+            return;
+        }
+        let active = self.record.active_session.clone();
+        for (session_id, session) in &self.sessions {
+            if active.as_deref() == Some(session_id.as_str()) {
+                continue;
+            }
+            let yielding = Yield {
+                taker_connection_id: None,
+                same_session: false,
+            };
+            // ignore: a stopped session has nothing attached to pause.
+            let _ = session.tell(yielding).await;
+        }
     }
 }

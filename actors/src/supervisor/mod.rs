@@ -1,33 +1,37 @@
-//! `UserSupervisor`: one actor per user. It owns the user's record, enforces one active exam
-//! per user, pauses the device that loses the exam, and restores sessions lazily from their
-//! checkpoints on resume.
+//! `UserSupervisor`: one actor per user on each node. It keeps the user's record (refreshed
+//! from the store before every decision, and written by compare-and-set, so the one-active-
+//! exam rule holds across nodes), pauses the device that loses the exam (here, or by a
+//! notice to the node that holds it), and claims sessions from their checkpoints on resume.
+//!
+//! - [`record`]: reading and updating the user record.
+//! - [`takeover`]: start, resume and the pausing of the previous device.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use kameo::Actor;
-use kameo::actor::{ActorRef, Spawn};
+use kameo::actor::ActorRef;
 use viva_protocol::ErrorCode;
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::SessionStatus;
 
-use crate::checkpoint::UserRecord;
-use crate::checkpoint::format::SessionEntry;
+use crate::checkpoint::{NodeBus, UserRecord};
 use crate::exam::plan::PlanDefaults;
-use crate::link::DeviceLink;
-use crate::session::actor::{Attach, Begin, Inspect, LiveSession, SessionDeps, Yield};
+use crate::session::actor::{LiveSession, SessionDeps};
 use crate::session::assessment::AssessmentCore;
 use crate::session::core::ExamCore;
 use crate::session::lifecycle::{Lifecycle, Refusal};
-use crate::session::snapshot::{parse_scores, state_from_checkpoint};
+use crate::session::snapshot::parse_scores;
 use crate::session::state::SessionState;
 use crate::session::transitions::NewExam;
 
 mod messages;
+mod record;
+mod takeover;
 
 pub use messages::{
-    ConnectionClosed, IsIdle, ReadResult, ResultLookup, ResumeSession, Retire, SessionFinished,
-    StartSession,
+    ConnectionClosed, Delivered, IsIdle, ReadResult, ResultLookup, ResumeSession, Retire,
+    SessionFinished, StartSession,
 };
 
 /// Capacity of each session actor's mailbox.
@@ -45,6 +49,8 @@ pub struct SupervisorDeps {
     pub plan_defaults: PlanDefaults,
     /// Per-user limits on starting sessions.
     pub limits: SessionLimits,
+    /// Notices to other nodes.
+    pub bus: Arc<dyn NodeBus>,
 }
 
 /// Per-user limits on sessions; exceeding one is refused with `rate_limited`.
@@ -115,107 +121,6 @@ pub enum Attached {
 }
 
 impl UserSupervisor {
-    fn spawn_session(&mut self, state: SessionState, me: &ActorRef<Self>) -> ActorRef<LiveSession> {
-        let session_id = state.life().session_id.clone();
-        let actor = LiveSession::new(state, self.deps.session.clone(), me.downgrade());
-        let session =
-            LiveSession::spawn_with_mailbox(actor, kameo::mailbox::bounded(SESSION_MAILBOX));
-        self.sessions.insert(session_id, session.clone());
-        session
-    }
-
-    /// Pauses the active exam if another session or device is taking over.
-    async fn yield_active(&self, taker: &DeviceLink, keep: Option<&str>) {
-        let Some(active) = self.record.active_session.as_deref() else {
-            return;
-        };
-        let Some(session) = self.sessions.get(active) else {
-            return;
-        };
-        let same_session = keep == Some(active);
-        // ignore: a stopped session has nothing attached to pause.
-        let _ = session
-            .ask(Yield {
-                taker_connection_id: taker.connection_id,
-                same_session,
-            })
-            .await;
-    }
-
-    async fn save_record(&self) -> Result<(), Refusal> {
-        self.deps
-            .session
-            .store
-            .save_user(&self.record)
-            .await
-            .map_err(|err| {
-                tracing::error!(user = %self.user_id, %err, "user record not saved");
-                Refusal::new(
-                    ErrorCode::StorageUnavailable,
-                    "the session could not be saved; resend the event",
-                )
-            })
-    }
-
-    fn note_session(&mut self, session_id: &str, status: SessionStatus) {
-        let status = status_name(status).to_owned();
-        match self
-            .record
-            .sessions
-            .iter_mut()
-            .find(|entry| entry.session_id == session_id)
-        {
-            Some(entry) => entry.status = status,
-            None => self.record.sessions.push(SessionEntry {
-                session_id: session_id.to_owned(),
-                status,
-            }),
-        }
-        while self.record.sessions.len() > SESSIONS_PER_USER {
-            let oldest_finished = self
-                .record
-                .sessions
-                .iter()
-                .position(|e| e.status == "completed" || e.status == "abandoned");
-            self.record.sessions.remove(oldest_finished.unwrap_or(0));
-        }
-    }
-
-    /// Refuses a start beyond the per-minute or open-session limits.
-    fn check_limits(&mut self, now: tokio::time::Instant) -> Result<(), Refusal> {
-        let minute = std::time::Duration::from_secs(60);
-        while self
-            .recent_starts
-            .front()
-            .is_some_and(|at| now.duration_since(*at) >= minute)
-        {
-            self.recent_starts.pop_front();
-        }
-        let limits = self.deps.limits;
-        if self.recent_starts.len() >= limits.starts_per_minute as usize {
-            let message = format!(
-                "at most {} sessions may be started per minute",
-                limits.starts_per_minute
-            );
-            return Err(Refusal::new(ErrorCode::RateLimited, message));
-        }
-        let open = self
-            .record
-            .sessions
-            .iter()
-            .filter(|e| e.status == "active" || e.status == "paused")
-            .count();
-        if open >= limits.open_sessions as usize {
-            let message = format!(
-                "at most {} sessions may be open at once; end or finish one",
-                limits.open_sessions
-            );
-            return Err(Refusal::new(ErrorCode::RateLimited, message));
-        }
-        self.recent_starts.push_back(now);
-        Ok(())
-    }
-
     /// The state of a new session of the configured mode.
     fn new_state(
         &self,
@@ -257,129 +162,6 @@ impl UserSupervisor {
                 "tutor mode is not available yet",
             )),
         }
-    }
-
-    async fn start(&mut self, msg: StartSession, me: &ActorRef<Self>) -> Result<Attached, Refusal> {
-        let session_id = uuid::Uuid::new_v4().to_string();
-        let state = self.new_state(msg.config, session_id.clone())?;
-        self.check_limits(tokio::time::Instant::now())?;
-        self.yield_active(&msg.link, None).await;
-        self.record.active_session = Some(session_id.clone());
-        self.note_session(&session_id, SessionStatus::Active);
-        if let Some(event_id) = &msg.event_id {
-            self.record
-                .start_event_ids
-                .push((event_id.clone(), session_id.clone()));
-            let excess = self
-                .record
-                .start_event_ids
-                .len()
-                .saturating_sub(START_EVENT_IDS);
-            self.record.start_event_ids.drain(..excess);
-        }
-        self.save_record().await?;
-        let session = self.spawn_session(state, me);
-        // ignore: a fresh session with a bounded mailbox of 64 has room for its first message.
-        let _ = session
-            .tell(Begin {
-                link: msg.link,
-                event_id: msg.event_id,
-            })
-            .await;
-        Ok(Attached::Session {
-            session_id,
-            session,
-        })
-    }
-
-    /// The session id a resume means: the one named, or the active or latest paused one.
-    fn resolve(&self, requested: Option<&str>) -> Result<String, Refusal> {
-        let owned = |id: &str| {
-            self.record
-                .sessions
-                .iter()
-                .any(|entry| entry.session_id == id)
-        };
-        match requested {
-            Some(id) if owned(id) => Ok(id.to_owned()),
-            Some(_) => Err(not_found()),
-            None => self
-                .record
-                .active_session
-                .clone()
-                .filter(|id| owned(id))
-                .or_else(|| {
-                    let paused = self
-                        .record
-                        .sessions
-                        .iter()
-                        .rev()
-                        .find(|e| e.status == "paused" || e.status == "active");
-                    paused.map(|entry| entry.session_id.clone())
-                })
-                .ok_or_else(|| Refusal::new(ErrorCode::SessionNotFound, "no session to resume")),
-        }
-    }
-
-    /// The live actor of a session, restoring it from its checkpoint if needed.
-    async fn live_session(
-        &mut self,
-        session_id: &str,
-        me: &ActorRef<Self>,
-    ) -> Result<ActorRef<LiveSession>, Refusal> {
-        if let Some(session) = self.sessions.get(session_id).filter(|s| s.is_alive()) {
-            return Ok(session.clone());
-        }
-        let store = &self.deps.session.store;
-        let checkpoint = store.load_session(session_id).await.map_err(|err| {
-            tracing::error!(session = session_id, %err, "checkpoint unreadable");
-            Refusal::new(
-                ErrorCode::StorageUnavailable,
-                "the session could not be loaded",
-            )
-        })?;
-        let checkpoint = checkpoint
-            .filter(|c| c.user_id == self.user_id)
-            .ok_or_else(not_found)?;
-        let mut state = state_from_checkpoint(checkpoint).map_err(|err| {
-            tracing::error!(%err, "checkpoint invalid");
-            Refusal::new(ErrorCode::Internal, "the session could not be restored")
-        })?;
-        restore_pause(state.life_mut(), &self.deps.session);
-        Ok(self.spawn_session(state, me))
-    }
-
-    async fn resume(
-        &mut self,
-        msg: ResumeSession,
-        me: &ActorRef<Self>,
-    ) -> Result<Attached, Refusal> {
-        let session_id = self.resolve(msg.session_id.as_deref())?;
-        let session = self.live_session(&session_id, me).await?;
-        self.yield_active(&msg.link, Some(&session_id)).await;
-        let attach = Attach {
-            link: msg.link,
-            event_id: msg.event_id,
-        };
-        session.ask(attach).await.map_err(|err| match err {
-            kameo::error::SendError::HandlerError(refusal) => refusal,
-            other => {
-                tracing::error!(session = %session_id, ?other, "attach failed");
-                Refusal::new(ErrorCode::Internal, "the session could not be resumed")
-            }
-        })?;
-        let view = session.ask(Inspect).await.ok();
-        let status = view.map_or(SessionStatus::Active, |v| v.status);
-        if status == SessionStatus::Active {
-            self.record.active_session = Some(session_id.clone());
-        }
-        self.note_session(&session_id, status);
-        // ignore: failure is logged; the session's own checkpoint is already durable.
-        let _ = self.save_record().await;
-        Ok(Attached::Session {
-            session_id,
-            session,
-        })
     }
 }
 

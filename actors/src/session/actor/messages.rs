@@ -48,6 +48,9 @@ impl Message<Attach> for LiveSession {
     type Reply = Result<(), Refusal>;
 
     async fn handle(&mut self, msg: Attach, ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
+        if self.evicted {
+            return Err(moved());
+        }
         let old = self
             .link
             .take_if(|old| old.connection_id != msg.link.connection_id);
@@ -101,8 +104,8 @@ impl Message<Detach> for LiveSession {
 /// this one (reason `other_device`, or `user` when the same connection starts a new one).
 #[derive(Debug)]
 pub struct Yield {
-    /// The connection taking over.
-    pub taker_connection_id: u64,
+    /// The connection taking over, when it is on this node.
+    pub taker_connection_id: Option<u64>,
     /// The taker resumes this very session; `Attach` does the pausing then.
     pub same_session: bool,
 }
@@ -115,7 +118,7 @@ impl Message<Yield> for LiveSession {
         if msg.same_session {
             return;
         }
-        let same_connection = link.connection_id == msg.taker_connection_id;
+        let same_connection = msg.taker_connection_id == Some(link.connection_id);
         let reason = if same_connection {
             PauseReason::User
         } else {
@@ -175,12 +178,19 @@ impl Message<Command> for LiveSession {
             let message = "this device no longer holds the session; resume it first";
             return CommandOutcome::Refused(Refusal::new(ErrorCode::SessionPaused, message));
         }
+        if self.evicted {
+            return CommandOutcome::Refused(moved());
+        }
         if msg
             .event_id
             .as_deref()
             .is_some_and(|id| self.state.life().is_applied(id))
         {
             return self.repeated().await;
+        }
+        if self.unsaved {
+            let message = "an earlier event is not saved yet; this one was not applied, resend it";
+            return CommandOutcome::Refused(Refusal::new(ErrorCode::StorageUnavailable, message));
         }
         if self.expire_if_due().await {
             return CommandOutcome::Refused(Refusal::new(
@@ -292,9 +302,21 @@ impl Message<Shutdown> for LiveSession {
                 .life_mut()
                 .pause(PauseReason::ServerShutdown, now);
         }
-        self.commit().await;
+        if self.commit().await {
+            let store = &self.deps.store;
+            if let Err(err) = store.release_lease(&self.claim.key, self.claim.token).await {
+                tracing::warn!(session = %self.claim.key.session_id, %err, "lease not released");
+            }
+        }
         ctx.stop();
     }
+}
+
+fn moved() -> Refusal {
+    Refusal::new(
+        ErrorCode::SessionMoved,
+        "the session moved to another device or server; resume it to continue",
+    )
 }
 
 /// What the supervisor and the HTTP API may read of a session.

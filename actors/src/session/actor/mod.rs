@@ -1,6 +1,9 @@
 //! `LiveSession`: the actor that owns one live session (exam or assessment). Handlers are
 //! thin: each feeds the `SessionState`, writes a checkpoint at every committed boundary, and
 //! only then sends what the state queued (so every `ack` follows a durable write).
+//!
+//! The actor holds its session by a claim (a fencing token, see `checkpoint`): it renews the
+//! lease while it lives, and stops as soon as a write or renewal shows a newer claim.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,22 +14,24 @@ use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerMessage};
 
-use super::snapshot::checkpoint_of;
 use super::state::{SessionState, StepContext, Work};
-use crate::checkpoint::CheckpointStore;
+use crate::checkpoint::{CheckpointStore, SessionKey};
 use crate::clock::Clock;
 use crate::exam::acs::AcsLibrary;
 use crate::examiner::Examiner;
 use crate::link::DeviceLink;
 use crate::supervisor::{SessionFinished, UserSupervisor};
 
+mod commit;
 mod messages;
+mod ownership;
 mod timers;
 
 pub use messages::{
     AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
     SessionView, Shutdown, TimeLimitCheck, Yield,
 };
+pub use ownership::{Evict, RenewLease, RetryCommit};
 
 /// Shared services every session uses.
 pub struct SessionDeps {
@@ -42,6 +47,10 @@ pub struct SessionDeps {
     pub clock: Arc<dyn Clock>,
     /// How long a paused session lives before it is abandoned.
     pub abandon_after: Duration,
+    /// This server node's id, as lease owner and notice address.
+    pub node_id: String,
+    /// How long a session lease lasts unrenewed; the actor renews it every third of that.
+    pub lease: Duration,
 }
 
 /// One live session.
@@ -55,14 +64,39 @@ pub struct LiveSession {
     abandon_timer: Option<tokio::task::JoinHandle<()>>,
     /// The time-limit timer of an assessment.
     deadline_timer: Option<tokio::task::JoinHandle<()>>,
+    /// Renews the lease while the actor lives.
+    lease_timer: Option<tokio::task::JoinHandle<()>>,
+    /// Retries a failed checkpoint with backoff.
+    retry_timer: Option<tokio::task::JoinHandle<()>>,
+    /// How this actor holds its session in storage.
+    claim: Ownership,
+    /// The state changed since the last durable write (the outbox is held).
     unsaved: bool,
+    /// A newer claim took the session: the actor refuses everything and is stopping.
+    evicted: bool,
+    me: Option<WeakActorRef<Self>>,
+}
+
+/// How a session actor holds its session in storage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ownership {
+    /// The session's storage key.
+    pub key: SessionKey,
+    /// The fencing token of this actor's claim.
+    pub token: u64,
+    /// The version of the latest write attempt (the stored checkpoint's, at first).
+    pub version: u64,
+    /// Transcript turns already stored.
+    pub stored_turns: usize,
 }
 
 impl Actor for LiveSession {
     type Args = Self;
     type Error = std::convert::Infallible;
 
-    async fn on_start(state: Self, _: ActorRef<Self>) -> Result<Self, Self::Error> {
+    async fn on_start(mut state: Self, me: ActorRef<Self>) -> Result<Self, Self::Error> {
+        state.me = Some(me.downgrade());
+        state.start_lease_timer();
         Ok(state)
     }
 
@@ -71,10 +105,13 @@ impl Actor for LiveSession {
         _: WeakActorRef<Self>,
         _: kameo::error::ActorStopReason,
     ) -> Result<(), Self::Error> {
-        for timer in [self.abandon_timer.take(), self.deadline_timer.take()]
-            .into_iter()
-            .flatten()
-        {
+        let timers = [
+            self.abandon_timer.take(),
+            self.deadline_timer.take(),
+            self.lease_timer.take(),
+            self.retry_timer.take(),
+        ];
+        for timer in timers.into_iter().flatten() {
             timer.abort();
         }
         Ok(())
@@ -82,11 +119,12 @@ impl Actor for LiveSession {
 }
 
 impl LiveSession {
-    /// A session actor's state, before spawning.
+    /// A session actor's state, before spawning, holding its session by `claim`.
     pub fn new(
         state: SessionState,
         deps: Arc<SessionDeps>,
         supervisor: WeakActorRef<UserSupervisor>,
+        claim: Ownership,
     ) -> LiveSession {
         LiveSession {
             state,
@@ -96,7 +134,12 @@ impl LiveSession {
             pause_epoch: 0,
             abandon_timer: None,
             deadline_timer: None,
+            lease_timer: None,
+            retry_timer: None,
+            claim,
             unsaved: false,
+            evicted: false,
+            me: None,
         }
     }
 
@@ -108,39 +151,6 @@ impl LiveSession {
         StepContext {
             acs: &deps.library,
             blueprints: &deps.blueprints,
-        }
-    }
-
-    /// Writes the checkpoint, then sends the outbox. On failure the outbox is held (nothing
-    /// un-durable is sent, acks included) until a later write succeeds and sends it in order,
-    /// and the device is told `storage_unavailable`.
-    async fn commit(&mut self) -> bool {
-        let checkpoint = checkpoint_of(&self.state);
-        match self.deps.store.save_session(&checkpoint).await {
-            Ok(()) => {
-                self.unsaved = false;
-                self.flush();
-                true
-            }
-            Err(err) => {
-                tracing::error!(session = %self.state.life().session_id, %err, "checkpoint failed");
-                self.unsaved = true;
-                let message = "the session could not be saved; resend the event";
-                self.send_error(ErrorCode::StorageUnavailable, message, None);
-                false
-            }
-        }
-    }
-
-    fn flush(&mut self) {
-        let outbox = std::mem::take(&mut self.state.life_mut().outbox);
-        let Some(link) = &self.link else { return };
-        for message in outbox {
-            link.send(message);
-        }
-        if !link.is_closed() {
-            let now = self.now();
-            self.state.life_mut().mark_delivered(now);
         }
     }
 
@@ -203,8 +213,9 @@ impl LiveSession {
             self.commit().await;
             self.start_abandon_timer(actor_ref);
         }
-        // The device loses the session even if the write failed: tell it now.
-        self.flush();
+        // The device loses the session even if the write failed: tell it now (un-durable
+        // acks stay held).
+        self.flush_pause();
     }
 
     /// Completes an assessment whose time is up; true if it did (the result is sent).

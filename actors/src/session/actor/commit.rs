@@ -1,0 +1,189 @@
+//! Committing: write the checkpoint, then send what the state queued. A failed write holds
+//! the outbox (acks included) and retries with backoff, so held acks go out in order once
+//! storage recovers; a fenced write means another claim owns the session, and the actor
+//! stops.
+
+use std::time::Duration;
+
+use viva_protocol::server::{PauseReason, ServerEvent};
+use viva_protocol::{ErrorCode, ServerMessage};
+
+use super::LiveSession;
+use crate::checkpoint::{SessionWrite, StoreError};
+use crate::session::snapshot::checkpoint_of;
+
+/// The first retry after a failed write; each later one waits twice as long, up to the max.
+const RETRY_FIRST: Duration = Duration::from_millis(100);
+const RETRY_MAX: Duration = Duration::from_secs(2);
+
+impl LiveSession {
+    /// Writes the checkpoint, then sends the outbox; false if nothing was made durable.
+    pub(super) async fn commit(&mut self) -> bool {
+        if self.evicted {
+            return false;
+        }
+        match self.save().await {
+            Ok(()) => {
+                self.saved();
+                true
+            }
+            Err(StoreError::NotActive { .. }) => {
+                self.lose_to_other_device().await;
+                false
+            }
+            Err(StoreError::Fenced { .. }) => {
+                self.evict("a newer claim fenced this node's write");
+                false
+            }
+            Err(err) => {
+                self.hold(&err);
+                false
+            }
+        }
+    }
+
+    async fn save(&mut self) -> Result<(), StoreError> {
+        self.claim.version += 1;
+        let mut checkpoint = checkpoint_of(&self.state);
+        checkpoint.version = self.claim.version;
+        let write = SessionWrite {
+            checkpoint: &checkpoint,
+            token: self.claim.token,
+            turns_from: self.claim.stored_turns.saturating_sub(1),
+            live: self.state.life().phase.live().is_some(),
+        };
+        self.deps.store.save_session(&self.claim.key, write).await?;
+        self.claim.stored_turns = checkpoint.transcript.len();
+        Ok(())
+    }
+
+    fn saved(&mut self) {
+        self.unsaved = false;
+        if let Some(retry) = self.retry_timer.take() {
+            retry.abort();
+        }
+        self.flush();
+    }
+
+    /// The write failed for want of storage: keep the state, hold the outbox, tell the
+    /// device, and retry.
+    fn hold(&mut self, err: &StoreError) {
+        tracing::error!(session = %self.state.life().session_id, %err, "checkpoint failed");
+        self.unsaved = true;
+        let message = "the session could not be saved; its ack is held until storage recovers";
+        self.send_error(ErrorCode::StorageUnavailable, message, self.held_event_id());
+        self.schedule_retry();
+    }
+
+    /// The event id of the latest ack held in the outbox.
+    fn held_event_id(&self) -> Option<String> {
+        self.state
+            .life()
+            .outbox
+            .iter()
+            .rev()
+            .find_map(|message| match &message.event {
+                ServerEvent::Ack(ack) => Some(ack.event_id.clone()),
+                _ => None,
+            })
+    }
+
+    fn schedule_retry(&mut self) {
+        if self.retry_timer.as_ref().is_some_and(|t| !t.is_finished()) {
+            return;
+        }
+        let Some(me) = self.me.clone() else { return };
+        self.retry_timer = Some(tokio::spawn(async move {
+            let mut wait = RETRY_FIRST;
+            loop {
+                tokio::time::sleep(wait).await;
+                let Some(session) = me.upgrade() else { return };
+                match session.ask(super::RetryCommit).await {
+                    Ok(false) => wait = (wait * 2).min(RETRY_MAX),
+                    _ => return,
+                }
+            }
+        }));
+    }
+
+    /// Another device took the user's active exam (the store refused a live checkpoint):
+    /// pause here with `other_device`, and make that pause durable.
+    async fn lose_to_other_device(&mut self) {
+        let now = self.now();
+        if self
+            .state
+            .life_mut()
+            .pause(PauseReason::OtherDevice, now)
+            .is_err()
+        {
+            return;
+        }
+        match self.save().await {
+            Ok(()) => self.saved(),
+            Err(StoreError::Fenced { .. }) => self.evict("fenced while pausing"),
+            Err(err) => self.hold(&err),
+        }
+        self.flush_pause();
+        self.link = None;
+        if let Some(me) = self.me.as_ref().and_then(|me| me.upgrade()) {
+            self.start_abandon_timer(me);
+        }
+    }
+
+    /// A newer claim owns the session: drop what was never durable, tell the device the
+    /// session moved and is paused here, and stop.
+    pub(super) fn evict(&mut self, why: &str) {
+        if self.evicted {
+            return;
+        }
+        tracing::warn!(session = %self.state.life().session_id, why, "session moved to another claim");
+        self.evicted = true;
+        let event_id = self.held_event_id();
+        self.state.life_mut().outbox.clear();
+        let message = "the session moved to another device or server; resume it to continue";
+        self.send_error(ErrorCode::SessionMoved, message, event_id);
+        let now = self.now();
+        if self.state.life().phase.live().is_some() {
+            // ignore: a live phase always accepts Paused; the message is all that matters.
+            let _ = self.state.life_mut().pause(PauseReason::OtherDevice, now);
+        }
+        self.flush_pause();
+        self.link = None;
+        if let Some(me) = self.me.as_ref().and_then(|me| me.upgrade()) {
+            tokio::spawn(async move {
+                // ignore: the actor may already be stopping.
+                let _ = me.stop_gracefully().await;
+            });
+        }
+    }
+
+    /// Sends the outbox.
+    pub(super) fn flush(&mut self) {
+        let outbox = std::mem::take(&mut self.state.life_mut().outbox);
+        let Some(link) = &self.link else { return };
+        for message in outbox {
+            link.send(message);
+        }
+        if !link.is_closed() {
+            let now = self.now();
+            self.state.life_mut().mark_delivered(now);
+        }
+    }
+
+    /// Sends the outbox if it is durable; else only its `session.paused`, holding the rest.
+    pub(super) fn flush_pause(&mut self) {
+        if !self.unsaved {
+            self.flush();
+            return;
+        }
+        let outbox = &mut self.state.life_mut().outbox;
+        let is_pause = |m: &ServerMessage| matches!(m.event, ServerEvent::SessionPaused(_));
+        let pauses: Vec<ServerMessage> = outbox.iter().filter(|m| is_pause(m)).cloned().collect();
+        outbox.retain(|m| !is_pause(m));
+        if let Some(link) = &self.link {
+            for message in pauses {
+                link.send(message);
+            }
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! The user record: refreshed from the store before each decision and updated by
+//! compare-and-set on its version, retrying on a concurrent change from another node.
+
+use viva_protocol::ErrorCode;
+use viva_protocol::server::SessionStatus;
+
+use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor, status_name};
+use crate::checkpoint::format::SessionEntry;
+use crate::checkpoint::{StoreError, UserRecord};
+use crate::session::lifecycle::Refusal;
+
+/// Compare-and-set attempts before an update gives up (each follows a fresh read).
+const UPDATE_ATTEMPTS: usize = 8;
+
+fn unavailable() -> Refusal {
+    Refusal::new(
+        ErrorCode::StorageUnavailable,
+        "the session could not be saved; resend the event",
+    )
+}
+
+impl UserSupervisor {
+    /// Reads the user's record again: another node may have changed it.
+    pub(super) async fn refresh_record(&mut self) -> Result<(), Refusal> {
+        let loaded = self.deps.session.store.load_user(&self.user_id).await;
+        match loaded {
+            Ok(record) => {
+                self.record = record.unwrap_or_else(|| UserRecord::new(&self.user_id));
+                Ok(())
+            }
+            Err(err) => {
+                tracing::error!(user = %self.user_id, %err, "user record not read");
+                Err(unavailable())
+            }
+        }
+    }
+
+    /// Applies `change` to the record and writes it by compare-and-set; on a concurrent
+    /// change, reads the record again and re-applies. Returns what `change` returned on the
+    /// attempt that was written.
+    pub(super) async fn update_record<T>(
+        &mut self,
+        mut change: impl FnMut(&mut UserRecord) -> T,
+    ) -> Result<T, Refusal> {
+        for _ in 0..UPDATE_ATTEMPTS {
+            let mut next = self.record.clone();
+            let outcome = change(&mut next);
+            next.version = self.record.version + 1;
+            match self.deps.session.store.save_user(&next).await {
+                Ok(()) => {
+                    self.record = next;
+                    return Ok(outcome);
+                }
+                Err(StoreError::Conflict { .. }) => self.refresh_record().await?,
+                Err(err) => {
+                    tracing::error!(user = %self.user_id, %err, "user record not saved");
+                    return Err(unavailable());
+                }
+            }
+        }
+        tracing::error!(user = %self.user_id, "user record kept changing; update abandoned");
+        Err(Refusal::new(
+            ErrorCode::Overloaded,
+            "too many concurrent changes to this user's sessions; retry",
+        ))
+    }
+
+    /// Refuses a start beyond the per-minute or open-session limits.
+    pub(super) fn check_limits(&mut self, now: tokio::time::Instant) -> Result<(), Refusal> {
+        let minute = std::time::Duration::from_secs(60);
+        while self
+            .recent_starts
+            .front()
+            .is_some_and(|at| now.duration_since(*at) >= minute)
+        {
+            self.recent_starts.pop_front();
+        }
+        let limits = self.deps.limits;
+        if self.recent_starts.len() >= limits.starts_per_minute as usize {
+            let message = format!(
+                "at most {} sessions may be started per minute",
+                limits.starts_per_minute
+            );
+            return Err(Refusal::new(ErrorCode::RateLimited, message));
+        }
+        let open = self
+            .record
+            .sessions
+            .iter()
+            .filter(|e| e.status == "active" || e.status == "paused")
+            .count();
+        if open >= limits.open_sessions as usize {
+            let message = format!(
+                "at most {} sessions may be open at once; end or finish one",
+                limits.open_sessions
+            );
+            return Err(Refusal::new(ErrorCode::RateLimited, message));
+        }
+        self.recent_starts.push_back(now);
+        Ok(())
+    }
+}
+
+/// Lists a session in the record with its status, dropping the oldest finished ones beyond
+/// the bound.
+pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: SessionStatus) {
+    let status = status_name(status).to_owned();
+    match record
+        .sessions
+        .iter_mut()
+        .find(|entry| entry.session_id == session_id)
+    {
+        Some(entry) => entry.status = status,
+        None => record.sessions.push(SessionEntry {
+            session_id: session_id.to_owned(),
+            status,
+        }),
+    }
+    while record.sessions.len() > SESSIONS_PER_USER {
+        let oldest_finished = record
+            .sessions
+            .iter()
+            .position(|e| e.status == "completed" || e.status == "abandoned");
+        record.sessions.remove(oldest_finished.unwrap_or(0));
+    }
+}
+
+/// Remembers which session a `session.start` event id created, keeping the latest few.
+pub(super) fn note_start_event(record: &mut UserRecord, event_id: Option<&str>, session_id: &str) {
+    let Some(event_id) = event_id else { return };
+    record
+        .start_event_ids
+        .push((event_id.to_owned(), session_id.to_owned()));
+    let excess = record.start_event_ids.len().saturating_sub(START_EVENT_IDS);
+    record.start_event_ids.drain(..excess);
+}
+
+/// Makes `session_id` the user's active exam on `node`; returns the previous holder.
+pub(super) fn take_active(
+    record: &mut UserRecord,
+    session_id: &str,
+    node: &str,
+) -> Option<(String, Option<String>)> {
+    let previous = record
+        .active_session
+        .replace(session_id.to_owned())
+        .map(|session| (session, record.active_node.clone()));
+    record.active_node = Some(node.to_owned());
+    note_session(record, session_id, SessionStatus::Active);
+    previous
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn taking_the_active_exam_reports_the_previous_holder() {
+        let mut record = UserRecord::new("u");
+        assert_eq!(take_active(&mut record, "s1", "n1"), None);
+        let previous = take_active(&mut record, "s2", "n2");
+        assert_eq!(previous, Some(("s1".to_owned(), Some("n1".to_owned()))));
+        assert_eq!(record.active_session.as_deref(), Some("s2"));
+        assert_eq!(record.active_node.as_deref(), Some("n2"));
+        assert_eq!(record.sessions.len(), 2);
+    }
+
+    #[test]
+    fn start_event_ids_are_bounded() {
+        let mut record = UserRecord::new("u");
+        for n in 0..START_EVENT_IDS + 5 {
+            note_start_event(&mut record, Some(&format!("e{n}")), "s");
+        }
+        note_start_event(&mut record, None, "s");
+        assert_eq!(record.start_event_ids.len(), START_EVENT_IDS);
+        assert_eq!(record.start_event_ids[0].0, "e5");
+    }
+
+    #[test]
+    fn the_oldest_finished_session_is_dropped_first() {
+        let mut record = UserRecord::new("u");
+        note_session(&mut record, "open", SessionStatus::Paused);
+        note_session(&mut record, "done", SessionStatus::Completed);
+        for n in 0..SESSIONS_PER_USER - 1 {
+            note_session(&mut record, &format!("s{n}"), SessionStatus::Completed);
+        }
+        assert_eq!(record.sessions.len(), SESSIONS_PER_USER);
+        assert_eq!(record.sessions[0].session_id, "open");
+        assert!(record.sessions.iter().all(|e| e.session_id != "done"));
+    }
+}

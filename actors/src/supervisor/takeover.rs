@@ -1,0 +1,250 @@
+//! Start and resume: claim the session, take the user's active exam by compare-and-set, and
+//! pause the device that held it — by a message here, or a notice to its node.
+
+use kameo::actor::{ActorRef, Spawn};
+use viva_protocol::ErrorCode;
+use viva_protocol::server::SessionStatus;
+
+use super::messages::{ResumeSession, StartSession};
+use super::record::{note_session, note_start_event, take_active};
+use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
+use crate::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
+use crate::link::DeviceLink;
+use crate::session::actor::{Attach, Begin, Inspect, LiveSession, Ownership, Yield};
+use crate::session::lifecycle::Refusal;
+use crate::session::snapshot::state_from_checkpoint;
+use crate::session::state::SessionState;
+
+/// The user's active exam before a takeover: its session and the node holding its device.
+type Holder = Option<(String, Option<String>)>;
+
+fn unavailable(what: &str) -> Refusal {
+    Refusal::new(
+        ErrorCode::StorageUnavailable,
+        format!("the session could not be {what}; retry"),
+    )
+}
+
+impl UserSupervisor {
+    fn key(&self, session_id: &str) -> SessionKey {
+        SessionKey::new(&self.user_id, session_id)
+    }
+
+    fn node_id(&self) -> &str {
+        &self.deps.session.node_id
+    }
+
+    async fn claim(&self, session_id: &str, kind: ClaimKind) -> Result<Option<Claim>, Refusal> {
+        let lease_ms = self.deps.session.lease.as_millis() as u64;
+        let key = self.key(session_id);
+        let store = &self.deps.session.store;
+        store
+            .claim_session(&key, self.node_id(), kind, lease_ms)
+            .await
+            .map_err(|err| {
+                tracing::error!(session = session_id, %err, "session not claimed");
+                unavailable("claimed")
+            })
+    }
+
+    fn spawn_session(
+        &mut self,
+        state: SessionState,
+        claim: Ownership,
+        me: &ActorRef<Self>,
+    ) -> ActorRef<LiveSession> {
+        let session_id = claim.key.session_id.clone();
+        let actor = LiveSession::new(state, self.deps.session.clone(), me.downgrade(), claim);
+        let session =
+            LiveSession::spawn_with_mailbox(actor, kameo::mailbox::bounded(SESSION_MAILBOX));
+        self.sessions.insert(session_id, session.clone());
+        session
+    }
+
+    /// Pauses the device of the previous active exam: here if its session lives here, else
+    /// by a notice to the node that held it.
+    async fn yield_previous(&self, previous: Holder, taker: &DeviceLink, keep: &str) {
+        let Some((session_id, node)) = previous else {
+            return;
+        };
+        if let Some(session) = self.sessions.get(&session_id).filter(|s| s.is_alive()) {
+            let yielding = Yield {
+                taker_connection_id: Some(taker.connection_id),
+                same_session: session_id == keep,
+            };
+            // ignore: a stopped session has nothing attached to pause.
+            let _ = session.ask(yielding).await;
+        }
+        match node {
+            Some(node) if node != self.node_id() => {
+                let notice = Notice::Yield {
+                    user_id: self.user_id.clone(),
+                    active_session: keep.to_owned(),
+                };
+                self.publish(&node, &notice).await;
+            }
+            _ => {}
+        }
+    }
+
+    pub(super) async fn publish(&self, node: &str, notice: &Notice) {
+        if let Err(err) = self.deps.bus.publish(node, notice).await {
+            // Fencing and the active check still hold; the pause only waits for a write.
+            tracing::warn!(node, %err, "notice not sent");
+        }
+    }
+
+    pub(super) async fn start(
+        &mut self,
+        msg: StartSession,
+        me: &ActorRef<Self>,
+    ) -> Result<Attached, Refusal> {
+        let session_id = uuid::Uuid::new_v4().to_string();
+        let state = self.new_state(msg.config, session_id.clone())?;
+        self.check_limits(tokio::time::Instant::now())?;
+        let node = self.node_id().to_owned();
+        let event_id = msg.event_id.clone();
+        let previous = self
+            .update_record(|record| {
+                note_start_event(record, event_id.as_deref(), &session_id);
+                take_active(record, &session_id, &node)
+            })
+            .await?;
+        self.yield_previous(previous, &msg.link, &session_id).await;
+        let claim = self
+            .claim(&session_id, ClaimKind::Create)
+            .await?
+            .ok_or_else(|| Refusal::new(ErrorCode::Internal, "session id collision"))?;
+        let ownership = Ownership {
+            key: self.key(&session_id),
+            token: claim.token,
+            version: 0,
+            stored_turns: 0,
+        };
+        let session = self.spawn_session(state, ownership, me);
+        let begin = Begin {
+            link: msg.link,
+            event_id: msg.event_id,
+        };
+        // ignore: a fresh session with a bounded mailbox of 64 has room for its first message.
+        let _ = session.tell(begin).await;
+        Ok(Attached::Session {
+            session_id,
+            session,
+        })
+    }
+
+    /// The session id a resume means: the one named, or the active or latest paused one.
+    pub(super) fn resolve(&self, requested: Option<&str>) -> Result<String, Refusal> {
+        let sessions = &self.record.sessions;
+        let owned = |id: &str| sessions.iter().any(|entry| entry.session_id == id);
+        match requested {
+            Some(id) if owned(id) => Ok(id.to_owned()),
+            Some(_) => Err(not_found()),
+            None => self
+                .record
+                .active_session
+                .clone()
+                .filter(|id| owned(id))
+                .or_else(|| {
+                    let open = |e: &&crate::checkpoint::format::SessionEntry| {
+                        e.status == "paused" || e.status == "active"
+                    };
+                    sessions
+                        .iter()
+                        .rev()
+                        .find(open)
+                        .map(|e| e.session_id.clone())
+                })
+                .ok_or_else(|| Refusal::new(ErrorCode::SessionNotFound, "no session to resume")),
+        }
+    }
+
+    /// The live actor of a session: the one here, or a new one that claims the session from
+    /// its checkpoint (telling the node that held it to let go).
+    async fn live_session(
+        &mut self,
+        session_id: &str,
+        me: &ActorRef<Self>,
+    ) -> Result<ActorRef<LiveSession>, Refusal> {
+        if let Some(session) = self.sessions.get(session_id).filter(|s| s.is_alive()) {
+            return Ok(session.clone());
+        }
+        let claim = self
+            .claim(session_id, ClaimKind::Adopt)
+            .await?
+            .ok_or_else(not_found)?;
+        let checkpoint = claim.checkpoint.ok_or_else(not_found)?;
+        let ownership = Ownership {
+            key: self.key(session_id),
+            token: claim.token,
+            version: checkpoint.version,
+            stored_turns: checkpoint.transcript.len(),
+        };
+        let mut state = state_from_checkpoint(checkpoint).map_err(|err| {
+            tracing::error!(%err, "checkpoint invalid");
+            Refusal::new(ErrorCode::Internal, "the session could not be restored")
+        })?;
+        restore_pause(state.life_mut(), &self.deps.session);
+        if let Some(node) = claim.previous_owner.filter(|n| n != self.node_id()) {
+            let notice = Notice::Moved {
+                user_id: self.user_id.clone(),
+                session_id: session_id.to_owned(),
+                token: claim.token,
+            };
+            self.publish(&node, &notice).await;
+        }
+        Ok(self.spawn_session(state, ownership, me))
+    }
+
+    pub(super) async fn resume(
+        &mut self,
+        msg: ResumeSession,
+        me: &ActorRef<Self>,
+    ) -> Result<Attached, Refusal> {
+        let session_id = self.resolve(msg.session_id.as_deref())?;
+        let session = self.live_session(&session_id, me).await?;
+        let status = session
+            .ask(Inspect)
+            .await
+            .map_or(SessionStatus::Active, |v| v.status);
+        if matches!(status, SessionStatus::Active | SessionStatus::Paused) {
+            let node = self.node_id().to_owned();
+            let previous = self
+                .update_record(|record| take_active(record, &session_id, &node))
+                .await?;
+            self.yield_previous(previous, &msg.link, &session_id).await;
+        }
+        let attach = Attach {
+            link: msg.link,
+            event_id: msg.event_id,
+        };
+        session.ask(attach).await.map_err(|err| match err {
+            kameo::error::SendError::HandlerError(refusal) => refusal,
+            other => {
+                tracing::error!(session = %session_id, ?other, "attach failed");
+                Refusal::new(ErrorCode::Internal, "the session could not be resumed")
+            }
+        })?;
+        self.note_status(&session_id, &session).await;
+        Ok(Attached::Session {
+            session_id,
+            session,
+        })
+    }
+
+    /// Records a session's status after an attach (it may have completed or been abandoned).
+    async fn note_status(&mut self, session_id: &str, session: &ActorRef<LiveSession>) {
+        let Ok(view) = session.ask(Inspect).await else {
+            return;
+        };
+        if matches!(view.status, SessionStatus::Active) {
+            return;
+        }
+        let status = view.status;
+        // ignore: failure is logged; the session's own checkpoint is already durable.
+        let _ = self
+            .update_record(|record| note_session(record, session_id, status))
+            .await;
+    }
+}

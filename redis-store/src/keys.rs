@@ -1,0 +1,84 @@
+//! The key layout. Every key of a user carries the hash tag `{u:<hex user id>}`, so a user's
+//! record and all of their sessions live in one Redis Cluster slot and one Lua script can
+//! touch them together. The user id is hex-encoded so no id can forge another's keys.
+//!
+//! | key | type | holds |
+//! |---|---|---|
+//! | `viva:{u:HEX}:user` | hash | `ver` (record version), `rec` (encoded record), `active` |
+//! | `viva:{u:HEX}:s:SID` | hash | `fence` (latest claim's token), `ver` (write version), `head` |
+//! | `viva:{u:HEX}:s:SID:turns` | list | encoded transcript turns, in order |
+//! | `viva:{u:HEX}:s:SID:lease` | string | the owning node's id, with a TTL |
+//! | `viva:node:NODE` | channel | notices to one node |
+
+use viva_actors::checkpoint::SessionKey;
+
+/// The keys of one session, in the order the scripts take them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionKeys {
+    /// The session hash.
+    pub meta: String,
+    /// The transcript list.
+    pub turns: String,
+    /// The lease.
+    pub lease: String,
+    /// The owner's user record (for the active-session check).
+    pub user: String,
+}
+
+impl SessionKeys {
+    /// The keys of `key`.
+    pub fn of(key: &SessionKey) -> SessionKeys {
+        let tag = user_tag(&key.user_id);
+        let meta = format!("viva:{tag}:s:{}", key.session_id);
+        SessionKeys {
+            turns: format!("{meta}:turns"),
+            lease: format!("{meta}:lease"),
+            user: user_key(&key.user_id),
+            meta,
+        }
+    }
+}
+
+/// `{u:<hex>}`: the hash tag shared by all of a user's keys.
+fn user_tag(user_id: &str) -> String {
+    let hex: String = user_id.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("{{u:{hex}}}")
+}
+
+/// The user record's key.
+pub fn user_key(user_id: &str) -> String {
+    format!("viva:{}:user", user_tag(user_id))
+}
+
+/// The channel a node listens on for notices.
+pub fn node_channel(node_id: &str) -> String {
+    format!("viva:node:{node_id}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The slot part of a key, as Redis Cluster hashes it.
+    fn hash_tag(key: &str) -> &str {
+        let open = key.find('{').unwrap();
+        let close = key[open..].find('}').unwrap() + open;
+        &key[open + 1..close]
+    }
+
+    #[test]
+    fn a_users_keys_share_one_hash_tag() {
+        let keys = SessionKeys::of(&SessionKey::new("al}ice{", "s-1"));
+        let tags = [&keys.meta, &keys.turns, &keys.lease, &keys.user].map(|k| hash_tag(k));
+        assert!(tags.iter().all(|t| *t == "u:616c7d6963657b"), "{tags:?}");
+        assert_eq!(keys.turns, "viva:{u:616c7d6963657b}:s:s-1:turns");
+    }
+
+    #[test]
+    fn different_users_never_share_keys() {
+        let a = SessionKeys::of(&SessionKey::new("a", "s"));
+        let b = SessionKeys::of(&SessionKey::new("b", "s"));
+        assert_ne!(a.meta, b.meta);
+        assert_ne!(user_key("a"), user_key("b"));
+    }
+}

@@ -1,0 +1,104 @@
+//! The Lua scripts. Each runs atomically on the one slot of its user's keys; `redis::Script`
+//! sends it by SHA1 (`EVALSHA`) and loads it once on `NOSCRIPT`.
+
+use std::sync::LazyLock;
+
+use redis::Script;
+
+/// Claim a session. KEYS: meta, turns, lease. ARGV: node, lease ms, `create` (1/0).
+/// Returns `{0}` when the session's existence does not fit the claim, else
+/// `{token, previous lease holder or '', head or '', turns...}`.
+pub static CLAIM: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local head = redis.call('HGET', KEYS[1], 'head')
+local create = ARGV[3] == '1'
+if (create and head) or ((not create) and (not head)) then return {0} end
+local token = redis.call('HINCRBY', KEYS[1], 'fence', 1)
+local previous = redis.call('GET', KEYS[3]) or ''
+redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
+if create then return {token, previous, ''} end
+local reply = {token, previous, head}
+for _, turn in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do reply[#reply + 1] = turn end
+return reply
+",
+    )
+});
+
+/// Write a checkpoint. KEYS: meta, turns, user. ARGV: token, version, head, turns_from,
+/// live (1/0), session id, ttl ms (0: none), then the turns from `turns_from` on.
+/// Returns `ok`, `fenced` (another claim), `stale` (an older version) or `inactive`.
+pub static SAVE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 'fenced' end
+if tonumber(redis.call('HGET', KEYS[1], 'ver') or '0') >= tonumber(ARGV[2]) then
+  return 'stale'
+end
+if ARGV[5] == '1' and redis.call('HGET', KEYS[3], 'active') ~= ARGV[6] then
+  return 'inactive'
+end
+redis.call('HSET', KEYS[1], 'ver', ARGV[2], 'head', ARGV[3])
+local from = tonumber(ARGV[4])
+if from == 0 then
+  redis.call('DEL', KEYS[2])
+else
+  redis.call('LTRIM', KEYS[2], 0, from - 1)
+end
+if #ARGV > 7 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8)) end
+local ttl = tonumber(ARGV[7])
+for i = 1, 2 do
+  if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
+end
+return 'ok'
+",
+    )
+});
+
+/// Read a checkpoint. KEYS: meta, turns. Returns `{}` or `{head, turns...}`.
+pub static READ: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local head = redis.call('HGET', KEYS[1], 'head')
+if not head then return {} end
+local reply = {head}
+for _, turn in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do reply[#reply + 1] = turn end
+return reply
+",
+    )
+});
+
+/// Renew a lease. KEYS: meta, lease. ARGV: token, node, lease ms. Returns 1, or 0 when a
+/// newer claim holds the session.
+pub static RENEW: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3])
+return 1
+",
+    )
+});
+
+/// Release a lease. KEYS: meta, lease. ARGV: token.
+pub static RELEASE: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('HGET', KEYS[1], 'fence') == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1
+",
+    )
+});
+
+/// Compare-and-set a user record. KEYS: user. ARGV: version, record, active session ('').
+/// Returns 1, or 0 when the stored version is not `version - 1`.
+pub static SAVE_USER: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local stored = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+if stored + 1 ~= tonumber(ARGV[1]) then return 0 end
+redis.call('HSET', KEYS[1], 'ver', ARGV[1], 'rec', ARGV[2], 'active', ARGV[3])
+return 1
+",
+    )
+});
