@@ -5,6 +5,7 @@ mod auth;
 mod bad_input;
 mod blueprints_cli;
 mod devices;
+mod distributed;
 mod exam_flow;
 mod harness;
 mod isolation;

@@ -5,6 +5,7 @@ mod assessment;
 mod client;
 mod exam;
 mod http;
+mod redis;
 mod server;
 mod token;
 
@@ -18,6 +19,7 @@ pub use exam::{
     satisfactory_for, start_exam,
 };
 pub use http::{http_get, result_path};
+pub use redis::{RedisCluster, RedisServer};
 pub use server::{Options, Server, viva_bin};
 pub use token::{
     expired_token, foreign_token, now_secs, random_uuid, token, verify_token, viva_token_command,

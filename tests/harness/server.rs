@@ -123,6 +123,36 @@ impl Server {
         }
     }
 
+    /// Starts a node sharing Redis at `urls` (a cluster when `cluster`), named `node_id`,
+    /// with `extra` arguments (such as `--lease 1s`).
+    pub async fn node(urls: &[String], cluster: bool, node_id: &str, extra: &[&str]) -> Server {
+        let mut args = vec![
+            "--redis".to_owned(),
+            urls.join(","),
+            "--node-id".to_owned(),
+            node_id.to_owned(),
+        ];
+        if cluster {
+            args.push("--redis-cluster".to_owned());
+        }
+        args.extend(extra.iter().map(|arg| (*arg).to_owned()));
+        Self::start_with_options(Options {
+            blueprints: None,
+            args,
+        })
+        .await
+    }
+
+    /// Sends a signal (`STOP`, `CONT`, `TERM`...) to the server process.
+    pub fn signal(&self, name: &str) {
+        let pid = self.child.id().expect("signal to a server that was reaped");
+        let status = std::process::Command::new("kill")
+            .args([&format!("-{name}"), &pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{name} {pid} failed: {status}");
+    }
+
     /// The address the server listens on.
     pub fn addr(&self) -> SocketAddr {
         self.addr

@@ -83,19 +83,15 @@ pub struct UserSupervisor {
 
 impl Actor for UserSupervisor {
     type Args = (String, Arc<SupervisorDeps>);
-    type Error = crate::checkpoint::StoreError;
+    type Error = std::convert::Infallible;
 
+    /// Starts with an empty record: every decision reads the stored one first, so a store
+    /// outage refuses that request (`storage_unavailable`) instead of killing the supervisor.
     async fn on_start((user_id, deps): Self::Args, _: ActorRef<Self>) -> Result<Self, Self::Error> {
-        let record = deps
-            .session
-            .store
-            .load_user(&user_id)
-            .await?
-            .unwrap_or_else(|| UserRecord::new(&user_id));
         Ok(UserSupervisor {
+            record: UserRecord::new(&user_id),
             user_id,
             deps,
-            record,
             sessions: HashMap::new(),
             recent_starts: std::collections::VecDeque::new(),
         })

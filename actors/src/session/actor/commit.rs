@@ -66,13 +66,17 @@ impl LiveSession {
     }
 
     /// The write failed for want of storage: keep the state, hold the outbox, tell the
-    /// device, and retry.
+    /// device (once per outage, not at every retry), and retry.
     fn hold(&mut self, err: &StoreError) {
         tracing::error!(session = %self.state.life().session_id, %err, "checkpoint failed");
+        let first = !self.unsaved;
         self.unsaved = true;
+        self.schedule_retry();
+        if !first {
+            return;
+        }
         let message = "the session could not be saved; its ack is held until storage recovers";
         self.send_error(ErrorCode::StorageUnavailable, message, self.held_event_id());
-        self.schedule_retry();
     }
 
     /// The event id of the latest ack held in the outbox.

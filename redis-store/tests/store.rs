@@ -1,0 +1,311 @@
+//! `RedisStore` against a real redis-server: claims, fencing, versions, the active-session
+//! check, transcript turns, user-record compare-and-set and node notices.
+
+#[path = "../../tests/harness/redis.rs"]
+mod redis_server;
+
+use std::time::Duration;
+
+use redis_server::RedisServer;
+use viva_actors::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_actors::checkpoint::{
+    CheckpointStore, ClaimKind, NodeBus, Notice, SessionCheckpoint, SessionKey, SessionWrite,
+    StoreError, UserRecord,
+};
+use viva_redis_store::{Connection, RedisBus, RedisConfig, RedisStore, Retention};
+
+const LEASE_MS: u64 = 10_000;
+
+async fn store(redis: &RedisServer) -> RedisStore {
+    let conn = Connection::open(&RedisConfig::standalone(&redis.url()))
+        .await
+        .expect("connect");
+    RedisStore::new(conn, Retention::default())
+}
+
+fn turn(n: usize, answer: Option<&str>) -> TurnCheckpoint {
+    TurnCheckpoint {
+        question_id: format!("q{n}"),
+        element_code: "PA.I.A.K1".into(),
+        kind: "primary".into(),
+        question: format!("question {n}"),
+        answer: answer.map(str::to_owned),
+        score: None,
+        feedback: None,
+    }
+}
+
+fn checkpoint(key: &SessionKey, version: u64, turns: Vec<TurnCheckpoint>) -> SessionCheckpoint {
+    SessionCheckpoint {
+        format: CHECKPOINT_FORMAT,
+        session_id: key.session_id.clone(),
+        user_id: key.user_id.clone(),
+        version,
+        created_at_ms: 1,
+        updated_at_ms: 2,
+        paused_at_ms: None,
+        seq: version,
+        phase: "paused".into(),
+        resume_to: Some("awaiting_answer".into()),
+        mode: "exam".into(),
+        exam: None,
+        assessment: None,
+        transcript: turns,
+        applied_event_ids: vec!["e1".into()],
+    }
+}
+
+fn write<'a>(checkpoint: &'a SessionCheckpoint, token: u64, turns_from: usize) -> SessionWrite<'a> {
+    SessionWrite {
+        checkpoint,
+        token,
+        turns_from,
+        live: false,
+    }
+}
+
+async fn make_active(store: &RedisStore, user: &str, session: &str) {
+    let mut record = UserRecord::new(user);
+    record.version = 1;
+    record.active_session = Some(session.to_owned());
+    store.save_user(&record).await.expect("save user");
+}
+
+#[tokio::test]
+async fn a_newer_claim_fences_the_older_owner_and_returns_every_acked_write() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let first = store
+        .claim_session(&key, "one", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((first.token, first.previous_owner.clone()), (1, None));
+    let v1 = checkpoint(&key, 1, vec![turn(1, Some("yes"))]);
+    store
+        .save_session(&key, write(&v1, first.token, 0))
+        .await
+        .unwrap();
+    let second = store
+        .claim_session(&key, "two", ClaimKind::Adopt, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(second.token, 2);
+    assert_eq!(
+        second.previous_owner.as_deref(),
+        Some("one"),
+        "the live lease is reported"
+    );
+    assert_eq!(second.checkpoint.as_ref(), Some(&v1));
+    let stale = checkpoint(&key, 2, vec![turn(1, Some("overwritten"))]);
+    let refused = store
+        .save_session(&key, write(&stale, first.token, 0))
+        .await;
+    assert!(
+        matches!(refused, Err(StoreError::Fenced { token: 1, .. })),
+        "{refused:?}"
+    );
+    assert!(
+        !store
+            .renew_lease(&key, "one", first.token, LEASE_MS)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store
+            .renew_lease(&key, "two", second.token, LEASE_MS)
+            .await
+            .unwrap()
+    );
+    assert_eq!(store.load_session(&key).await.unwrap().as_ref(), Some(&v1));
+}
+
+#[tokio::test]
+async fn claims_must_fit_whether_the_session_exists() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    assert!(
+        store
+            .claim_session(&key, "n", ClaimKind::Adopt, LEASE_MS)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let claim = store
+        .claim_session(&key, "n", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    let v1 = checkpoint(&key, 1, Vec::new());
+    store
+        .save_session(&key, write(&v1, claim.token, 0))
+        .await
+        .unwrap();
+    assert!(
+        store
+            .claim_session(&key, "n", ClaimKind::Create, LEASE_MS)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let other_user = SessionKey::new("bob", "s1");
+    assert!(
+        store.load_session(&other_user).await.unwrap().is_none(),
+        "keys include the owner"
+    );
+}
+
+#[tokio::test]
+async fn an_older_version_is_refused_even_from_the_owner() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let claim = store
+        .claim_session(&key, "n", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    let v2 = checkpoint(&key, 2, Vec::new());
+    store
+        .save_session(&key, write(&v2, claim.token, 0))
+        .await
+        .unwrap();
+    let v1 = checkpoint(&key, 1, Vec::new());
+    assert!(
+        store
+            .save_session(&key, write(&v1, claim.token, 0))
+            .await
+            .is_err()
+    );
+    assert_eq!(
+        store.load_session(&key).await.unwrap().map(|c| c.version),
+        Some(2)
+    );
+}
+
+#[tokio::test]
+async fn a_live_checkpoint_needs_the_session_to_be_the_users_active_one() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let claim = store
+        .claim_session(&key, "n", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    let live = checkpoint(&key, 1, Vec::new());
+    let attempt = SessionWrite {
+        live: true,
+        ..write(&live, claim.token, 0)
+    };
+    let refused = store.save_session(&key, attempt).await;
+    assert!(
+        matches!(refused, Err(StoreError::NotActive { .. })),
+        "{refused:?}"
+    );
+    make_active(&store, "ann", "s1").await;
+    store.save_session(&key, attempt).await.unwrap();
+}
+
+#[tokio::test]
+async fn only_the_changed_tail_of_the_transcript_is_rewritten() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let claim = store
+        .claim_session(&key, "n", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    let asked = checkpoint(&key, 1, vec![turn(1, Some("a")), turn(2, None)]);
+    store
+        .save_session(&key, write(&asked, claim.token, 0))
+        .await
+        .unwrap();
+    let answered = checkpoint(
+        &key,
+        2,
+        vec![turn(1, Some("a")), turn(2, Some("b")), turn(3, None)],
+    );
+    store
+        .save_session(&key, write(&answered, claim.token, 1))
+        .await
+        .unwrap();
+    assert_eq!(
+        store.load_session(&key).await.unwrap().as_ref(),
+        Some(&answered)
+    );
+    let turns_key = format!("viva:{{u:616e6e}}:s:s1:turns");
+    assert_eq!(redis.cli(&["LLEN", &turns_key]), "3");
+    assert!(
+        redis.cli(&["PTTL", &turns_key]).parse::<i64>().unwrap() > 0,
+        "retention TTL set"
+    );
+}
+
+#[tokio::test]
+async fn user_records_are_compare_and_set() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let mut record = UserRecord::new("ann");
+    record.version = 1;
+    store.save_user(&record).await.unwrap();
+    let conflict = store.save_user(&record).await;
+    assert!(
+        matches!(conflict, Err(StoreError::Conflict { .. })),
+        "{conflict:?}"
+    );
+    record.version = 2;
+    record.active_session = Some("s9".into());
+    store.save_user(&record).await.unwrap();
+    assert_eq!(store.load_user("ann").await.unwrap(), Some(record));
+    assert_eq!(store.load_user("nobody").await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn an_unreachable_redis_is_reported_as_unavailable() {
+    let mut redis = RedisServer::start();
+    let store = store(&redis).await;
+    redis.stop();
+    let failed = store.load_user("ann").await;
+    assert!(
+        matches!(failed, Err(StoreError::Unavailable(_))),
+        "{failed:?}"
+    );
+    redis.restart();
+    let mut recovered = store.load_user("ann").await;
+    for _ in 0..20 {
+        if recovered.is_ok() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        recovered = store.load_user("ann").await;
+    }
+    assert_eq!(recovered.unwrap(), None);
+}
+
+#[tokio::test]
+async fn notices_reach_the_addressed_node_only() {
+    let redis = RedisServer::start();
+    let config = RedisConfig::standalone(&redis.url());
+    let mut one = viva_redis_store::listen(config.clone(), "one".into());
+    let mut two = viva_redis_store::listen(config.clone(), "two".into());
+    let bus = RedisBus::new(Connection::open(&config).await.unwrap());
+    let notice = Notice::Yield {
+        user_id: "ann".into(),
+        active_session: "s2".into(),
+    };
+    let mut received = None;
+    for _ in 0..50 {
+        bus.publish("one", &notice).await.unwrap();
+        if let Ok(Some(got)) = tokio::time::timeout(Duration::from_millis(100), one.recv()).await {
+            received = Some(got);
+            break;
+        }
+    }
+    assert_eq!(received, Some(notice));
+    assert!(two.try_recv().is_err(), "node two heard nothing");
+}
