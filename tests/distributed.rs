@@ -285,3 +285,39 @@ async fn a_full_exam_runs_on_a_redis_cluster_across_a_node_kill() {
     let response = http_get(&two, &path, Some(&token("gail"))).await;
     assert_eq!(response.status, 200, "{}", response.body);
 }
+
+#[tokio::test]
+async fn a_session_taken_to_another_node_pauses_the_old_device_whose_events_are_refused() {
+    let redis = RedisServer::start();
+    let one = Server::node(&redis_urls(&redis), false, "one", &[]).await;
+    let two = Server::node(&redis_urls(&redis), false, "two", &[]).await;
+    let mut a = Client::connect(&one, Auth::bearer("hana"))
+        .await
+        .named("A@one");
+    let started = start_exam(&mut a, "A").await;
+    let mut b = Client::connect(&two, Auth::bearer("hana"))
+        .await
+        .named("B@two");
+    let resumed = resume(&mut b, "B", Some(&started.session_id)).await;
+    let (paused, waited) = until_paused(&mut a).await;
+    assert_eq!(paused["reason"], "other_device", "{paused}");
+    assert!(waited < Duration::from_secs(1), "A paused after {waited:?}");
+    let late = next_event_id("late");
+    let text = satisfactory_for(&started.question);
+    a.send_json(json!({"type": "answer.text", "event_id": late, "text": text}))
+        .await;
+    let refused = a.expect("error").await;
+    assert_eq!(refused["event_id"], late.as_str(), "{refused}");
+    assert!(
+        ["session_moved", "session_paused"].contains(&field_str(&refused, "code")),
+        "{refused}"
+    );
+    let answered = answer(&mut b, &satisfactory_for(&resumed.question)).await;
+    assert_eq!(answered.assessment["score"], "satisfactory");
+    let again = resume(&mut b, "B", Some(&started.session_id)).await;
+    assert_eq!(
+        again.resumed["progress"]["answered"], 1,
+        "{}",
+        again.resumed
+    );
+}

@@ -70,6 +70,9 @@ impl Message<Attach> for LiveSession {
         if self.commit().await && !self.expire_if_due().await {
             self.drive().await;
         }
+        if self.evicted {
+            return Err(moved());
+        }
         Ok(())
     }
 }
