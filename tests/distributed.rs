@@ -6,21 +6,10 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::harness::{
-    Auth, Client, RedisCluster, RedisServer, Server, answer, count, field_str, field_u64, http_get,
-    next_event_id, result_path, resume, run_to_completion, satisfactory_for, start_exam, token,
+    Auth, Client, RedisCluster, RedisServer, Server, answer, answer_until_acked, count, field_str,
+    field_u64, http_get, next_event_id, result_path, resume, run_to_completion, satisfactory_for,
+    start_exam, token,
 };
-
-/// Answers `question` and returns once its ack arrives (the answer is durable).
-async fn answer_until_acked(client: &mut Client, question: &Value) -> String {
-    let event_id = next_event_id("answer");
-    let text = satisfactory_for(question);
-    client
-        .send_json(json!({"type": "answer.text", "event_id": event_id, "text": text}))
-        .await;
-    let ack = client.expect("ack").await;
-    assert_eq!(ack["event_id"], event_id.as_str(), "{ack}");
-    event_id
-}
 
 /// Reads events until one is `session.paused`, returning it and how long that took.
 async fn until_paused(client: &mut Client) -> (Value, Duration) {

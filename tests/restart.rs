@@ -1,23 +1,9 @@
 //! Durability: acked answers survive SIGKILL; SIGTERM pauses clients; resume after restart.
 
-use serde_json::{Value, json};
-
 use crate::harness::{
-    Auth, Client, Server, answer, code, field_u64, next_event_id, resume, satisfactory_for,
+    Auth, Client, Server, answer, answer_until_acked, code, field_u64, resume, satisfactory_for,
     start_exam,
 };
-
-/// Answers `question` satisfactorily and returns as soon as the ack (which comes first) says
-/// the answer is durable, before its assessment is read.
-async fn answer_until_acked(client: &mut Client, question: &Value) {
-    let event_id = next_event_id("answer");
-    let text = satisfactory_for(question);
-    client
-        .send_json(json!({"type": "answer.text", "event_id": event_id, "text": text}))
-        .await;
-    let ack = client.expect("ack").await;
-    assert_eq!(ack["event_id"], event_id.as_str(), "{ack}");
-}
 
 #[tokio::test]
 async fn resume_after_kill_loses_no_acked_answer() {

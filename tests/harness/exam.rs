@@ -224,3 +224,15 @@ pub async fn run_to_completion(
     }
     panic!("no session.completed after {MAX_ANSWERS} answers: {questions:?}");
 }
+
+/// Answers `question` satisfactorily and returns as soon as the ack (which comes first) says
+/// the answer is durable, before its assessment is read.
+pub async fn answer_until_acked(client: &mut Client, question: &Value) {
+    let event_id = next_event_id("answer");
+    let text = satisfactory_for(question);
+    client
+        .send_json(json!({"type": "answer.text", "event_id": event_id, "text": text}))
+        .await;
+    let ack = client.expect("ack").await;
+    assert_eq!(ack["event_id"], event_id.as_str(), "{ack}");
+}

@@ -15,8 +15,8 @@ pub use assessment::{
 };
 pub use client::{Auth, Client, count, field_str, field_u64, find, index_of, refused_status};
 pub use exam::{
-    PLANNED, Started, TASK, answer, code, end_session, next_event_id, resume, run_to_completion,
-    satisfactory_for, start_exam,
+    PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
+    run_to_completion, satisfactory_for, start_exam,
 };
 pub use http::{http_get, result_path};
 pub use redis::{RedisCluster, RedisServer};
