@@ -130,11 +130,17 @@ mod tests {
             record.element_scores.insert(code, "satisfactory".into());
         }
         let compressed = encode_compressed(&record);
-        assert!(compressed.len() * 3 < encode(&record).len(), "codes compress well");
+        assert!(
+            compressed.len() * 3 < encode(&record).len(),
+            "codes compress well"
+        );
         assert_eq!(decode::<UserRecord>(&compressed).unwrap(), record);
         let mut huge = vec![COMPRESSED_FORMAT_BYTE];
         huge.extend_from_slice(&u32::MAX.to_le_bytes());
-        assert!(matches!(decode::<UserRecord>(&huge), Err(DecodeError::Compressed(_))));
+        assert!(matches!(
+            decode::<UserRecord>(&huge),
+            Err(DecodeError::Compressed(_))
+        ));
         let truncated = &compressed[..compressed.len() - 3];
         assert!(decode::<UserRecord>(truncated).is_err());
     }
