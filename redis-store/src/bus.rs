@@ -57,7 +57,10 @@ pub fn listen(config: RedisConfig, node_id: String) -> mpsc::Receiver<Notice> {
         let mut backoff = Duration::from_millis(100);
         let mut seed = 0;
         while !sender.is_closed() {
-            let url = &config.urls[seed % config.urls.len().max(1)];
+            let Some(url) = config.urls.get(seed % config.urls.len().max(1)) else {
+                tracing::error!("no Redis URL to listen on; node notices are off");
+                return;
+            };
             match forward(url, &node_id, &sender).await {
                 Ok(()) => backoff = Duration::from_millis(100),
                 Err(err) => tracing::warn!(url, %err, "notice subscription lost"),

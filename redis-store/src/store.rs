@@ -126,7 +126,10 @@ impl RedisStore {
         let previous = String::from_utf8_lossy(previous).into_owned();
         let checkpoint = match create {
             true => None,
-            false => Some(Self::checkpoint_from(&keys.meta, &reply[2..])?),
+            false => Some(Self::checkpoint_from(
+                &keys.meta,
+                reply.get(2..).unwrap_or(&[]),
+            )?),
         };
         Ok(Some(Claim {
             token,
