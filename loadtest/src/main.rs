@@ -5,15 +5,15 @@
 //! `session.start` to `session.completed`, and per answer the time from sending it to the
 //! next question. As a baseline from the same run and server it measures the protocol-level
 //! `ping` → `pong` round trip, and prints every figure also as a ratio to that baseline.
-//! Device takeovers, reconnects and node kills come with the load-testing issue.
+//! Checkpoint writes to Redis and resumes after a node kill have their own benches:
+//! `viva-checkpoint-bench` and `viva-failover-bench`.
 
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, bail};
 use clap::Parser;
-use futures_util::{SinkExt, StreamExt};
-use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
+use serde_json::json;
+use viva_loadtest::stats::report;
+use viva_loadtest::ws::{connect, send, wait_for};
 
 /// Command-line options.
 #[derive(Debug, Parser)]
@@ -40,12 +40,6 @@ struct Args {
     #[arg(long)]
     full_scope: bool,
 }
-
-type Socket =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-/// Hard limit on any single wait, so a stuck server cannot hang the run.
-const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
@@ -85,44 +79,8 @@ async fn main() -> anyhow::Result<()> {
     Ok(())
 }
 
-async fn connect(args: &Args, user: &str) -> anyhow::Result<Socket> {
-    let url = format!("{}/v1/ws?user={user}", args.url);
-    let (socket, _) = tokio_tungstenite::connect_async_with_config(&url, None, true)
-        .await
-        .with_context(|| format!("connecting to {url}"))?;
-    Ok(socket)
-}
-
-async fn send(socket: &mut Socket, value: Value) -> anyhow::Result<()> {
-    socket.send(Message::Text(value.to_string().into())).await?;
-    Ok(())
-}
-
-/// The next event of one of `types`; other events are skipped, errors fail the run.
-async fn wait_for(socket: &mut Socket, types: &[&str]) -> anyhow::Result<Value> {
-    loop {
-        let frame = tokio::time::timeout(STEP_TIMEOUT, socket.next())
-            .await
-            .context("timed out")?;
-        let Some(frame) = frame else {
-            bail!("connection closed")
-        };
-        let Message::Text(text) = frame? else {
-            continue;
-        };
-        let event: Value = serde_json::from_str(&text)?;
-        let kind = event["type"].as_str().unwrap_or_default();
-        if kind == "error" {
-            bail!("server error: {event}");
-        }
-        if types.contains(&kind) {
-            return Ok(event);
-        }
-    }
-}
-
 async fn ping_baseline(args: &Args) -> anyhow::Result<Vec<Duration>> {
-    let mut socket = connect(args, "loadtest-baseline").await?;
+    let mut socket = connect(&args.url, "loadtest-baseline").await?;
     let mut samples = Vec::with_capacity(args.pings);
     for _ in 0..args.pings {
         let sent = Instant::now();
@@ -141,7 +99,7 @@ struct ExamTimes {
 }
 
 async fn run_exam(args: &Args, index: usize) -> anyhow::Result<ExamTimes> {
-    let mut socket = connect(args, &format!("loadtest-{index}")).await?;
+    let mut socket = connect(&args.url, &format!("loadtest-{index}")).await?;
     let config = if args.full_scope {
         json!({"rating": "private"})
     } else {
@@ -196,33 +154,4 @@ async fn run_exam(args: &Args, index: usize) -> anyhow::Result<ExamTimes> {
         }
         question = next;
     }
-}
-
-fn percentile(sorted: &[Duration], p: f64) -> Duration {
-    let rank = ((p / 100.0) * (sorted.len() as f64 - 1.0)).round() as usize;
-    sorted.get(rank).copied().unwrap_or_default()
-}
-
-fn report(label: &str, samples: &[Duration], baseline: Option<&[Duration]>) {
-    let mut sorted = samples.to_vec();
-    sorted.sort();
-    let base50 = baseline.map(|b| {
-        let mut b = b.to_vec();
-        b.sort();
-        percentile(&b, 50.0)
-    });
-    let line: Vec<String> = [50.0, 90.0, 99.0]
-        .iter()
-        .map(|&p| {
-            let value = percentile(&sorted, p);
-            match base50 {
-                Some(base) if !base.is_zero() => format!(
-                    "p{p:.0} {value:.2?} ({:.1}x)",
-                    value.as_secs_f64() / base.as_secs_f64()
-                ),
-                _ => format!("p{p:.0} {value:.2?}"),
-            }
-        })
-        .collect();
-    println!("{label:<34} n={:<6} {}", samples.len(), line.join("  "));
 }

@@ -1,0 +1,18 @@
+//! Shared pieces of Viva's load tester and benchmarks.
+//!
+//! - [`aof`]: a watch on Redis's AOF rewrites, to tell the samples taken during one apart.
+//! - [`ws`]: a development-mode WebSocket client (connect, send, wait for an event type).
+//! - [`stats`]: latency samples, percentiles and the report lines with ratios to a baseline.
+//! - [`pace`]: an open-loop driver that issues operations on a fixed schedule.
+//! - [`checkpoint`]: the checkpoint workload — a template and the next write of a session.
+//!
+//! The binaries are `viva-loadtest` (whole exams), `viva-checkpoint-bench` (checkpoint writes
+//! to Redis against a plain `SET` baseline) and `viva-failover-bench` (resume on another node
+//! after a `kill -9`, against a connect-and-ping baseline).
+#![warn(missing_docs)]
+
+pub mod aof;
+pub mod checkpoint;
+pub mod pace;
+pub mod stats;
+pub mod ws;
