@@ -73,9 +73,23 @@ fn decompress(body: &[u8]) -> Result<Vec<u8>, DecodeError> {
 
 /// The head of a checkpoint: everything but the transcript.
 pub fn encode_head(checkpoint: &SessionCheckpoint) -> Vec<u8> {
+    // Field by field, so the transcript (the largest part, stored apart) is never cloned.
     let head = SessionCheckpoint {
+        format: checkpoint.format,
+        session_id: checkpoint.session_id.clone(),
+        user_id: checkpoint.user_id.clone(),
+        version: checkpoint.version,
+        created_at_ms: checkpoint.created_at_ms,
+        updated_at_ms: checkpoint.updated_at_ms,
+        paused_at_ms: checkpoint.paused_at_ms,
+        seq: checkpoint.seq,
+        phase: checkpoint.phase.clone(),
+        resume_to: checkpoint.resume_to.clone(),
+        mode: checkpoint.mode.clone(),
+        exam: checkpoint.exam.clone(),
+        assessment: checkpoint.assessment.clone(),
         transcript: Vec::new(),
-        ..checkpoint.clone()
+        applied_event_ids: checkpoint.applied_event_ids.clone(),
     };
     encode_compressed(&head)
 }
