@@ -238,10 +238,10 @@ async fn only_the_changed_tail_of_the_transcript_is_rewritten() {
         store.load_session(&key).await.unwrap().as_ref(),
         Some(&answered)
     );
-    let turns_key = format!("viva:{{u:616e6e}}:s:s1:turns");
-    assert_eq!(redis.cli(&["LLEN", &turns_key]), "3");
+    let turns_key = "viva:{u:616e6e}:s:s1:turns";
+    assert_eq!(redis.cli(&["LLEN", turns_key]), "3");
     assert!(
-        redis.cli(&["PTTL", &turns_key]).parse::<i64>().unwrap() > 0,
+        redis.cli(&["PTTL", turns_key]).parse::<i64>().unwrap() > 0,
         "retention TTL set"
     );
 }

@@ -57,6 +57,8 @@ impl UserSupervisor {
         let actor = LiveSession::new(state, self.deps.session.clone(), me.downgrade(), claim);
         let session =
             LiveSession::spawn_with_mailbox(actor, kameo::mailbox::bounded(SESSION_MAILBOX));
+        // Sessions evicted by a newer claim elsewhere have stopped; forget them.
+        self.sessions.retain(|_, existing| existing.is_alive());
         self.sessions.insert(session_id, session.clone());
         session
     }
