@@ -12,6 +12,7 @@
 //!   embedded file store.
 //! - [`link`]: the bounded outbound queue of one connection.
 //! - [`clock`]: wall-clock time behind a trait.
+//! - [`voice`]: the speech-to-text boundary, voice activity and turn-taking.
 //!
 //! Invariant: this crate never imports axum or a Redis client; IO reaches it only through
 //! `CheckpointStore`, `Examiner`, `Clock` and `DeviceLink`.
@@ -25,3 +26,4 @@ pub mod examiner;
 pub mod link;
 pub mod session;
 pub mod supervisor;
+pub mod voice;

@@ -48,6 +48,11 @@ pub enum ErrorCode {
     /// applied, the `ack` (and what follows it) is held and sent once storage recovers; any
     /// later event is not applied and can be resent with the same `event_id`.
     StorageUnavailable,
+    /// Speech input is not available on this server (it runs without a speech model), or not
+    /// for this session; answer with `answer.text`.
+    VoiceUnavailable,
+    /// The turn had no speech to transcribe (silence or noise); nothing was answered.
+    NoSpeech,
     /// Another device or server node took the session over; this connection no longer holds
     /// it, and the event was not applied. Resume the session to continue.
     SessionMoved,
@@ -82,6 +87,8 @@ impl ErrorCode {
             ErrorCode::Unsupported => "unsupported",
             ErrorCode::StorageUnavailable => "storage_unavailable",
             ErrorCode::SessionMoved => "session_moved",
+            ErrorCode::VoiceUnavailable => "voice_unavailable",
+            ErrorCode::NoSpeech => "no_speech",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::ServerShuttingDown => "server_shutting_down",
             ErrorCode::Internal => "internal",
@@ -115,6 +122,8 @@ mod tests {
             ErrorCode::Unsupported,
             ErrorCode::StorageUnavailable,
             ErrorCode::SessionMoved,
+            ErrorCode::VoiceUnavailable,
+            ErrorCode::NoSpeech,
             ErrorCode::Overloaded,
             ErrorCode::ServerShuttingDown,
             ErrorCode::Internal,

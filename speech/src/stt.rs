@@ -1,0 +1,206 @@
+//! Speech to text: a bounded pool of decoding threads over one shared whisper model.
+//!
+//! One job decodes one utterance (or the part of it heard so far, for a partial) on one
+//! thread: whisper.cpp's own thread pool spins while it waits, so on few cores one thread per
+//! utterance and several utterances in parallel beat several threads per utterance. Each
+//! worker owns a `WhisperState`; the model weights are shared. The encoder window is scaled
+//! to the clip (never below 500 frames: shorter windows make tiny.en loop), the tokens per
+//! segment are capped, and every job can be aborted.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
+
+use viva_actors::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
+
+use crate::queue::{JobQueue, QueueFull};
+
+/// Samples per second of the audio the pool takes.
+pub const SAMPLE_RATE: usize = 16_000;
+/// The smallest encoder window used (frames of 20 ms).
+pub const MIN_AUDIO_CTX: usize = 500;
+/// The full 30 s encoder window.
+pub const FULL_AUDIO_CTX: usize = 1500;
+
+/// Why the model could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot load the whisper model {path}: {reason}")]
+pub struct LoadError {
+    /// The model file.
+    pub path: String,
+    /// What whisper said.
+    pub reason: String,
+}
+
+/// The encoder window for a clip of `samples`: scaled to its length, at least
+/// [`MIN_AUDIO_CTX`], at most [`FULL_AUDIO_CTX`].
+pub fn audio_ctx_for(samples: usize) -> usize {
+    let scaled = samples * FULL_AUDIO_CTX / (30 * SAMPLE_RATE) + 64;
+    scaled.clamp(MIN_AUDIO_CTX, FULL_AUDIO_CTX)
+}
+
+/// The token cap per segment for a clip of `samples`: about 5 tokens a second of speech
+/// (fast speech is under 4 words a second), plus room for punctuation; never above 224.
+pub fn token_cap_for(samples: usize) -> usize {
+    let seconds = samples.div_ceil(SAMPLE_RATE);
+    (seconds * 5 + 16).min(224)
+}
+
+/// Clips shorter than this are padded with silence (whisper rejects very short input).
+const MIN_SAMPLES: usize = SAMPLE_RATE + SAMPLE_RATE / 10;
+
+/// PCM16 to the f32 whisper takes, padded to at least [`MIN_SAMPLES`].
+pub fn to_float(audio: &[i16]) -> Vec<f32> {
+    let mut samples: Vec<f32> = audio.iter().map(|&s| f32::from(s) / 32768.0).collect();
+    if samples.len() < MIN_SAMPLES {
+        samples.resize(MIN_SAMPLES, 0.0);
+    }
+    samples
+}
+
+/// The whisper decoding pool.
+pub struct WhisperPool {
+    queue: Arc<JobQueue<DecodeJob>>,
+    workers: usize,
+}
+
+impl WhisperPool {
+    /// Loads the model once and starts `workers` decoding threads, with room for
+    /// `final_capacity` waiting finals and one waiting partial per worker.
+    pub fn start(
+        model: &Path,
+        workers: usize,
+        final_capacity: usize,
+    ) -> Result<WhisperPool, LoadError> {
+        let fail = |reason: String| LoadError {
+            path: model.display().to_string(),
+            reason,
+        };
+        whisper_rs::install_logging_hooks();
+        let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
+            .map_err(|err| fail(err.to_string()))?;
+        let context = Arc::new(context);
+        let workers = workers.max(1);
+        let queue = Arc::new(JobQueue::new(final_capacity.max(1), workers));
+        for index in 0..workers {
+            let state = context
+                .create_state()
+                .map_err(|err| fail(err.to_string()))?;
+            let queue = queue.clone();
+            std::thread::Builder::new()
+                .name(format!("whisper-{index}"))
+                .spawn(move || work(&queue, state))
+                .map_err(|err| fail(format!("cannot start a decoding thread: {err}")))?;
+        }
+        Ok(WhisperPool { queue, workers })
+    }
+
+    /// Decoding threads.
+    pub fn workers(&self) -> usize {
+        self.workers
+    }
+}
+
+impl Drop for WhisperPool {
+    fn drop(&mut self) {
+        self.queue.close();
+    }
+}
+
+impl SpeechToText for WhisperPool {
+    fn submit(&self, job: DecodeJob) -> Result<(), SubmitError> {
+        let is_final = job.kind == DecodeKind::Final;
+        self.queue.push(job, is_final).map_err(|full| match full {
+            QueueFull::Finals { waiting } => SubmitError::Overloaded { waiting },
+            QueueFull::Partials => SubmitError::PartialsFull,
+        })
+    }
+
+    fn depth(&self) -> (usize, usize) {
+        self.queue.depth()
+    }
+}
+
+fn work(queue: &JobQueue<DecodeJob>, mut state: whisper_rs::WhisperState) {
+    while let Some(job) = queue.pop() {
+        let outcome = if job.abort.load(Ordering::Relaxed) {
+            Err(DecodeError::Aborted)
+        } else {
+            decode(&mut state, &job.audio, &job.abort)
+        };
+        (job.reply)(outcome);
+    }
+}
+
+/// Runs whisper on one clip with the window, token cap and abort flag set.
+pub fn decode(
+    state: &mut whisper_rs::WhisperState,
+    audio: &[i16],
+    abort: &Arc<AtomicBool>,
+) -> Result<String, DecodeError> {
+    let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+    params.set_n_threads(1);
+    params.set_language(Some("en"));
+    params.set_no_context(true);
+    params.set_no_timestamps(true);
+    params.set_suppress_blank(true);
+    params.set_print_progress(false);
+    params.set_print_realtime(false);
+    params.set_print_special(false);
+    params.set_print_timestamps(false);
+    params.set_audio_ctx(audio_ctx_for(audio.len()) as i32);
+    params.set_max_tokens(token_cap_for(audio.len()) as i32);
+    let flag = abort.clone();
+    params.set_abort_callback_safe(move || flag.load(Ordering::Relaxed));
+    state
+        .full(params, &to_float(audio))
+        .map_err(|err| DecodeError::Failed(err.to_string()))?;
+    if abort.load(Ordering::Relaxed) {
+        return Err(DecodeError::Aborted);
+    }
+    let mut text = String::new();
+    for segment in state.as_iter() {
+        let piece = segment
+            .to_str_lossy()
+            .map_err(|err| DecodeError::Failed(err.to_string()))?;
+        text.push_str(&piece);
+    }
+    Ok(text.trim().to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_scales_with_the_clip_within_bounds() {
+        let cases = [
+            (0, 500),
+            (SAMPLE_RATE, 500),
+            (8 * SAMPLE_RATE, 500),
+            (10 * SAMPLE_RATE, 564),
+            (30 * SAMPLE_RATE, 1500),
+            (60 * SAMPLE_RATE, 1500),
+        ];
+        for (samples, expected) in cases {
+            assert_eq!(audio_ctx_for(samples), expected, "{samples} samples");
+        }
+    }
+
+    #[test]
+    fn the_token_cap_grows_with_the_clip_and_is_bounded() {
+        assert_eq!(token_cap_for(1), 21);
+        assert_eq!(token_cap_for(10 * SAMPLE_RATE), 66);
+        assert_eq!(token_cap_for(600 * SAMPLE_RATE), 224);
+    }
+
+    #[test]
+    fn short_clips_are_padded_and_scaled() {
+        let samples = to_float(&[i16::MAX, i16::MIN, 0]);
+        assert_eq!(samples.len(), MIN_SAMPLES);
+        assert!((samples[0] - 1.0).abs() < 1e-4 && (samples[1] + 1.0).abs() < 1e-6);
+        assert_eq!(to_float(&vec![0; 2 * SAMPLE_RATE]).len(), 2 * SAMPLE_RATE);
+    }
+}
