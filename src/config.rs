@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use viva_actors::exam::plan::PlanDefaults;
 use viva_actors::supervisor::SessionLimits;
+use viva_actors::voice::TurnSettings;
 use viva_redis_store::{RedisConfig, Retention};
 
 /// The optional TOML config file.
@@ -33,6 +34,25 @@ pub struct FileConfig {
     /// `[redis]`: shared storage for several nodes.
     #[serde(default)]
     pub redis: RedisSection,
+    /// `[voice]`: speech to text and turn-taking.
+    #[serde(default)]
+    pub voice: VoiceSection,
+}
+
+/// `[voice]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct VoiceSection {
+    /// A whisper.cpp ggml model file.
+    pub model: Option<PathBuf>,
+    /// Decoding threads (default: the cores).
+    pub workers: Option<usize>,
+    /// How long a candidate may pause to think, such as `"3s"`.
+    pub thinking_pause: Option<String>,
+    /// Per question kind (`primary`, `follow_up`, `bonus`, `item`), such as
+    /// `{ follow_up = "4s" }`.
+    #[serde(default)]
+    pub thinking_pause_by_kind: std::collections::BTreeMap<String, String>,
 }
 
 /// `[redis]`.
@@ -205,6 +225,24 @@ impl FileConfig {
         }))
     }
 
+    /// Turn-taking settings from `[voice]`.
+    pub fn turns(&self) -> anyhow::Result<TurnSettings> {
+        let mut turns = TurnSettings::default();
+        let voice = &self.voice;
+        if let Some(pause) =
+            parse_duration("voice", "thinking_pause", voice.thinking_pause.as_deref())?
+        {
+            turns.thinking_pause = pause;
+        }
+        for (kind, text) in &voice.thinking_pause_by_kind {
+            let key = format!("thinking_pause_by_kind.{kind}");
+            if let Some(pause) = parse_duration("voice", &key, Some(text))? {
+                turns.thinking_pause_by_kind.insert(kind.clone(), pause);
+            }
+        }
+        Ok(turns)
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -233,6 +271,12 @@ pub struct Settings {
     pub lease: Duration,
     /// Redis storage; `None` for the embedded file store.
     pub redis: Option<RedisSettings>,
+    /// The whisper ggml model; `None` runs text-only.
+    pub speech_model: Option<PathBuf>,
+    /// Decoding threads.
+    pub speech_workers: usize,
+    /// Turn-taking for spoken answers.
+    pub turns: TurnSettings,
 }
 
 /// The repo's `blueprints/`, used when none is given.

@@ -89,6 +89,13 @@ struct ServeArgs {
     /// How long a session lease lasts unrenewed, such as `10s`.
     #[arg(long, env = "VIVA_LEASE", value_parser = humantime::parse_duration)]
     lease: Option<Duration>,
+    /// A whisper.cpp ggml model for spoken answers (default: the one `viva models install`
+    /// put in the data directory, if any; else text-only).
+    #[arg(long, env = "VIVA_WHISPER_MODEL")]
+    whisper_model: Option<PathBuf>,
+    /// Speech decoding threads (default: the cores).
+    #[arg(long, env = "VIVA_STT_WORKERS")]
+    stt_workers: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -151,6 +158,23 @@ fn data_dir(common: &CommonArgs, file: &config::FileConfig) -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(DEFAULT_DATA_DIR))
 }
 
+/// The model flag, else the file's, else an installed default model if there is one.
+fn speech_model(
+    args: &ServeArgs,
+    file: &config::FileConfig,
+    data_dir: &std::path::Path,
+) -> Option<PathBuf> {
+    let installed = data_dir.join("models").join("ggml-tiny.en.bin");
+    args.whisper_model
+        .clone()
+        .or_else(|| file.voice.model.clone())
+        .or_else(|| installed.is_file().then_some(installed))
+}
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let file = config::FileConfig::load(args.common.config.as_deref())?;
     let data_dir = data_dir(&args.common, &file);
@@ -160,6 +184,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     config::check_dev_mode(args.dev, listen)?;
     let secret = args.common.auth_secret.clone().or(file.auth.secret.clone());
+    let speech_model = speech_model(&args, &file, &data_dir);
     let settings = config::Settings {
         listen,
         auth_secret: auth::resolve_secret(secret, &data_dir)?,
@@ -176,6 +201,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         node_id: args.node_id.clone().unwrap_or_else(config::random_node_id),
         lease: file.lease(args.lease)?,
         redis: file.redis(args.redis, args.redis_cluster)?,
+        speech_model,
+        speech_workers: args
+            .stt_workers
+            .or(file.voice.workers)
+            .unwrap_or_else(cores)
+            .max(1),
+        turns: file.turns()?,
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(server::run(settings))

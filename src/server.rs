@@ -15,7 +15,9 @@ use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::examiner::EmbeddedExaminer;
 use viva_actors::session::actor::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
+use viva_actors::voice::SpeechToText;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
+use viva_speech::WhisperPool;
 
 use crate::app::{self, App};
 use crate::auth::Authenticator;
@@ -57,6 +59,8 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         abandon_after: settings.abandon_after,
         node_id: settings.node_id.clone(),
         lease: settings.lease,
+        speech: start_speech(&settings)?,
+        turns: settings.turns.clone(),
     });
     let deps = SupervisorDeps {
         session,
@@ -102,6 +106,22 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     }
     tracing::info!("viva stopped");
     Ok(())
+}
+
+/// The speech pool when a model is configured; text-only (said loudly) when not.
+fn start_speech(settings: &Settings) -> anyhow::Result<Option<Arc<dyn SpeechToText>>> {
+    let Some(model) = &settings.speech_model else {
+        tracing::warn!(
+            "VOICE OFF: no speech model (set --whisper-model or VIVA_WHISPER_MODEL, or run \
+             `viva models install`); audio frames get `voice_unavailable`"
+        );
+        return Ok(None);
+    };
+    let workers = settings.speech_workers;
+    let pool = WhisperPool::start(model, workers, workers * 4)
+        .with_context(|| format!("loading the speech model {}", model.display()))?;
+    tracing::info!(model = %model.display(), workers, "voice on");
+    Ok(Some(Arc::new(pool)))
 }
 
 /// Where sessions are kept, and how nodes tell each other about takeovers.

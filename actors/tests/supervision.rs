@@ -67,6 +67,8 @@ fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
         abandon_after: DAY,
         node_id: "node-test".into(),
         lease: std::time::Duration::from_secs(10),
+        speech: None,
+        turns: viva_actors::voice::TurnSettings::default(),
     });
     let deps = SupervisorDeps {
         session,

@@ -51,6 +51,8 @@ pub enum ErrorCode {
     /// Speech input is not available on this server (it runs without a speech model), or not
     /// for this session; answer with `answer.text`.
     VoiceUnavailable,
+    /// An audio frame is not PCM16 (an odd number of bytes).
+    InvalidAudio,
     /// The turn had no speech to transcribe (silence or noise); nothing was answered.
     NoSpeech,
     /// Another device or server node took the session over; this connection no longer holds
@@ -89,6 +91,7 @@ impl ErrorCode {
             ErrorCode::SessionMoved => "session_moved",
             ErrorCode::VoiceUnavailable => "voice_unavailable",
             ErrorCode::NoSpeech => "no_speech",
+            ErrorCode::InvalidAudio => "invalid_audio",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::ServerShuttingDown => "server_shutting_down",
             ErrorCode::Internal => "internal",
@@ -124,6 +127,7 @@ mod tests {
             ErrorCode::SessionMoved,
             ErrorCode::VoiceUnavailable,
             ErrorCode::NoSpeech,
+            ErrorCode::InvalidAudio,
             ErrorCode::Overloaded,
             ErrorCode::ServerShuttingDown,
             ErrorCode::Internal,

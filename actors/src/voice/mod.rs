@@ -6,3 +6,53 @@
 pub mod stt;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+/// How long a candidate may pause to think before the turn ends, by default and per question
+/// kind (`primary`, `follow_up`, `bonus`, or an assessment's `item`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnSettings {
+    /// The pause allowed when no kind overrides it.
+    pub thinking_pause: Duration,
+    /// Overrides by question kind.
+    pub thinking_pause_by_kind: BTreeMap<String, Duration>,
+}
+
+impl Default for TurnSettings {
+    fn default() -> Self {
+        TurnSettings {
+            thinking_pause: Duration::from_secs(3),
+            thinking_pause_by_kind: BTreeMap::new(),
+        }
+    }
+}
+
+impl TurnSettings {
+    /// The pause allowed for a question of `kind`.
+    pub fn pause_for(&self, kind: Option<&str>) -> Duration {
+        kind.and_then(|kind| self.thinking_pause_by_kind.get(kind))
+            .copied()
+            .unwrap_or(self.thinking_pause)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_override_wins_over_the_default_pause() {
+        let mut settings = TurnSettings::default();
+        settings
+            .thinking_pause_by_kind
+            .insert("follow_up".into(), Duration::from_secs(5));
+        assert_eq!(
+            settings.pause_for(Some("follow_up")),
+            Duration::from_secs(5)
+        );
+        assert_eq!(settings.pause_for(Some("primary")), Duration::from_secs(3));
+        assert_eq!(settings.pause_for(None), Duration::from_secs(3));
+    }
+}

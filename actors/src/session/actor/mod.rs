@@ -51,6 +51,10 @@ pub struct SessionDeps {
     pub node_id: String,
     /// How long a session lease lasts unrenewed; the actor renews it every third of that.
     pub lease: Duration,
+    /// Speech to text; `None` runs text-only (audio gets `voice_unavailable`).
+    pub speech: Option<Arc<dyn crate::voice::SpeechToText>>,
+    /// Turn-taking settings for spoken answers.
+    pub turns: crate::voice::TurnSettings,
 }
 
 /// One live session.
