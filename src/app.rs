@@ -28,16 +28,24 @@ pub struct App {
     pub shutdown: CancellationToken,
     /// One permit per open WebSocket connection.
     pub connections: Arc<Semaphore>,
+    /// Whether spoken answers are taken (a speech model is loaded).
+    pub voice: bool,
     next_connection_id: AtomicU64,
 }
 
 impl App {
-    pub fn new(directory: Directory, auth: Authenticator, max_connections: usize) -> App {
+    pub fn new(
+        directory: Directory,
+        auth: Authenticator,
+        max_connections: usize,
+        voice: bool,
+    ) -> App {
         App {
             directory,
             auth,
             shutdown: CancellationToken::new(),
             connections: Arc::new(Semaphore::new(max_connections)),
+            voice,
             next_connection_id: AtomicU64::new(1),
         }
     }

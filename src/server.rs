@@ -50,6 +50,8 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
     let storage = open_storage(&settings).await?;
+    let speech = start_speech(&settings)?;
+    let voice = speech.is_some();
     let session = Arc::new(SessionDeps {
         store: storage.store,
         examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
@@ -59,7 +61,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         abandon_after: settings.abandon_after,
         node_id: settings.node_id.clone(),
         lease: settings.lease,
-        speech: start_speech(&settings)?,
+        speech,
         turns: settings.turns.clone(),
     });
     let deps = SupervisorDeps {
@@ -73,6 +75,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         directory,
         Authenticator::new(&settings.auth_secret, settings.dev_mode),
         settings.max_connections,
+        voice,
     ));
     let listener = tokio::net::TcpListener::bind(settings.listen)
         .await

@@ -10,7 +10,9 @@ use kameo::actor::ActorRef;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::DeviceLink;
-use viva_actors::session::actor::{Command, CommandOutcome, LiveSession, SessionCommand};
+use viva_actors::session::actor::{
+    Audio, AudioControl, Command, CommandOutcome, LiveSession, SessionCommand,
+};
 use viva_actors::session::assessment::AnswerInput;
 use viva_actors::supervisor::{Attached, ConnectionClosed, ResumeSession, StartSession};
 use viva_protocol::client::{ClientEvent, SessionResume, SessionStart};
@@ -40,6 +42,8 @@ struct Connection {
     user_id: String,
     link: DeviceLink,
     attached: Option<AttachedSession>,
+    /// Audio frames refused for want of a speech model (one error per 100 frames is sent).
+    audio_refused: u64,
 }
 
 /// Runs one connection to its end.
@@ -53,6 +57,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
         user_id,
         link,
         attached: None,
+        audio_refused: 0,
     };
     tracing::info!(connection = connection_id, user = %connection.user_id, "connected");
     connection.read_loop(stream, &close).await;
@@ -125,7 +130,7 @@ impl Connection {
                 }
                 Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return,
                 Ok(Some(Ok(Message::Text(text)))) => self.on_text(text.as_str()).await,
-                Ok(Some(Ok(Message::Binary(audio)))) => self.on_audio(audio.len()),
+                Ok(Some(Ok(Message::Binary(audio)))) => self.on_audio(&audio).await,
                 Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
             }
         }
@@ -140,23 +145,45 @@ impl Connection {
             .send(ServerMessage::error(code, message, event_id));
     }
 
-    fn on_audio(&self, length: usize) {
-        if length > MAX_AUDIO_FRAME_BYTES {
-            let message = format!("audio frame of {length} bytes exceeds {MAX_AUDIO_FRAME_BYTES}");
+    async fn on_audio(&mut self, bytes: &[u8]) {
+        if bytes.len() > MAX_AUDIO_FRAME_BYTES {
+            let message = format!(
+                "audio frame of {} bytes exceeds {MAX_AUDIO_FRAME_BYTES}",
+                bytes.len()
+            );
             return self.send_error(ErrorCode::FrameTooLarge, message, None);
         }
-        if self.attached.is_none() {
+        let Some(attached) = &self.attached else {
             return self.send_error(
                 ErrorCode::NoActiveSession,
                 "audio needs a session; start or resume one",
                 None,
             );
+        };
+        if !self.app.voice {
+            self.audio_refused += 1;
+            if self.audio_refused % 100 == 1 {
+                let message = "this server runs text-only (no speech model); use answer.text";
+                self.send_error(ErrorCode::VoiceUnavailable, message, None);
+            }
+            return;
         }
-        self.send_error(
-            ErrorCode::Unsupported,
-            "voice input is not available on this server yet; use answer.text",
-            None,
-        );
+        if !bytes.len().is_multiple_of(2) {
+            let message = "audio frames are PCM16 little-endian: an even number of bytes";
+            return self.send_error(ErrorCode::InvalidAudio, message, None);
+        }
+        let samples = bytes
+            .chunks_exact(2)
+            .map(|pair| i16::from_le_bytes([pair[0], pair[1]]))
+            .collect();
+        let audio = Audio {
+            connection_id: self.link.connection_id,
+            samples,
+        };
+        if attached.session.tell(audio).try_send().is_err() {
+            let message = "the session is busy; audio is arriving faster than it is heard";
+            self.send_error(ErrorCode::Overloaded, message, None);
+        }
     }
 
     async fn on_text(&mut self, text: &str) {
@@ -179,23 +206,28 @@ impl Connection {
                     .await
             }
             ClientEvent::AnswerSkip => self.answer(AnswerInput::Skip, event_id).await,
-            ClientEvent::AudioCommit | ClientEvent::AudioClear => self.audio_control(event_id),
+            ClientEvent::AudioCommit => self.audio_control(event_id, true).await,
+            ClientEvent::AudioClear => self.audio_control(event_id, false).await,
         }
     }
 
-    fn audio_control(&self, event_id: Option<String>) {
-        if self.attached.is_none() {
+    async fn audio_control(&self, event_id: Option<String>, commit: bool) {
+        let Some(attached) = &self.attached else {
             return self.send_error(
                 ErrorCode::NoActiveSession,
                 "no session is attached to this connection",
                 event_id,
             );
+        };
+        let control = AudioControl {
+            connection_id: self.link.connection_id,
+            event_id: event_id.clone(),
+            commit,
+        };
+        if attached.session.tell(control).await.is_err() {
+            let message = "the session is no longer live here; resume it";
+            self.send_error(ErrorCode::SessionPaused, message, event_id);
         }
-        self.send_error(
-            ErrorCode::Unsupported,
-            "voice input is not available on this server yet",
-            event_id,
-        );
     }
 
     async fn start(&mut self, start: SessionStart, event_id: Option<String>) {

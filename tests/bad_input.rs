@@ -120,3 +120,22 @@ async fn bad_frames_leave_the_open_session_intact() {
     );
     assert_eq!(answered.question()["number"], 2, "{:?}", answered.events);
 }
+
+#[tokio::test]
+async fn audio_on_a_text_only_server_is_voice_unavailable_and_the_exam_goes_on() {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("alice")).await;
+    let started = start_exam(&mut client, "A").await;
+    client.send_binary(vec![0u8; 3200]).await;
+    client.expect_error("voice_unavailable", None).await;
+    client
+        .send_json(json!({"type": "audio.commit", "event_id": "c1"}))
+        .await;
+    client.expect_error("voice_unavailable", Some("c1")).await;
+    let next = answer(&mut client, &satisfactory_for(&started.question)).await;
+    assert_eq!(
+        next.assessment["score"], "satisfactory",
+        "{}",
+        next.assessment
+    );
+}

@@ -224,6 +224,18 @@ impl SessionState {
         }
     }
 
+    /// The kind of the open question (`primary`, `follow_up`, `bonus`, or `item` in an
+    /// assessment), while one awaits an answer.
+    pub fn open_question_kind(&self) -> Option<&'static str> {
+        if self.life().phase.live() != Some(crate::session::phase::LivePhase::AwaitingAnswer) {
+            return None;
+        }
+        match self {
+            SessionState::Exam(core) => core.open_question.as_ref().map(|q| q.kind.as_str()),
+            SessionState::Assessment(_) => Some("item"),
+        }
+    }
+
     /// Final element scores of an exam, for `weak_areas` later.
     pub fn element_scores(&self) -> HashMap<String, Score> {
         match self {

@@ -2,7 +2,9 @@
 //! activity detection and turn-taking (pure, fed with samples, no clocks).
 //!
 //! - [`stt`]: the `SpeechToText` trait and its job types.
+//! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
 
+pub mod listener;
 pub mod stt;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};

@@ -226,7 +226,7 @@ impl LiveSession {
         CommandOutcome::Repeated
     }
 
-    async fn apply(
+    pub(super) async fn apply(
         &mut self,
         command: SessionCommand,
         event_id: Option<String>,

@@ -26,12 +26,14 @@ mod commit;
 mod messages;
 mod ownership;
 mod timers;
+mod voice;
 
 pub use messages::{
     AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
     SessionView, Shutdown, TimeLimitCheck, Yield,
 };
 pub use ownership::{Evict, RenewLease, RetryCommit};
+pub use voice::{Audio, AudioControl, Transcribed};
 
 /// Shared services every session uses.
 pub struct SessionDeps {
@@ -78,6 +80,8 @@ pub struct LiveSession {
     unsaved: bool,
     /// A newer claim took the session: the actor refuses everything and is stopping.
     evicted: bool,
+    /// Spoken answers: created on the first audio, when the server has a speech model.
+    voice: Option<voice::Voice>,
     me: Option<WeakActorRef<Self>>,
 }
 
@@ -143,6 +147,7 @@ impl LiveSession {
             claim,
             unsaved: false,
             evicted: false,
+            voice: None,
             me: None,
         }
     }

@@ -1,0 +1,292 @@
+//! `Listener`: voice activity (earshot, 16 ms frames) and turn-taking over a session's audio.
+//! Pure and deterministic: time is counted in samples at 16 kHz, so tests need no clock.
+//!
+//! A turn starts when most of the last 8 frames are speech, keeps a short pre-roll, and ends
+//! only after silence strictly longer than the thinking pause (3 s by default), longer still
+//! when the latest partial transcript ends in a filler ("um", "let me think"). A turn with
+//! less than a quarter second of speech in all (a click, a noise blip) is dropped unheard.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+/// Samples per VAD frame (16 ms at 16 kHz), as earshot takes them.
+pub const FRAME: usize = 256;
+const RATE: usize = 16_000;
+/// A frame scoring at least this is speech.
+const SPEECH_SCORE: f32 = 0.5;
+/// Onset: this many of the last [`ONSET_WINDOW`] frames are speech.
+const ONSET_FRAMES: usize = 6;
+const ONSET_WINDOW: usize = 8;
+/// A turn needs this much speech in all, or it is dropped (noise blips, clicks).
+const MIN_SPEECH: Duration = Duration::from_millis(250);
+/// Audio kept from before the onset.
+const PRE_ROLL: Duration = Duration::from_millis(300);
+/// Silence kept after the last speech when a turn ends.
+const TAIL: Duration = Duration::from_millis(200);
+/// A partial is due after each second of turn audio, while the candidate speaks.
+const PARTIAL_EVERY: Duration = Duration::from_secs(1);
+/// Extra pause allowed when the latest partial ends in a filler.
+const FILLER_GRACE: Duration = Duration::from_secs(2);
+/// A turn ends at this length whatever happens.
+const MAX_TURN: Duration = Duration::from_secs(60);
+
+fn samples(duration: Duration) -> usize {
+    (duration.as_millis() as usize) * RATE / 1000
+}
+
+/// What the listener noticed in the audio fed to it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Heard {
+    /// The candidate is speaking and a second more was heard: decode a preview.
+    PartialDue,
+    /// The turn ended; its audio.
+    TurnEnded(Vec<i16>),
+}
+
+/// Scores frames: earshot, or a fixed sequence in tests.
+pub trait FrameScorer: Send {
+    /// The speech score of one [`FRAME`]-sample frame, 0 to 1.
+    fn score(&mut self, frame: &[i16]) -> f32;
+    /// Forgets the audio heard so far.
+    fn reset(&mut self);
+}
+
+struct Earshot(Box<earshot::Detector>);
+
+impl FrameScorer for Earshot {
+    fn score(&mut self, frame: &[i16]) -> f32 {
+        self.0.predict_i16(frame)
+    }
+
+    fn reset(&mut self) {
+        self.0.reset();
+    }
+}
+
+/// Voice activity and turn-taking for one session.
+pub struct Listener {
+    scorer: Box<dyn FrameScorer>,
+    pending: Vec<i16>,
+    recent: VecDeque<bool>,
+    pre_roll: VecDeque<i16>,
+    turn: Option<Turn>,
+    thinking_pause: Duration,
+    tail_is_filler: bool,
+}
+
+/// The turn being heard.
+#[derive(Debug, Default)]
+struct Turn {
+    audio: Vec<i16>,
+    /// Samples of `audio` up to the end of the last speech frame.
+    last_speech_end: usize,
+    speech_samples: usize,
+    partials_due: usize,
+}
+
+impl Default for Listener {
+    fn default() -> Self {
+        Listener::new()
+    }
+}
+
+impl Listener {
+    /// A listener with earshot's bundled model and a 3 s thinking pause.
+    pub fn new() -> Listener {
+        Listener::with_scorer(Box::new(Earshot(earshot::Detector::default_boxed())))
+    }
+
+    /// A listener over any frame scorer.
+    pub fn with_scorer(scorer: Box<dyn FrameScorer>) -> Listener {
+        Listener {
+            scorer,
+            pending: Vec::with_capacity(FRAME),
+            recent: VecDeque::with_capacity(ONSET_WINDOW),
+            pre_roll: VecDeque::with_capacity(samples(PRE_ROLL)),
+            turn: None,
+            thinking_pause: Duration::from_secs(3),
+            tail_is_filler: false,
+        }
+    }
+
+    /// The silence a candidate may keep before the turn ends.
+    pub fn set_thinking_pause(&mut self, pause: Duration) {
+        self.thinking_pause = pause;
+    }
+
+    /// Feeds samples; returns what was heard.
+    pub fn feed(&mut self, audio: &[i16]) -> Vec<Heard> {
+        let mut heard = Vec::new();
+        for &sample in audio {
+            self.pending.push(sample);
+            if self.pending.len() == FRAME {
+                let frame = std::mem::take(&mut self.pending);
+                heard.extend(self.on_frame(&frame));
+                self.pending = frame;
+                self.pending.clear();
+            }
+        }
+        heard
+    }
+
+    fn on_frame(&mut self, frame: &[i16]) -> Option<Heard> {
+        let speech = self.scorer.score(frame) >= SPEECH_SCORE;
+        if self.recent.len() == ONSET_WINDOW {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(speech);
+        match &mut self.turn {
+            None => self.listen_for_onset(frame),
+            Some(_) => self.continue_turn(frame, speech),
+        }
+    }
+
+    fn listen_for_onset(&mut self, frame: &[i16]) -> Option<Heard> {
+        let speaking = self.recent.iter().filter(|s| **s).count() >= ONSET_FRAMES;
+        if !speaking {
+            keep_last(&mut self.pre_roll, frame, samples(PRE_ROLL));
+            return None;
+        }
+        let mut audio: Vec<i16> = self.pre_roll.drain(..).collect();
+        audio.extend_from_slice(frame);
+        let speech_samples = ONSET_FRAMES * FRAME;
+        self.turn = Some(Turn {
+            last_speech_end: audio.len(),
+            audio,
+            speech_samples,
+            partials_due: 0,
+        });
+        None
+    }
+
+    fn continue_turn(&mut self, frame: &[i16], speech: bool) -> Option<Heard> {
+        let allowed = samples(self.allowed_pause());
+        let turn = self.turn.as_mut()?;
+        turn.audio.extend_from_slice(frame);
+        if speech {
+            turn.last_speech_end = turn.audio.len();
+            turn.speech_samples += FRAME;
+        }
+        let silence = turn.audio.len() - turn.last_speech_end;
+        if silence > allowed || turn.audio.len() >= samples(MAX_TURN) {
+            return self.end_turn().map(Heard::TurnEnded);
+        }
+        let seconds = turn.audio.len() / samples(PARTIAL_EVERY);
+        let real_speech = turn.speech_samples >= samples(MIN_SPEECH);
+        if seconds > turn.partials_due && silence < samples(PARTIAL_EVERY) && real_speech {
+            turn.partials_due = seconds;
+            return Some(Heard::PartialDue);
+        }
+        None
+    }
+
+    fn allowed_pause(&self) -> Duration {
+        match self.tail_is_filler {
+            true => self.thinking_pause + FILLER_GRACE,
+            false => self.thinking_pause,
+        }
+    }
+
+    /// Ends the turn: its audio up to a short tail after the last speech, or `None` (and
+    /// nothing kept) when it held too little speech to be an answer.
+    fn end_turn(&mut self) -> Option<Vec<i16>> {
+        let mut turn = self.turn.take()?;
+        self.tail_is_filler = false;
+        self.recent.clear();
+        self.scorer.reset();
+        if turn.speech_samples < samples(MIN_SPEECH) {
+            return None;
+        }
+        turn.audio
+            .truncate((turn.last_speech_end + samples(TAIL)).min(turn.audio.len()));
+        Some(turn.audio)
+    }
+
+    /// `audio.commit`: ends the turn now; `None` if no speech was heard.
+    pub fn commit(&mut self) -> Option<Vec<i16>> {
+        self.end_turn()
+    }
+
+    /// `audio.clear`: forgets the turn and everything pending.
+    pub fn clear(&mut self) {
+        self.turn = None;
+        self.pending.clear();
+        self.pre_roll.clear();
+        self.recent.clear();
+        self.tail_is_filler = false;
+        self.scorer.reset();
+    }
+
+    /// The turn's audio so far, for a partial transcript.
+    pub fn heard_so_far(&self) -> Vec<i16> {
+        self.turn
+            .as_ref()
+            .map(|t| t.audio.clone())
+            .unwrap_or_default()
+    }
+
+    /// Tells the listener the latest partial transcript, so a trailing filler extends the
+    /// pause.
+    pub fn note_partial(&mut self, text: &str) {
+        self.tail_is_filler = ends_with_filler(text);
+    }
+}
+
+fn keep_last(buffer: &mut VecDeque<i16>, frame: &[i16], limit: usize) {
+    buffer.extend(frame);
+    let excess = buffer.len().saturating_sub(limit);
+    buffer.drain(..excess);
+}
+
+/// Words a thinking candidate says before the answer.
+const FILLERS: [&str; 10] = [
+    "um",
+    "umm",
+    "uh",
+    "er",
+    "erm",
+    "hmm",
+    "let me think",
+    "let me see",
+    "so",
+    "well",
+];
+
+/// Whether `text` ends in a filler ("um", "let me think"), ignoring case and punctuation.
+pub fn ends_with_filler(text: &str) -> bool {
+    let words: String = text
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '\'' {
+                c.to_ascii_lowercase()
+            } else {
+                ' '
+            }
+        })
+        .collect();
+    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
+    FILLERS
+        .iter()
+        .any(|filler| words == *filler || words.ends_with(&format!(" {filler}")))
+}
+
+/// The answer in a final transcript: annotations such as `[BLANK_AUDIO]` or `(silence)`
+/// removed; `None` when nothing spoken is left.
+pub fn spoken_text(text: &str) -> Option<String> {
+    let mut kept = String::new();
+    let mut depth = 0usize;
+    for c in text.chars() {
+        match c {
+            '[' | '(' => depth += 1,
+            ']' | ')' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => kept.push(c),
+            _ => {}
+        }
+    }
+    let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    kept.chars().any(char::is_alphanumeric).then_some(kept)
+}
+
+#[cfg(test)]
+#[path = "listener_tests.rs"]
+mod tests;

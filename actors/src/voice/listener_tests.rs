@@ -1,0 +1,176 @@
+//! Tests of the listener: scripted frame scores for the turn rules, earshot for noise.
+
+use super::*;
+
+/// Loud frames are speech, quiet ones silence.
+struct Loudness;
+
+impl FrameScorer for Loudness {
+    fn score(&mut self, frame: &[i16]) -> f32 {
+        let loud = frame.iter().any(|s| s.unsigned_abs() > 500);
+        if loud { 1.0 } else { 0.0 }
+    }
+
+    fn reset(&mut self) {}
+}
+
+fn scripted() -> Listener {
+    Listener::with_scorer(Box::new(Loudness))
+}
+
+fn speech(ms: usize) -> Vec<i16> {
+    (0..ms * 16)
+        .map(|i| if i % 2 == 0 { 3000 } else { -3000 })
+        .collect()
+}
+
+fn silence(ms: usize) -> Vec<i16> {
+    vec![0; ms * 16]
+}
+
+fn turns(heard: &[Heard]) -> Vec<usize> {
+    heard
+        .iter()
+        .filter_map(|h| match h {
+            Heard::TurnEnded(audio) => Some(audio.len()),
+            Heard::PartialDue => None,
+        })
+        .collect()
+}
+
+fn feed_all(listener: &mut Listener, parts: &[Vec<i16>]) -> Vec<Heard> {
+    parts.iter().flat_map(|part| listener.feed(part)).collect()
+}
+
+#[test]
+fn a_thinking_pause_within_the_threshold_keeps_one_turn() {
+    let mut listener = scripted();
+    let heard = feed_all(
+        &mut listener,
+        &[speech(1000), silence(2500), speech(1000), silence(3500)],
+    );
+    assert_eq!(turns(&heard).len(), 1, "{heard:?}");
+    assert!(heard.contains(&Heard::PartialDue));
+}
+
+#[test]
+fn silence_beyond_the_threshold_separates_two_turns() {
+    let mut listener = scripted();
+    let parts = [speech(800), silence(3500), speech(800), silence(3500)];
+    assert_eq!(turns(&feed_all(&mut listener, &parts)).len(), 2);
+}
+
+#[test]
+fn the_threshold_follows_the_setting() {
+    let mut listener = scripted();
+    listener.set_thinking_pause(Duration::from_secs(5));
+    let parts = [speech(800), silence(4000), speech(800), silence(5200)];
+    assert_eq!(turns(&feed_all(&mut listener, &parts)).len(), 1);
+}
+
+#[test]
+fn silence_and_blips_make_no_turn() {
+    let mut listener = scripted();
+    let parts = [
+        silence(5000),
+        speech(110),
+        silence(4000),
+        speech(50),
+        silence(4000),
+    ];
+    assert_eq!(feed_all(&mut listener, &parts), Vec::<Heard>::new());
+}
+
+#[test]
+fn a_trailing_filler_extends_the_pause() {
+    let mut listener = scripted();
+    listener.feed(&speech(1000));
+    listener.note_partial("Hmm, let me think.");
+    let heard = feed_all(&mut listener, &[silence(4000), speech(800), silence(5500)]);
+    assert_eq!(turns(&heard).len(), 1, "{heard:?}");
+}
+
+#[test]
+fn an_ended_turn_keeps_pre_roll_and_a_short_tail() {
+    let mut listener = scripted();
+    let heard = feed_all(&mut listener, &[silence(1000), speech(1000), silence(3500)]);
+    let lengths = turns(&heard);
+    // The pre-roll (300 ms) ends with the frames that made the onset.
+    let onset_ms = (ONSET_FRAMES - 1) * FRAME / 16;
+    let expected = 16 * (300 + 1000 - onset_ms + 200);
+    assert!(
+        lengths[0].abs_diff(expected) <= 2 * FRAME,
+        "{lengths:?} vs {expected}"
+    );
+}
+
+#[test]
+fn commit_ends_the_turn_and_clear_discards_it() {
+    let mut listener = scripted();
+    assert_eq!(listener.commit(), None, "nothing heard");
+    listener.feed(&speech(600));
+    assert!(!listener.heard_so_far().is_empty());
+    assert!(
+        listener
+            .commit()
+            .is_some_and(|audio| audio.len() >= 590 * 16)
+    );
+    listener.feed(&speech(600));
+    listener.clear();
+    assert_eq!(listener.commit(), None);
+    assert!(listener.heard_so_far().is_empty());
+}
+
+#[test]
+fn a_turn_is_capped_at_its_maximum_length() {
+    let mut listener = scripted();
+    let heard = listener.feed(&speech(61_000));
+    assert_eq!(turns(&heard), [samples(MAX_TURN)]);
+}
+
+#[test]
+fn earshot_hears_no_turn_in_silence_or_white_noise() {
+    let mut listener = Listener::new();
+    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+    let noise: Vec<i16> = (0..5 * RATE)
+        .map(|_| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
+            ((state >> 48) as i16) / 8
+        })
+        .collect();
+    let heard = feed_all(&mut listener, &[silence(3000), noise, silence(4000)]);
+    assert_eq!(turns(&heard), Vec::<usize>::new(), "{} events", heard.len());
+}
+
+#[test]
+fn fillers_are_recognised_at_the_end_only() {
+    let cases = [
+        ("um", true),
+        ("The answer is, um...", true),
+        ("Let me think.", true),
+        ("so", true),
+        ("It's eighty five.", false),
+        ("summer", false),
+        ("", false),
+        ("umbrella", false),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(ends_with_filler(text), expected, "{text:?}");
+    }
+}
+
+#[test]
+fn annotations_are_not_answers() {
+    let cases = [
+        ("[BLANK_AUDIO]", None),
+        (" (silence) ", None),
+        ("...", None),
+        ("The answer is 85.", Some("The answer is 85.")),
+        ("[Music] eighty five", Some("eighty five")),
+    ];
+    for (text, expected) in cases {
+        assert_eq!(spoken_text(text).as_deref(), expected, "{text:?}");
+    }
+}
