@@ -21,12 +21,16 @@ const LEADING: &[&[&str]] = &[
     &["i", "would", "say"],
     &["i'll", "say"],
     &["i'll", "go", "with"],
+    &["i'd", "go", "with"],
+    &["i", "would", "go", "with"],
     &["i", "believe"],
     &["i", "guess"],
     &["it's"],
     &["it", "is"],
     &["it", "would", "be"],
     &["it'd", "be"],
+    &["it", "should", "be"],
+    &["the", "answer", "would", "be"],
     &["that", "would", "be"],
     &["that'd", "be"],
     &["that's"],
@@ -43,6 +47,9 @@ const TRAILING: &[&[&str]] = &[
     &["i", "believe"],
     &["i", "guess"],
     &["final", "answer"],
+    &["please"],
+    &["thanks"],
+    &["thank", "you"],
 ];
 
 /// Lowercases `raw`, drops filler words and phrases, and trims sentence punctuation.
@@ -144,6 +151,17 @@ mod tests {
         ("umbrella", "umbrella"),
         ("Er, Erm... C", "c"),
         ("Hmm. Option B?", "option b"),
+        ("85 please", "85"),
+        ("B, please.", "b"),
+        ("192.168.1.0 please", "192.168.1.0"),
+        ("Eighty five, thank you.", "eighty five"),
+        ("eighty five please I think", "eighty five"),
+        ("I'd go with C", "c"),
+        ("It should be 42.", "42"),
+        ("The answer would be /24", "/24"),
+        ("please", ""),
+        ("please B", "please b"),
+        ("pleased", "pleased"),
     ];
 
     #[test]

@@ -3,7 +3,7 @@
 use super::fillers::strip_fillers;
 use super::options::parse_explicit_option;
 use super::value::NumberValue;
-use super::{Normalized, normalize_answer};
+use super::{AnswerKind, Normalized, normalize_answer, normalize_as};
 
 /// Whether the normalised answer `given` matches the keyed answer `keyed`.
 ///
@@ -18,14 +18,36 @@ use super::{Normalized, normalize_answer};
 /// * an option index matches a key that is itself an explicit option reference with the same
 ///   index ("B", "b)", "option b", "the second one"); a numeric key such as "2" never matches
 ///   an option, since it could be 0- or 1-based;
-/// * text exactly after [`super::canonical_text`] (and filler removal).
+/// * text exactly after [`super::canonical_text`] (and filler removal); networks are text in
+///   canonical CIDR notation, so "192.168.1.0 slash 24" matches key "192.168.1.0/24".
+///
+/// Then the key's kind ([`AnswerKind::of_key`]) decides a second reading: a text answer is
+/// normalised again as that kind ([`normalize_as`]), so "192 168 1 0" matches key
+/// "192.168.1.0", "h e 5" matches key "HE5" and "eighty five percent" matches key "85%"; a
+/// keyed percentage also matches the bare number ("85" matches "85%"). A bare-number key
+/// never accepts a unit: "85 percent" and "85 knots" do not match key "85".
 ///
 /// Answers of different kinds never match.
 pub fn answers_match(given: &Normalized, keyed: &str) -> bool {
     if let Normalized::OptionIndex(index) = given {
         return parse_explicit_option(&strip_fillers(keyed), usize::MAX) == Some(*index);
     }
-    match (given, &normalize_answer(keyed, None)) {
+    if same(given, &normalize_answer(keyed, None)) {
+        return true;
+    }
+    let kind = AnswerKind::of_key(keyed);
+    let key = normalize_as(keyed, Some(kind));
+    match given {
+        Normalized::Text(text) if kind != AnswerKind::Text => {
+            same(&normalize_as(text, Some(kind)), &key)
+        }
+        other => same(other, &key),
+    }
+}
+
+/// Kind-by-kind equality, with a prefix equal to the whole number of the same value.
+fn same(given: &Normalized, key: &Normalized) -> bool {
+    match (given, key) {
         (Normalized::Number(a), Normalized::Number(b)) => a == b,
         (Normalized::Ipv4(a), Normalized::Ipv4(b)) => a == b,
         (Normalized::Cidr(a), Normalized::Cidr(b)) => a == b,
@@ -127,6 +149,44 @@ mod tests {
         ("um", None, "", true),
         ("192.168.1.0", None, "192.168.1.0/24", false),
         ("192.168.1.0/24", None, "192.168.1.0/24", true),
+        // Speech-to-text artefacts, through the key's kind.
+        ("h e 5", None, "HE5", true),
+        ("He-5", None, "HE5", true),
+        ("H E five", None, "HE5", true),
+        ("HE5", None, "he-5", true),
+        ("h e 6", None, "HE5", false),
+        ("e h 5", None, "HE5", false),
+        ("h e 5", None, "H E 5 X", false),
+        ("1 000", None, "1000", true),
+        ("one thousand", None, "1 000", true),
+        ("niner", None, "9", true),
+        ("tree five", None, "35", true),
+        ("tree", None, "3", false),
+        ("double five", None, "55", true),
+        ("one oh five", None, "105", true),
+        ("negative five", None, "-5", true),
+        ("three point five", None, "3.5", true),
+        ("point five", None, "0.5", true),
+        ("85", None, "85%", true),
+        ("eighty five percent", None, "85%", true),
+        ("85 per cent", None, "85 percent", true),
+        ("86%", None, "85%", false),
+        ("85 knots", None, "85%", false),
+        ("192 168 1 0", None, "192.168.1.0", true),
+        ("192, 168, 1, 0", None, "192.168.1.0", true),
+        ("192 168 1 0", None, "192.168.1.1", false),
+        ("192.16/8.1.0", None, "192.168.1.0", true),
+        (
+            "one ninety two dot one sixty eight dot one dot zero slash twenty four",
+            None,
+            "192.168.1.0/24",
+            true,
+        ),
+        ("192.168.1.0 / 24", None, "192.168.1.0/24", true),
+        ("192.168.1.0/25", None, "192.168.1.0/24", false),
+        ("I don't know", None, "85", false),
+        ("I don't know", None, "I don't know", true),
+        ("The answer is 85, please.", Some(4), "85", true),
     ];
 
     #[test]
@@ -179,6 +239,14 @@ mod tests {
         "\u{2026}",
         "\u{301}",
         "\u{1f600}",
+        "niner",
+        "tree",
+        "double",
+        "percent",
+        "%",
+        "h",
+        "000",
+        "please",
     ];
 
     #[test]

@@ -11,17 +11,34 @@
 //!    "hmm", "ah"); drop lead-ins at the start, repeatedly and in any order ("so", "well",
 //!    "ok", "I think", "I'd say", "it's", "it is", "the answer is", "my answer is",
 //!    "that would be", "that's", ...); drop "I think", "I guess", "I believe",
-//!    "final answer" at the end; trim surrounding sentence punctuation and quotes.
-//! 2. **IPv4** ([`parse_ipv4`]): exactly four octets joined by `.` or the words `dot`/`point`.
-//! 3. **CIDR prefix** ([`parse_cidr`]): a leading `/` or the word `slash`, then 0..=32.
-//! 4. **Option** ([`parse_option_index`]), only when `option_count` is `Some`: a single letter
+//!    "final answer", "please", "thank you" at the end; trim surrounding sentence punctuation
+//!    and quotes.
+//! 2. **Speech repairs** (for numbers, addresses and prefixes only; the text fallback keeps
+//!    the unrepaired words): aviation digits "niner", "fife", "fower" anywhere; "tree",
+//!    "double five", "triple seven" only when the whole answer is digit-by-digit speech
+//!    ("tree five" = 35, "one double five" = 155, but "tree" and "the tree" stay text);
+//!    digits grouped by spaces in threes ("1 000", "12 500 000"), unless the groups could be
+//!    an address.
+//! 3. **IPv4** ([`parse_ipv4`]): exactly four octets joined by `.` or the words `dot`/`point`,
+//!    with speech-to-text commas and misplaced slashes repaired ("192,168,1,0",
+//!    "192.16/8.1.0").
+//! 4. **Network** ([`parse_network`]): an address, then `/` or `slash` and a prefix length;
+//!    returned as canonical text `192.168.1.0/24`.
+//! 5. **CIDR prefix** ([`parse_cidr`]): a leading `/` or the word `slash`, then 0..=32.
+//! 6. **Option** ([`parse_option_index`]), only when `option_count` is `Some`: a single letter
 //!    in range, or an explicit option phrase ("option b", "choice two", "letter c",
 //!    "number two", "the third one", "last option"). A bare number ("2", "two") is *not* an
 //!    option, because numeric answers (and numeric options) are common; nor is a bare
 //!    ordinal ("second"), which may be a text answer.
-//! 5. **Number** ([`parse_number`]): digits with optional sign, comma grouping and decimal
+//! 7. **Number** ([`parse_number`]): digits with optional sign, comma grouping and decimal
 //!    point, or number words, including "point" decimals and "and a half".
-//! 6. **Text** ([`canonical_text`]) otherwise.
+//! 8. **Text** ([`canonical_text`]) otherwise.
+//!
+//! When the caller knows what the item expects, [`normalize_as`] reads the answer as that
+//! [`AnswerKind`] only, which allows forms that are ambiguous otherwise (a bare "26" as a
+//! prefix, "192 168 1 0" as an address, "bee" as option B, "85 percent" as a percentage,
+//! "h e 5" as the code `he5`). [`answers_match`] infers the kind from the keyed answer
+//! ([`AnswerKind::of_key`]) and gives a text answer a second reading as that kind.
 //!
 //! # Number heuristics
 //!
@@ -46,24 +63,39 @@
 //!   Values are exact ([`NumberValue`]): "2.50" = "2.5", "85.0" = 85. Whole parts must fit in
 //!   an `i64`; all arithmetic is checked.
 //! * Sign: a leading `minus`/`negative` word or `-`, not both.
+//! * Units are not stripped: "85 knots" and "85 percent" are text unless a percentage is
+//!   expected ([`AnswerKind::Percent`], or a keyed answer such as "85%").
 //!
 //! # Address heuristics
 //!
-//! * "192 168 1 0" without dots is not an address (it is text).
+//! * "192 168 1 0" without dots is not an address (it is text) unless an address is expected.
 //! * Each octet accepts every unsigned number form above; octets above 255 or with leading
 //!   zeros ("01", "zero one") reject the whole address.
-//! * "192.168.1.0/26" is neither an address nor a prefix; it stays text.
-//! * A prefix needs a marker: "26" and "26 bits" are not prefixes. A prefix is not compared
-//!   with a dotted mask by [`answers_match`]; use [`prefix_to_mask`] / [`mask_to_prefix`].
+//! * "192.168.1.0/26" is neither an address nor a prefix; it is the network text
+//!   `192.168.1.0/26`, however it was said.
+//! * A prefix needs a marker: "26" and "26 bits" are not prefixes (unless a prefix is
+//!   expected, then "26" is). A prefix is not compared with a dotted mask by
+//!   [`answers_match`]; use [`prefix_to_mask`] / [`mask_to_prefix`].
+//!
+//! # Codes
+//!
+//! A keyed answer that is one word of letters and digits ("HE5", "27L", "A320") is compared
+//! without case and separators: "h e 5", "He-5", "H.E. 5" and "h e five" all match "HE5". Only
+//! the separators and spelled digits go; every letter and digit must be there, in order.
 
+mod alnum;
 mod cidr;
 mod decimals;
 mod fillers;
 mod grammar;
 mod ipv4;
+mod kind;
 mod matching;
+mod network;
 mod numbers;
 mod options;
+mod pipeline;
+mod speech;
 mod text;
 mod tokens;
 mod value;
@@ -72,7 +104,9 @@ mod vocab;
 pub use cidr::{mask_to_prefix, parse_cidr, prefix_to_mask};
 pub use decimals::parse_number;
 pub use ipv4::parse_ipv4;
+pub use kind::{AnswerKind, normalize_as};
 pub use matching::answers_match;
+pub use network::parse_network;
 pub use numbers::parse_spoken_number;
 pub use options::parse_option_index;
 pub use text::canonical_text;
@@ -89,7 +123,9 @@ pub enum Normalized {
     Cidr(u8),
     /// A 0-based multiple-choice option index ("B" -> 1).
     OptionIndex(usize),
-    /// Anything else, in [`canonical_text`] form after filler removal.
+    /// Anything else, in [`canonical_text`] form after filler removal; also a network in
+    /// canonical CIDR notation (`192.168.1.0/24`) and, from [`normalize_as`] with
+    /// [`AnswerKind::Alphanumeric`], a compact code (`he5`).
     Text(String),
 }
 
@@ -98,22 +134,8 @@ pub enum Normalized {
 /// `option_count` is the number of options of a multiple-choice item, or `None` for a
 /// short-answer item; only with `Some` are letters and option phrases read as options.
 pub fn normalize_answer(raw: &str, option_count: Option<usize>) -> Normalized {
-    let cleaned = fillers::strip_fillers(raw);
-    if let Some(address) = parse_ipv4(&cleaned) {
-        return Normalized::Ipv4(address);
-    }
-    if let Some(prefix) = parse_cidr(&cleaned) {
-        return Normalized::Cidr(prefix);
-    }
-    if let Some(count) = option_count
-        && let Some(index) = options::parse_explicit_option(&cleaned, count)
-    {
-        return Normalized::OptionIndex(index);
-    }
-    if let Some(number) = parse_number(&cleaned) {
-        return Normalized::Number(number);
-    }
-    Normalized::Text(canonical_text(&cleaned))
+    let answer = pipeline::Answer::new(raw);
+    answer.sniff(option_count).unwrap_or_else(|| answer.text())
 }
 
 #[cfg(test)]
@@ -122,7 +144,7 @@ mod tests {
 
     /// Expected result, in a form that fits in a `const` table.
     #[derive(Clone, Copy)]
-    enum Exp {
+    pub(super) enum Exp {
         Int(i64),
         Dec(&'static str),
         Ip([u8; 4]),
@@ -132,7 +154,7 @@ mod tests {
     }
 
     impl Exp {
-        fn into_normalized(self) -> Normalized {
+        pub(super) fn into_normalized(self) -> Normalized {
             match self {
                 Exp::Int(v) => Normalized::Number(NumberValue::Int(v)),
                 Exp::Dec(t) => Normalized::Number(NumberValue::Decimal { text: t.into() }),

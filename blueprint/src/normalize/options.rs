@@ -51,6 +51,21 @@ pub(super) fn parse_explicit_option(text: &str, option_count: usize) -> Option<u
     parse_option(text, option_count, true)
 }
 
+/// Like [`parse_option_index`], plus a lone spoken letter name or NATO word ("bee", "sea",
+/// "bravo"): the form used when the item is known to expect an option letter.
+pub(super) fn parse_spoken_choice(text: &str, option_count: usize) -> Option<usize> {
+    if let Some(index) = parse_option_index(text, option_count) {
+        return Some(index);
+    }
+    let tokens = tokenize(text);
+    let all = as_strs(&tokens);
+    let index = match all.strip_prefix(&["the"]).unwrap_or(&all) {
+        [word] => spoken_letter_index(word)?,
+        _ => return None,
+    };
+    (index < option_count).then_some(index)
+}
+
 fn parse_option(text: &str, option_count: usize, explicit: bool) -> Option<usize> {
     let tokens = tokenize(text);
     let all = as_strs(&tokens);
@@ -229,6 +244,31 @@ mod tests {
             parse_option_index("option 99999999999999999999", usize::MAX),
             None
         );
+    }
+
+    #[test]
+    fn spoken_choice_accepts_lone_letter_names() {
+        let cases: &[(&str, Option<usize>)] = &[
+            ("bee", Some(1)),
+            ("Bee.", Some(1)),
+            ("be", Some(1)),
+            ("sea", Some(2)),
+            ("see", Some(2)),
+            ("dee", Some(3)),
+            ("bravo", Some(1)),
+            ("the charlie", Some(2)),
+            ("second", Some(1)),
+            ("b", Some(1)),
+            ("option two", Some(1)),
+            ("echo", None),
+            ("eff", None),
+            ("bee sea", None),
+            ("two", None),
+            ("", None),
+        ];
+        for &(input, expected) in cases {
+            assert_eq!(parse_spoken_choice(input, 4), expected, "input: {input:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,286 @@
+//! Answer kinds and kind-directed normalisation: what an item expects decides how to read it.
+
+use super::Normalized;
+use super::alnum::{compact_code, is_code_key};
+use super::ipv4::parse_ipv4_bare;
+use super::options::parse_spoken_choice;
+use super::pipeline::Answer;
+
+/// What an item expects as its answer, when the caller knows (or [`AnswerKind::of_key`]
+/// infers it from the keyed answer).
+///
+/// Knowing the kind lets [`normalize_as`] accept forms that would be ambiguous otherwise: a
+/// bare "26" is a prefix when a prefix is expected, "192 168 1 0" is an address when an
+/// address is expected, and "bee" is option B when an option letter is expected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum AnswerKind {
+    /// A number ("85", "2.5", "-7", "1 000", "tree point fife").
+    Number,
+    /// A percentage; the unit ("%", "percent", "per cent") is optional and dropped.
+    Percent,
+    /// A dotted IPv4 address or mask; four bare typed octets are accepted too.
+    Ipv4,
+    /// A CIDR prefix length ("/26", "slash 26", or a bare 0..=32) or a network in CIDR
+    /// notation ("192.168.1.0/24", returned as canonical text).
+    Cidr,
+    /// An alphanumeric code such as "HE5", "27L" or "A320", compared without case or
+    /// separators ("h e 5", "He-5" and "h e five" are all `he5`).
+    Alphanumeric,
+    /// Free text: only filler removal and [`super::canonical_text`].
+    Text,
+    /// A multiple-choice option.
+    Choice {
+        /// How many options the item shows.
+        options: usize,
+    },
+}
+
+impl AnswerKind {
+    /// The kind of a keyed answer: [`AnswerKind::Number`] for "85" or "2.5",
+    /// [`AnswerKind::Ipv4`] for "255.255.255.192", [`AnswerKind::Cidr`] for "/26" or
+    /// "192.168.1.0/24", [`AnswerKind::Percent`] for "85%", [`AnswerKind::Alphanumeric`] for a
+    /// one-word code with letters and digits ("HE5", "27L"), otherwise [`AnswerKind::Text`].
+    /// Never [`AnswerKind::Choice`]: a key does not say how many options there are.
+    pub fn of_key(keyed: &str) -> Self {
+        let answer = Answer::new(keyed);
+        if answer.network().is_some() {
+            return Self::Cidr;
+        }
+        match answer.sniff(None) {
+            Some(Normalized::Number(_)) => Self::Number,
+            Some(Normalized::Ipv4(_)) => Self::Ipv4,
+            Some(Normalized::Cidr(_)) => Self::Cidr,
+            _ if answer.percent_number().is_some() && answer.percent().is_some() => Self::Percent,
+            _ if is_code_key(&super::canonical_text(&answer.cleaned)) => Self::Alphanumeric,
+            _ => Self::Text,
+        }
+    }
+}
+
+/// Normalises a typed or spoken answer, reading it as `kind` when the caller knows what the
+/// item expects.
+///
+/// With `None` this is exactly [`super::normalize_answer`]`(raw, None)`. With a kind, fillers
+/// are removed and speech-to-text artefacts repaired as usual, then only that kind is tried
+/// (see [`AnswerKind`] for what each accepts); [`AnswerKind::Choice`] falls back to the
+/// kind-less reading with options, so "2" is still a number. Whatever does not parse as the
+/// expected kind is [`Normalized::Text`]: "I don't know" stays text under every kind.
+pub fn normalize_as(raw: &str, kind: Option<AnswerKind>) -> Normalized {
+    let answer = Answer::new(raw);
+    let parsed = match kind {
+        None => answer.sniff(None),
+        Some(AnswerKind::Number) => answer.number(),
+        Some(AnswerKind::Percent) => answer.percent(),
+        Some(AnswerKind::Ipv4) => parse_ipv4_bare(&answer.repaired).map(Normalized::Ipv4),
+        Some(AnswerKind::Cidr) => answer.network().or_else(|| answer.prefix()),
+        Some(AnswerKind::Alphanumeric) => compact_code(&answer.cleaned).map(Normalized::Text),
+        Some(AnswerKind::Text) => None,
+        Some(AnswerKind::Choice { options }) => parse_spoken_choice(&answer.cleaned, options)
+            .map(Normalized::OptionIndex)
+            .or_else(|| answer.sniff(Some(options))),
+    };
+    parsed.unwrap_or_else(|| answer.text())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::normalize_answer;
+    use super::super::tests::Exp;
+    use super::*;
+
+    const NUM: Option<AnswerKind> = Some(AnswerKind::Number);
+    const PCT: Option<AnswerKind> = Some(AnswerKind::Percent);
+    const IP: Option<AnswerKind> = Some(AnswerKind::Ipv4);
+    const CIDR: Option<AnswerKind> = Some(AnswerKind::Cidr);
+    const CODE: Option<AnswerKind> = Some(AnswerKind::Alphanumeric);
+    const TEXT: Option<AnswerKind> = Some(AnswerKind::Text);
+    const MC: Option<AnswerKind> = Some(AnswerKind::Choice { options: 4 });
+
+    /// `input` is `(transcript, expected kind)`.
+    fn check(input: (&str, Option<AnswerKind>), expected: Exp) {
+        let (raw, kind) = input;
+        let expected = expected.into_normalized();
+        assert_eq!(normalize_as(raw, kind), expected, "input: {input:?}");
+        if kind.is_none() {
+            assert_eq!(normalize_answer(raw, None), expected, "kind-less: {raw:?}");
+        }
+    }
+
+    const CASES: &[(&str, Option<AnswerKind>, Exp)] = &[
+        // Letters glued to, spaced from or hyphenated to digits.
+        ("HE5", CODE, Exp::Text("he5")),
+        ("h e 5", CODE, Exp::Text("he5")),
+        ("He-5", CODE, Exp::Text("he5")),
+        ("H.E. 5", CODE, Exp::Text("he5")),
+        ("H E five.", CODE, Exp::Text("he5")),
+        ("I think it's h e 5", CODE, Exp::Text("he5")),
+        ("two seven L", CODE, Exp::Text("27l")),
+        ("runway two seven L", CODE, Exp::Text("runway27l")),
+        ("h e", CODE, Exp::Text("h e")),
+        ("Class B airspace", CODE, Exp::Text("class b airspace")),
+        ("h e 5", None, Exp::Text("h e 5")),
+        ("He-5", None, Exp::Text("he-5")),
+        // Thousands separators, decimals, signs.
+        ("1,000", NUM, Exp::Int(1_000)),
+        ("1 000", NUM, Exp::Int(1_000)),
+        ("1 000", None, Exp::Int(1_000)),
+        ("1 000 000", None, Exp::Int(1_000_000)),
+        ("minus 1 000", NUM, Exp::Int(-1_000)),
+        ("3.5", NUM, Exp::Dec("3.5")),
+        ("three point five", NUM, Exp::Dec("3.5")),
+        ("point five", NUM, Exp::Dec("0.5")),
+        ("minus five", NUM, Exp::Int(-5)),
+        ("negative five", NUM, Exp::Int(-5)),
+        ("negative three point five", None, Exp::Dec("-3.5")),
+        // Aviation digits and digit-by-digit speech.
+        ("niner", NUM, Exp::Int(9)),
+        ("fife", NUM, Exp::Int(5)),
+        ("niner fife", None, Exp::Int(95)),
+        ("one niner two", None, Exp::Int(192)),
+        ("fife thousand", None, Exp::Int(5_000)),
+        ("tree five", NUM, Exp::Int(35)),
+        ("tree tree", None, Exp::Int(33)),
+        ("tree point fife", NUM, Exp::Dec("3.5")),
+        ("tree", NUM, Exp::Text("tree")),
+        ("tree hundred", NUM, Exp::Text("tree hundred")),
+        ("one oh five", NUM, Exp::Int(105)),
+        ("one o five", None, Exp::Int(105)),
+        ("oh", NUM, Exp::Text("oh")),
+        ("double five", NUM, Exp::Int(55)),
+        ("double five", None, Exp::Int(55)),
+        ("one double five", None, Exp::Int(155)),
+        ("double oh seven", None, Exp::Int(7)),
+        ("triple seven", None, Exp::Int(777)),
+        ("double", NUM, Exp::Text("double")),
+        ("double twenty", NUM, Exp::Text("double twenty")),
+        // Percentages: the unit counts only where a percentage is expected.
+        ("85%", PCT, Exp::Int(85)),
+        ("85 percent", PCT, Exp::Int(85)),
+        ("eighty five per cent.", PCT, Exp::Int(85)),
+        ("12.5%", PCT, Exp::Dec("12.5")),
+        ("85", PCT, Exp::Int(85)),
+        ("percent", PCT, Exp::Text("percent")),
+        ("85%", NUM, Exp::Text("85%")),
+        (
+            "eighty five percent",
+            None,
+            Exp::Text("eighty five percent"),
+        ),
+        // Standard grammar and things that are not numbers.
+        ("five hundred and twelve", NUM, Exp::Int(512)),
+        ("a hundred", NUM, Exp::Int(100)),
+        ("twelve hundred", NUM, Exp::Int(1_200)),
+        ("I don't know", NUM, Exp::Text("i don't know")),
+        ("I don't know", None, Exp::Text("i don't know")),
+        ("I don't know", IP, Exp::Text("i don't know")),
+        ("nineteen two", NUM, Exp::Text("nineteen two")),
+        ("192.168.1.0", NUM, Exp::Text("192.168.1.0")),
+        // Lead-ins and tails.
+        ("The answer is 85.", NUM, Exp::Int(85)),
+        ("I think it's eighty five", NUM, Exp::Int(85)),
+        ("my answer is 85, I think", None, Exp::Int(85)),
+        ("Um, uh, so, 85 please", None, Exp::Int(85)),
+        ("it's eighty-five, please.", NUM, Exp::Int(85)),
+        ("so", NUM, Exp::Text("")),
+        // Addresses.
+        ("192.168.1.0", IP, Exp::Ip([192, 168, 1, 0])),
+        (
+            "192 point 168 point 1 point 1",
+            None,
+            Exp::Ip([192, 168, 1, 1]),
+        ),
+        ("192.16/8.1.0", None, Exp::Ip([192, 168, 1, 0])),
+        ("192,168,1,0", None, Exp::Ip([192, 168, 1, 0])),
+        ("192.168, 1 dot 0.", None, Exp::Ip([192, 168, 1, 0])),
+        (
+            "The answer is 192.168.1.1.",
+            None,
+            Exp::Ip([192, 168, 1, 1]),
+        ),
+        ("192 168 1 0", IP, Exp::Ip([192, 168, 1, 0])),
+        ("192, 168, 1, 0", IP, Exp::Ip([192, 168, 1, 0])),
+        ("192 168 1 0", None, Exp::Text("192 168 1 0")),
+        ("192,168,100,100", None, Exp::Int(192_168_100_100)),
+        ("192,168,100,100", IP, Exp::Ip([192, 168, 100, 100])),
+        (
+            "one niner two dot one six eight dot one dot one",
+            None,
+            Exp::Ip([192, 168, 1, 1]),
+        ),
+        (
+            "two double five dot two double five dot two double five dot zero",
+            IP,
+            Exp::Ip([255, 255, 255, 0]),
+        ),
+        ("256.1.1.1", IP, Exp::Text("256.1.1.1")),
+        // Networks and prefixes.
+        ("192.168.1.0/24", None, Exp::Text("192.168.1.0/24")),
+        ("192.168.1.0/24", CIDR, Exp::Text("192.168.1.0/24")),
+        (
+            "one ninety two dot one sixty eight dot one dot zero slash twenty four",
+            None,
+            Exp::Text("192.168.1.0/24"),
+        ),
+        (
+            "It's 192.168.1.0 slash 24.",
+            None,
+            Exp::Text("192.168.1.0/24"),
+        ),
+        ("192.16/8.1.0/24", CIDR, Exp::Text("192.168.1.0/24")),
+        ("slash twenty four", None, Exp::Cidr(24)),
+        ("/24", CIDR, Exp::Cidr(24)),
+        ("24", CIDR, Exp::Cidr(24)),
+        ("twenty four", CIDR, Exp::Cidr(24)),
+        ("24", None, Exp::Int(24)),
+        ("33", CIDR, Exp::Text("33")),
+        ("24 bits", CIDR, Exp::Text("24 bits")),
+        // Option letters.
+        ("B", MC, Exp::Opt(1)),
+        ("Bee.", MC, Exp::Opt(1)),
+        ("The answer is sea.", MC, Exp::Opt(2)),
+        ("bravo", MC, Exp::Opt(1)),
+        ("second", MC, Exp::Opt(1)),
+        ("2", MC, Exp::Int(2)),
+        ("E", MC, Exp::Text("e")),
+        ("I don't know", MC, Exp::Text("i don't know")),
+        ("bee", None, Exp::Text("bee")),
+        // Text.
+        ("85", TEXT, Exp::Text("85")),
+        ("Um, Class B airspace.", TEXT, Exp::Text("class b airspace")),
+    ];
+
+    #[test]
+    fn table() {
+        for &(raw, kind, expected) in CASES {
+            check((raw, kind), expected);
+        }
+    }
+
+    #[test]
+    fn kind_of_key() {
+        let cases: &[(&str, AnswerKind)] = &[
+            ("85", AnswerKind::Number),
+            ("2.5", AnswerKind::Number),
+            ("-7", AnswerKind::Number),
+            ("1,000", AnswerKind::Number),
+            ("1 000", AnswerKind::Number),
+            ("255.255.255.192", AnswerKind::Ipv4),
+            ("/26", AnswerKind::Cidr),
+            ("192.168.1.0/24", AnswerKind::Cidr),
+            ("85%", AnswerKind::Percent),
+            ("85 percent", AnswerKind::Percent),
+            ("HE5", AnswerKind::Alphanumeric),
+            ("He-5", AnswerKind::Alphanumeric),
+            ("27L", AnswerKind::Alphanumeric),
+            ("Class B airspace", AnswerKind::Text),
+            ("B", AnswerKind::Text),
+            ("85 knots", AnswerKind::Text),
+            ("percent", AnswerKind::Text),
+            ("", AnswerKind::Text),
+        ];
+        for &(key, expected) in cases {
+            assert_eq!(AnswerKind::of_key(key), expected, "key: {key:?}");
+        }
+    }
+}
