@@ -89,8 +89,8 @@ struct ServeArgs {
     /// How long a session lease lasts unrenewed, such as `10s`.
     #[arg(long, env = "VIVA_LEASE", value_parser = humantime::parse_duration)]
     lease: Option<Duration>,
-    /// A whisper.cpp ggml model for spoken answers (default: the one `viva models install`
-    /// put in the data directory, if any; else text-only).
+    /// A whisper.cpp ggml model for spoken answers (default: `models/ggml-tiny.en.bin` in the
+    /// data directory, if present; else text-only).
     #[arg(long, env = "VIVA_WHISPER_MODEL")]
     whisper_model: Option<PathBuf>,
     /// Speech decoding threads (default: the cores).

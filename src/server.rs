@@ -115,8 +115,8 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
 fn start_speech(settings: &Settings) -> anyhow::Result<Option<Arc<dyn SpeechToText>>> {
     let Some(model) = &settings.speech_model else {
         tracing::warn!(
-            "VOICE OFF: no speech model (set --whisper-model or VIVA_WHISPER_MODEL, or run \
-             `viva models install`); audio frames get `voice_unavailable`"
+            "VOICE OFF: no speech model (set --whisper-model or VIVA_WHISPER_MODEL to a whisper.cpp \
+             ggml model); audio frames get `voice_unavailable`"
         );
         return Ok(None);
     };
