@@ -153,13 +153,16 @@ pub fn decode(
     params.set_audio_ctx(audio_ctx_for(audio.len()) as i32);
     params.set_max_tokens(token_cap_for(audio.len()) as i32);
     let flag = abort.clone();
-    params.set_abort_callback_safe(move || flag.load(Ordering::Relaxed));
-    state
-        .full(params, &to_float(audio))
-        .map_err(|err| DecodeError::Failed(err.to_string()))?;
+    // Pre-boxed: whisper-rs 0.16 misreads an unboxed closure here, and every run then
+    // fails with GenericError(-6) (measured; see silverstein/minutes#951).
+    let check: Box<dyn FnMut() -> bool> = Box::new(move || flag.load(Ordering::Relaxed));
+    params.set_abort_callback_safe(check);
+    let outcome = state.full(params, &to_float(audio));
+    // An aborted run also reports an error: look at the flag first.
     if abort.load(Ordering::Relaxed) {
         return Err(DecodeError::Aborted);
     }
+    outcome.map_err(|err| DecodeError::Failed(err.to_string()))?;
     let mut text = String::new();
     for segment in state.as_iter() {
         let piece = segment
