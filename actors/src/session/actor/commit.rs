@@ -144,8 +144,7 @@ impl LiveSession {
         self.evicted = true;
         let event_id = self.held_event_id();
         self.state.life_mut().outbox.clear();
-        let message = "the session moved to another device or server; resume it to continue";
-        self.send_error(ErrorCode::SessionMoved, message, event_id);
+        self.send_error(ErrorCode::SessionMoved, super::MOVED, event_id);
         let now = self.now();
         if self.state.life().phase.live().is_some() {
             // ignore: a live phase always accepts Paused; the message is all that matters.

@@ -6,7 +6,7 @@ use viva_protocol::ErrorCode;
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::{PauseReason, SessionStatus};
 
-use super::LiveSession;
+use super::{LiveSession, moved};
 use crate::link::DeviceLink;
 use crate::session::assessment::AnswerInput;
 use crate::session::lifecycle::Refusal;
@@ -90,11 +90,7 @@ impl Message<Detach> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: Detach, ctx: &mut Context<Self, ()>) {
-        if self
-            .link
-            .as_ref()
-            .is_none_or(|link| link.connection_id != msg.connection_id)
-        {
+        if !self.is_attached(msg.connection_id) {
             return;
         }
         let reason = msg.reason.unwrap_or(PauseReason::User);
@@ -173,16 +169,8 @@ impl Message<Command> for LiveSession {
         msg: Command,
         ctx: &mut Context<Self, CommandOutcome>,
     ) -> CommandOutcome {
-        if self
-            .link
-            .as_ref()
-            .is_none_or(|link| link.connection_id != msg.connection_id)
-        {
-            let message = "this device no longer holds the session; resume it first";
-            return CommandOutcome::Refused(Refusal::new(ErrorCode::SessionPaused, message));
-        }
-        if self.evicted {
-            return CommandOutcome::Refused(moved());
+        if let Some(refusal) = self.refusal_for(msg.connection_id) {
+            return CommandOutcome::Refused(refusal);
         }
         if msg
             .event_id
@@ -313,13 +301,6 @@ impl Message<Shutdown> for LiveSession {
         }
         ctx.stop();
     }
-}
-
-fn moved() -> Refusal {
-    Refusal::new(
-        ErrorCode::SessionMoved,
-        "the session moved to another device or server; resume it to continue",
-    )
 }
 
 /// What the supervisor and the HTTP API may read of a session.

@@ -20,6 +20,7 @@ use crate::clock::Clock;
 use crate::exam::acs::AcsLibrary;
 use crate::examiner::Examiner;
 use crate::link::DeviceLink;
+use crate::session::lifecycle::Refusal;
 use crate::supervisor::{SessionFinished, UserSupervisor};
 
 mod commit;
@@ -83,6 +84,13 @@ pub struct LiveSession {
     /// Spoken answers: created on the first audio, when the server has a speech model.
     voice: Option<voice::Voice>,
     me: Option<WeakActorRef<Self>>,
+}
+
+/// Told to a device whose session a newer claim took.
+const MOVED: &str = "the session moved to another device or server; resume it to continue";
+
+fn moved() -> Refusal {
+    Refusal::new(ErrorCode::SessionMoved, MOVED)
 }
 
 /// How a session actor holds its session in storage.
@@ -161,6 +169,22 @@ impl LiveSession {
             acs: &deps.library,
             blueprints: &deps.blueprints,
         }
+    }
+
+    /// Whether `connection_id` is the device attached to this session.
+    fn is_attached(&self, connection_id: u64) -> bool {
+        self.link
+            .as_ref()
+            .is_some_and(|link| link.connection_id == connection_id)
+    }
+
+    /// Why `connection_id` may not act on this session now; `None` when it may.
+    fn refusal_for(&self, connection_id: u64) -> Option<Refusal> {
+        if !self.is_attached(connection_id) {
+            let message = "this device no longer holds the session; resume it first";
+            return Some(Refusal::new(ErrorCode::SessionPaused, message));
+        }
+        self.evicted.then(moved)
     }
 
     fn send_error(&self, code: ErrorCode, message: &str, event_id: Option<String>) {

@@ -76,7 +76,7 @@ impl Message<Audio> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: Audio, _: &mut Context<Self, ()>) {
-        if !self.holds(msg.connection_id) {
+        if self.refusal_for(msg.connection_id).is_some() {
             return;
         }
         let Some(kind) = self.state.open_question_kind() else {
@@ -104,9 +104,8 @@ impl Message<AudioControl> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: AudioControl, _: &mut Context<Self, ()>) {
-        if !self.holds(msg.connection_id) {
-            let message = "this device no longer holds the session; resume it first";
-            return self.send_error(ErrorCode::SessionPaused, message, msg.event_id);
+        if let Some(refusal) = self.refusal_for(msg.connection_id) {
+            return self.send_error(refusal.code, &refusal.message, msg.event_id);
         }
         let Some(voice) = self.voice_mut() else {
             let message = "voice input is not available on this server; use answer.text";
@@ -139,14 +138,6 @@ impl Message<Transcribed> for LiveSession {
 }
 
 impl LiveSession {
-    fn holds(&self, connection_id: u64) -> bool {
-        !self.evicted
-            && self
-                .link
-                .as_ref()
-                .is_some_and(|link| link.connection_id == connection_id)
-    }
-
     /// The voice state, created on first use; `None` when the server has no speech model.
     fn voice_mut(&mut self) -> Option<&mut Voice> {
         self.deps.speech.as_ref()?;
