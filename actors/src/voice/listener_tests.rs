@@ -128,20 +128,53 @@ fn a_turn_is_capped_at_its_maximum_length() {
     assert_eq!(turns(&heard), [samples(MAX_TURN)]);
 }
 
+/// Loud frames score as likely speech but never surely speech, as noise does.
+struct Hiss;
+
+impl FrameScorer for Hiss {
+    fn score(&mut self, frame: &[i16]) -> f32 {
+        let loud = frame.iter().any(|s| s.unsigned_abs() > 500);
+        if loud { 0.85 } else { 0.0 }
+    }
+
+    fn reset(&mut self) {}
+}
+
 #[test]
-fn earshot_hears_no_turn_in_silence_or_white_noise() {
-    let mut listener = Listener::new();
-    let mut state = 0x9e37_79b9_7f4a_7c15_u64;
-    let noise: Vec<i16> = (0..5 * RATE)
+fn long_likely_speech_without_a_sure_frame_is_noise() {
+    let mut listener = Listener::with_scorer(Box::new(Hiss));
+    let heard = feed_all(&mut listener, &[speech(2000), silence(4000)]);
+    assert_eq!(heard, Vec::<Heard>::new());
+    assert_eq!(listener.commit(), None);
+}
+
+fn white_noise(seconds: usize, amplitude_divisor: i16, seed: u64) -> Vec<i16> {
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    (0..seconds * RATE)
         .map(|_| {
             state = state
                 .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1);
-            ((state >> 48) as i16) / 8
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((state >> 48) as i16) / amplitude_divisor
         })
-        .collect();
-    let heard = feed_all(&mut listener, &[silence(3000), noise, silence(4000)]);
-    assert_eq!(turns(&heard), Vec::<usize>::new(), "{} events", heard.len());
+        .collect()
+}
+
+#[test]
+fn earshot_hears_no_turn_in_silence_or_white_noise() {
+    for seed in 0..8 {
+        for divisor in [2, 8, 32] {
+            let mut listener = Listener::new();
+            let noise = white_noise(5, divisor, seed);
+            let heard = feed_all(&mut listener, &[silence(1000), noise, silence(4000)]);
+            assert_eq!(
+                turns(&heard),
+                Vec::<usize>::new(),
+                "seed {seed}, 1/{divisor}"
+            );
+            assert_eq!(listener.commit(), None, "seed {seed}, 1/{divisor}");
+        }
+    }
 }
 
 #[test]

