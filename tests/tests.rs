@@ -10,3 +10,4 @@ mod exam_flow;
 mod harness;
 mod isolation;
 mod restart;
+mod voice;

@@ -22,6 +22,7 @@ pub fn synthetic(turns: usize) -> SessionCheckpoint {
         created_at_ms: 1_795_000_000_000,
         updated_at_ms: 1_795_000_000_000,
         paused_at_ms: None,
+        thinking_pause_ms: None,
         seq: 3 * turns as u64,
         phase: "awaiting_answer".to_owned(),
         resume_to: None,

@@ -20,7 +20,19 @@ pub enum SessionConfig {
     Tutor(TutorConfig),
 }
 
+/// The thinking pauses a session may ask for, in ms.
+pub const THINKING_PAUSE_MS: std::ops::RangeInclusive<u32> = 500..=30_000;
+
 impl SessionConfig {
+    /// The thinking pause this session asked for, if any.
+    pub fn thinking_pause_ms(&self) -> Option<u32> {
+        match self {
+            SessionConfig::Exam(config) => config.thinking_pause_ms,
+            SessionConfig::Assessment(config) => config.thinking_pause_ms,
+            SessionConfig::Tutor(_) => None,
+        }
+    }
+
     /// The mode this config is for.
     pub fn mode(&self) -> crate::Mode {
         match self {
@@ -37,7 +49,7 @@ impl SessionConfig {
 /// ```json
 /// {"rating": "private", "study_mode": "cross_acs", "difficulty": "mixed",
 ///  "aircraft_class": "ASEL", "areas": ["I", "III"], "tasks": ["PA.I.A"],
-///  "input": "text", "seed": 7}
+///  "input": "voice", "seed": 7, "thinking_pause_ms": 4000}
 /// ```
 /// Only `rating` is required. Defaults: `study_mode` linear, `difficulty` mixed,
 /// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server.
@@ -66,6 +78,10 @@ pub struct ExamConfig {
     /// Seed for the `cross_acs` and `weak_areas` orderings; reproducible exams for tests.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
+    /// Spoken answers: the silence, in ms, a candidate may keep to think before the turn
+    /// ends (500 to 30,000; default: the server's setting for the question's kind).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_pause_ms: Option<u32>,
 }
 
 /// The certificate an exam is for.
@@ -147,7 +163,7 @@ pub enum InputMode {
 ///
 /// # Format
 /// ```json
-/// {"assessment_id": "MATH-FUNDAMENTALS-L1", "learning": false}
+/// {"assessment_id": "MATH-FUNDAMENTALS-L1", "learning": false, "thinking_pause_ms": 2000}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AssessmentConfig {
@@ -156,6 +172,13 @@ pub struct AssessmentConfig {
     /// True for a learning session (feedback after each item); false for an evaluation.
     #[serde(default)]
     pub learning: bool,
+    /// Seed for item order and generated values; reproducible sessions for tests.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Spoken answers: the silence, in ms, a candidate may keep to think before the turn
+    /// ends (500 to 30,000; default: the server's setting).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_pause_ms: Option<u32>,
 }
 
 /// Configuration of a tutoring session.

@@ -82,6 +82,7 @@ pub fn encode_head(checkpoint: &SessionCheckpoint) -> Vec<u8> {
         created_at_ms: checkpoint.created_at_ms,
         updated_at_ms: checkpoint.updated_at_ms,
         paused_at_ms: checkpoint.paused_at_ms,
+        thinking_pause_ms: checkpoint.thinking_pause_ms,
         seq: checkpoint.seq,
         phase: checkpoint.phase.clone(),
         resume_to: checkpoint.resume_to.clone(),

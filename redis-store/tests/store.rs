@@ -44,6 +44,7 @@ fn checkpoint(key: &SessionKey, version: u64, turns: Vec<TurnCheckpoint>) -> Ses
         created_at_ms: 1,
         updated_at_ms: 2,
         paused_at_ms: None,
+        thinking_pause_ms: None,
         seq: version,
         phase: "paused".into(),
         resume_to: Some("awaiting_answer".into()),

@@ -125,11 +125,22 @@ impl SpeechToText for WhisperPool {
 
 fn work(queue: &JobQueue<DecodeJob>, mut state: whisper_rs::WhisperState) {
     while let Some(job) = queue.pop() {
+        let started = std::time::Instant::now();
         let outcome = if job.abort.load(Ordering::Relaxed) {
             Err(DecodeError::Aborted)
         } else {
             decode(&mut state, &job.audio, &job.abort)
         };
+        let (finals_waiting, partials_waiting) = queue.depth();
+        tracing::debug!(
+            kind = ?job.kind,
+            audio_ms = job.audio.len() / 16,
+            decode_ms = started.elapsed().as_millis() as u64,
+            finals_waiting,
+            partials_waiting,
+            outcome = ?outcome,
+            "decoded"
+        );
         (job.reply)(outcome);
     }
 }

@@ -7,6 +7,7 @@ mod exam;
 mod http;
 mod redis;
 mod server;
+pub mod speech;
 mod token;
 
 pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer};

@@ -99,7 +99,10 @@ impl Server {
         }
         command
             .env("VIVA_AUTH_SECRET", SECRET)
-            .env("RUST_LOG", "info")
+            .env(
+                "RUST_LOG",
+                std::env::var("VIVA_TEST_LOG").unwrap_or_else(|_| "info".to_owned()),
+            )
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

@@ -34,6 +34,9 @@ pub struct SessionCheckpoint {
     pub updated_at_ms: u64,
     /// When the session was last paused, while it is paused.
     pub paused_at_ms: Option<u64>,
+    /// The thinking pause the session asked for, ms.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_pause_ms: Option<u32>,
     /// The last `seq` used.
     pub seq: u64,
     /// The phase, such as `awaiting_answer` or `paused`.

@@ -66,6 +66,8 @@ pub struct Lifecycle {
     pub updated_at_ms: u64,
     /// Start of the current pause.
     pub paused_at_ms: Option<u64>,
+    /// The thinking pause this session asked for (spoken answers), ms.
+    pub thinking_pause_ms: Option<u32>,
     /// Events to send once the state that produced them is durable. Never persisted.
     pub outbox: Vec<ServerMessage>,
 }
@@ -82,6 +84,7 @@ impl Lifecycle {
             created_at_ms: now_ms,
             updated_at_ms: now_ms,
             paused_at_ms: None,
+            thinking_pause_ms: None,
             outbox: Vec::new(),
         }
     }

@@ -55,6 +55,7 @@ pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
         created_at_ms: life.created_at_ms,
         updated_at_ms: life.updated_at_ms,
         paused_at_ms: life.paused_at_ms,
+        thinking_pause_ms: life.thinking_pause_ms,
         seq: life.seq,
         phase: life.phase.as_str().to_owned(),
         resume_to,
@@ -185,6 +186,7 @@ pub fn state_from_checkpoint(
         created_at_ms: checkpoint.created_at_ms,
         updated_at_ms: checkpoint.updated_at_ms,
         paused_at_ms: checkpoint.paused_at_ms,
+        thinking_pause_ms: checkpoint.thinking_pause_ms,
         outbox: Vec::new(),
     };
     match (

@@ -123,6 +123,23 @@ impl UserSupervisor {
         config: SessionConfig,
         session_id: String,
     ) -> Result<SessionState, Refusal> {
+        let thinking_pause_ms = config.thinking_pause_ms();
+        if let Some(pause) = thinking_pause_ms
+            && !viva_protocol::config::THINKING_PAUSE_MS.contains(&pause)
+        {
+            let message = format!("thinking_pause_ms {pause} is outside 500 to 30000");
+            return Err(Refusal::new(ErrorCode::InvalidConfig, message));
+        }
+        let mut state = self.mode_state(config, session_id)?;
+        state.life_mut().thinking_pause_ms = thinking_pause_ms;
+        Ok(state)
+    }
+
+    fn mode_state(
+        &self,
+        config: SessionConfig,
+        session_id: String,
+    ) -> Result<SessionState, Refusal> {
         let now_ms = self.deps.session.clock.now_ms();
         let seed = uuid::Uuid::new_v4().as_u64_pair().0;
         match config {
@@ -148,7 +165,7 @@ impl UserSupervisor {
                     life,
                     &config.assessment_id,
                     config.learning,
-                    seed,
+                    config.seed.unwrap_or(seed),
                     blueprints,
                 )?;
                 Ok(SessionState::Assessment(Box::new(core)))

@@ -6,6 +6,7 @@
 //! when the latest partial transcript ends in a filler ("um", "let me think"). A turn with
 //! less than a quarter second of speech in all (a click, a noise blip), or with fewer than two
 //! frames that are surely speech (noise scores high but never that high), is dropped unheard.
+//! Pauses inside a turn are kept only up to 0.6 s in the audio handed to the decoder.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -28,6 +29,10 @@ const MIN_SPEECH: Duration = Duration::from_millis(250);
 const PRE_ROLL: Duration = Duration::from_millis(300);
 /// Silence kept after the last speech when a turn ends.
 const TAIL: Duration = Duration::from_millis(200);
+/// The longest pause kept inside a turn's audio: whisper drops words after long silences
+/// (measured: "let me think", 4 s, then the answer, came back as "let me think" alone), and
+/// silence costs decoding time for nothing.
+const KEPT_PAUSE: Duration = Duration::from_millis(600);
 /// A partial is due after each second of turn audio, while the candidate speaks.
 const PARTIAL_EVERY: Duration = Duration::from_secs(1);
 /// Extra pause allowed when the latest partial ends in a filler.
@@ -85,12 +90,35 @@ struct Turn {
     audio: Vec<i16>,
     /// Samples of `audio` up to the end of the last speech frame.
     last_speech_end: usize,
+    /// Samples of silence heard since the last speech frame (only some of them kept).
+    silence: usize,
+    /// Samples heard since the onset, kept or not.
+    heard: usize,
     speech_samples: usize,
     confident_frames: usize,
     partials_due: usize,
 }
 
 impl Turn {
+    /// Adds a frame: speech is kept, and silence up to [`KEPT_PAUSE`] after the last speech.
+    fn hear(&mut self, frame: &[i16], score: f32) {
+        self.heard += FRAME;
+        if score >= CONFIDENT_SCORE {
+            self.confident_frames += 1;
+        }
+        if score >= SPEECH_SCORE {
+            self.audio.extend_from_slice(frame);
+            self.last_speech_end = self.audio.len();
+            self.speech_samples += FRAME;
+            self.silence = 0;
+            return;
+        }
+        self.silence += FRAME;
+        if self.silence <= samples(KEPT_PAUSE) {
+            self.audio.extend_from_slice(frame);
+        }
+    }
+
     /// Whether enough was heard for this to be an answer rather than noise or a click.
     fn is_speech(&self) -> bool {
         self.speech_samples >= samples(MIN_SPEECH) && self.confident_frames >= CONFIDENT_FRAMES
@@ -166,6 +194,8 @@ impl Listener {
         let speech_samples = ONSET_FRAMES * FRAME;
         self.turn = Some(Turn {
             last_speech_end: audio.len(),
+            silence: 0,
+            heard: audio.len(),
             audio,
             speech_samples,
             confident_frames: usize::from(score >= CONFIDENT_SCORE),
@@ -177,16 +207,9 @@ impl Listener {
     fn continue_turn(&mut self, frame: &[i16], score: f32) -> Option<Heard> {
         let allowed = samples(self.allowed_pause());
         let turn = self.turn.as_mut()?;
-        turn.audio.extend_from_slice(frame);
-        if score >= SPEECH_SCORE {
-            turn.last_speech_end = turn.audio.len();
-            turn.speech_samples += FRAME;
-        }
-        if score >= CONFIDENT_SCORE {
-            turn.confident_frames += 1;
-        }
-        let silence = turn.audio.len() - turn.last_speech_end;
-        if silence > allowed || turn.audio.len() >= samples(MAX_TURN) {
+        turn.hear(frame, score);
+        let silence = turn.silence;
+        if silence > allowed || turn.heard >= samples(MAX_TURN) {
             return self.end_turn().map(Heard::TurnEnded);
         }
         let seconds = turn.audio.len() / samples(PARTIAL_EVERY);
@@ -281,10 +304,18 @@ pub fn ends_with_filler(text: &str) -> bool {
             }
         })
         .collect();
-    let words = words.split_whitespace().collect::<Vec<_>>().join(" ");
-    FILLERS
+    let words: Vec<&str> = words.split_whitespace().collect();
+    let joined = words.join(" ");
+    let ends_in_filler = FILLERS
         .iter()
-        .any(|filler| words == *filler || words.ends_with(&format!(" {filler}")))
+        .any(|filler| joined == *filler || joined.ends_with(&format!(" {filler}")));
+    ends_in_filler || ends_in_let_me(&words)
+}
+
+/// "let me" and one more word: "let me think" as speech recognition often writes it ("let me
+/// sink", "let me see").
+fn ends_in_let_me(words: &[&str]) -> bool {
+    matches!(words, [.., "let", "me", _])
 }
 
 /// The answer in a final transcript: annotations such as `[BLANK_AUDIO]` or `(silence)`

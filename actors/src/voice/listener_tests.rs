@@ -49,8 +49,15 @@ fn a_thinking_pause_within_the_threshold_keeps_one_turn() {
         &mut listener,
         &[speech(1000), silence(2500), speech(1000), silence(3500)],
     );
-    assert_eq!(turns(&heard).len(), 1, "{heard:?}");
+    let lengths = turns(&heard);
+    assert_eq!(lengths.len(), 1, "{heard:?}");
     assert!(heard.contains(&Heard::PartialDue));
+    // Speech from the first sample (no pre-roll), the 2.5 s pause cut to KEPT_PAUSE.
+    let expected = 16 * (1000 + 600 + 1000 + 200);
+    assert!(
+        lengths[0].abs_diff(expected) <= 2 * FRAME,
+        "{lengths:?} vs {expected}"
+    );
 }
 
 #[test]
@@ -183,6 +190,9 @@ fn fillers_are_recognised_at_the_end_only() {
         ("um", true),
         ("The answer is, um...", true),
         ("Let me think.", true),
+        ("HMM, let me sink.", true),
+        ("Let me see", true),
+        ("let me explain why", false),
         ("so", true),
         ("It's eighty five.", false),
         ("summer", false),

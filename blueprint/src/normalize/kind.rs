@@ -70,7 +70,7 @@ pub fn normalize_as(raw: &str, kind: Option<AnswerKind>) -> Normalized {
     let answer = Answer::new(raw);
     let parsed = match kind {
         None => answer.sniff(None),
-        Some(AnswerKind::Number) => answer.number(),
+        Some(AnswerKind::Number) => answer.number().or_else(|| answer.misheard_number()),
         Some(AnswerKind::Percent) => answer.percent(),
         Some(AnswerKind::Ipv4) => parse_ipv4_bare(&answer.repaired).map(Normalized::Ipv4),
         Some(AnswerKind::Cidr) => answer.network().or_else(|| answer.prefix()),
@@ -123,6 +123,11 @@ mod tests {
         ("He-5", None, Exp::Text("he-5")),
         // Thousands separators, decimals, signs.
         ("1,000", NUM, Exp::Int(1_000)),
+        // Tens words and "eighty" as tiny.en writes them, when a number is expected.
+        ("The answer is 4 G7.", NUM, Exp::Int(47)),
+        ("The answer is 600H.", NUM, Exp::Int(680)),
+        ("The answer is 1,04.", NUM, Exp::Int(1_004)),
+        ("HE5", NUM, Exp::Int(85)),
         ("1 000", NUM, Exp::Int(1_000)),
         ("1 000", None, Exp::Int(1_000)),
         ("1 000 000", None, Exp::Int(1_000_000)),

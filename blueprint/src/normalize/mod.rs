@@ -84,6 +84,7 @@
 //! the separators and spelled digits go; every letter and digit must be there, in order.
 
 mod alnum;
+mod artefacts;
 mod cidr;
 mod decimals;
 mod fillers;

@@ -1,5 +1,6 @@
 //! One answer after filler removal and speech repairs, and the readers every entry point shares.
 
+use super::artefacts::repair_number_artefacts;
 use super::decimals::parse_number;
 use super::fillers::strip_fillers;
 use super::network::{network_text, parse_network};
@@ -54,6 +55,13 @@ impl Answer {
     /// A number.
     pub(super) fn number(&self) -> Option<Normalized> {
         parse_number(&self.repaired).map(Normalized::Number)
+    }
+
+    /// A whole number as speech recognition mis-wrote it ("4t4", "600H", "1,04"); read only
+    /// when a number is expected.
+    pub(super) fn misheard_number(&self) -> Option<Normalized> {
+        let digits = repair_number_artefacts(&self.cleaned)?;
+        parse_number(&digits).map(Normalized::Number)
     }
 
     /// A number with an optional percent unit ("85", "85%", "eighty five per cent").

@@ -77,21 +77,28 @@ impl Message<Audio> for LiveSession {
 
     async fn handle(&mut self, msg: Audio, _: &mut Context<Self, ()>) {
         if self.refusal_for(msg.connection_id).is_some() {
+            tracing::debug!("audio from a connection that is not attached; dropped");
             return;
         }
         let Some(kind) = self.state.open_question_kind() else {
+            tracing::debug!("audio with no open question; dropped");
             // Nothing to answer (the question is still being asked, or was answered).
             if let Some(voice) = &mut self.voice {
                 voice.listener.clear();
             }
             return;
         };
-        let pause = self.deps.turns.pause_for(Some(kind));
+        let pause = match self.state.life().thinking_pause_ms {
+            Some(ms) => std::time::Duration::from_millis(u64::from(ms)),
+            None => self.deps.turns.pause_for(Some(kind)),
+        };
         let Some(voice) = self.voice_mut() else {
             return;
         };
         voice.listener.set_thinking_pause(pause);
-        for heard in voice.listener.feed(&msg.samples) {
+        let heard = voice.listener.feed(&msg.samples);
+        tracing::trace!(samples = msg.samples.len(), ?heard, "audio heard");
+        for heard in heard {
             match heard {
                 Heard::PartialDue => self.decode_partial(),
                 Heard::TurnEnded(audio) => self.decode_final(audio, None),
@@ -154,6 +161,8 @@ impl LiveSession {
         }
     }
 
+    /// A decode of `audio`. A partial shares its turn's abort flag, so clearing or ending
+    /// the turn stops it; a final has a flag of its own, for its turn is already over.
     fn job(
         &self,
         audio: Vec<i16>,
@@ -163,10 +172,14 @@ impl LiveSession {
         let voice = self.voice.as_ref()?;
         let me = self.me.clone()?;
         let turn = voice.turn;
+        let abort = match kind {
+            DecodeKind::Partial => voice.abort.clone(),
+            DecodeKind::Final => Arc::new(AtomicBool::new(false)),
+        };
         Some(DecodeJob {
             audio,
             kind,
-            abort: voice.abort.clone(),
+            abort,
             reply: Box::new(move |result| {
                 if let Some(session) = me.upgrade() {
                     let done = Transcribed {
