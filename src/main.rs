@@ -1,5 +1,5 @@
 //! The `viva` binary: `viva serve` runs the server; `viva token` prints a signed token;
-//! `viva models install` builds a speech model.
+//! `viva models install` builds a speech model; `viva talk` answers an exam by voice.
 //!
 //! Layout:
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
@@ -9,6 +9,7 @@
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 //! - `models`: `viva models install`, with progress.
+//! - `talk`: `viva talk`, the microphone (or WAV) client.
 
 mod app;
 mod auth;
@@ -16,6 +17,7 @@ mod blueprints;
 mod config;
 mod models;
 mod server;
+mod talk;
 mod ws;
 
 use std::net::SocketAddr;
@@ -44,6 +46,8 @@ enum Commands {
     /// Speech models.
     #[command(subcommand)]
     Models(ModelsCommand),
+    /// Answer an exam by voice from the microphone (or WAV files), hearing the questions.
+    Talk(talk::TalkArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -149,6 +153,7 @@ fn main() -> std::process::ExitCode {
         Commands::Models(ModelsCommand::Install { model, dir, common }) => {
             install_model(model, dir, &common)
         }
+        Commands::Talk(args) => talk::run(args),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

@@ -10,4 +10,5 @@ mod exam_flow;
 mod harness;
 mod isolation;
 mod restart;
+mod talk_cli;
 mod voice;

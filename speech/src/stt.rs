@@ -131,17 +131,26 @@ fn work(queue: &JobQueue<DecodeJob>, mut state: whisper_rs::WhisperState) {
         } else {
             decode(&mut state, &job.audio, &job.abort)
         };
-        let (finals_waiting, partials_waiting) = queue.depth();
-        tracing::debug!(
-            kind = ?job.kind,
-            audio_ms = job.audio.len() / 16,
-            decode_ms = started.elapsed().as_millis() as u64,
-            finals_waiting,
-            partials_waiting,
-            outcome = ?outcome,
-            "decoded"
-        );
+        log_decode(&job, started.elapsed(), queue.depth(), &outcome);
         (job.reply)(outcome);
+    }
+}
+
+/// One line per decode with the queue depth behind it: at debug level, or at info while
+/// finals are waiting (a backlog an operator should see).
+fn log_decode(
+    job: &DecodeJob,
+    took: std::time::Duration,
+    (finals_waiting, partials_waiting): (usize, usize),
+    outcome: &Result<String, DecodeError>,
+) {
+    let audio_ms = job.audio.len() / 16;
+    let decode_ms = took.as_millis() as u64;
+    let failed = outcome.as_ref().err();
+    if finals_waiting > 0 {
+        tracing::info!(kind = ?job.kind, audio_ms, decode_ms, finals_waiting, partials_waiting, ?failed, "decoded; finals are waiting");
+    } else {
+        tracing::debug!(kind = ?job.kind, audio_ms, decode_ms, finals_waiting, partials_waiting, ?failed, "decoded");
     }
 }
 

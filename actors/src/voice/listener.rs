@@ -332,7 +332,39 @@ pub fn spoken_text(text: &str) -> Option<String> {
         }
     }
     let kept = kept.split_whitespace().collect::<Vec<_>>().join(" ");
+    let kept = without_repeats(&kept);
     kept.chars().any(char::is_alphanumeric).then_some(kept)
+}
+
+/// `text` with a sentence said again right after itself dropped: a small model on a short
+/// clip may loop ("42. 42. 42." for "forty two").
+fn without_repeats(text: &str) -> String {
+    let mut sentences: Vec<&str> = Vec::new();
+    for sentence in text.split_inclusive(['.', '?', '!']) {
+        let sentence = sentence.trim();
+        let repeated = sentences
+            .last()
+            .is_some_and(|last| same_words(last, sentence));
+        if !sentence.is_empty() && !repeated {
+            sentences.push(sentence);
+        }
+    }
+    sentences.join(" ")
+}
+
+fn same_words(a: &str, b: &str) -> bool {
+    let words = |s: &str| -> Vec<String> {
+        s.split_whitespace()
+            .map(|w| {
+                w.chars()
+                    .filter(|c| c.is_alphanumeric())
+                    .collect::<String>()
+                    .to_lowercase()
+            })
+            .filter(|w| !w.is_empty())
+            .collect()
+    };
+    words(a) == words(b)
 }
 
 #[cfg(test)]

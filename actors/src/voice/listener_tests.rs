@@ -212,6 +212,13 @@ fn annotations_are_not_answers() {
         ("...", None),
         ("The answer is 85.", Some("The answer is 85.")),
         ("[Music] eighty five", Some("eighty five")),
+        ("42. 42. 42. 42.", Some("42.")),
+        (
+            "The answer is 42. the answer is 42",
+            Some("The answer is 42."),
+        ),
+        ("Yes. No. Yes.", Some("Yes. No. Yes.")),
+        ("Ninety days, or 3 months", Some("Ninety days, or 3 months")),
     ];
     for (text, expected) in cases {
         assert_eq!(spoken_text(text).as_deref(), expected, "{text:?}");
