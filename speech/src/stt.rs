@@ -5,7 +5,8 @@
 //! utterance and several utterances in parallel beat several threads per utterance. Each
 //! worker owns a `WhisperState`; the model weights are shared. The encoder window is scaled
 //! to the clip (never below 500 frames: shorter windows make tiny.en loop), the tokens per
-//! segment are capped, and every job can be aborted.
+//! segment are capped, and every job can be aborted. A final that finds every thread busy
+//! preempts a running partial (see [`crate::slots`]).
 
 use std::path::Path;
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextPar
 use viva_actors::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::queue::{JobQueue, QueueFull};
+use crate::slots::Slots;
 
 /// Samples per second of the audio the pool takes.
 pub const SAMPLE_RATE: usize = 16_000;
@@ -63,6 +65,7 @@ pub fn to_float(audio: &[i16]) -> Vec<f32> {
 /// The whisper decoding pool.
 pub struct WhisperPool {
     queue: Arc<JobQueue<DecodeJob>>,
+    slots: Arc<Slots>,
     workers: usize,
 }
 
@@ -84,17 +87,26 @@ impl WhisperPool {
         let context = Arc::new(context);
         let workers = workers.max(1);
         let queue = Arc::new(JobQueue::new(final_capacity.max(1), workers));
+        let slots = Arc::new(Slots::new(workers));
         for index in 0..workers {
             let state = context
                 .create_state()
                 .map_err(|err| fail(err.to_string()))?;
-            let queue = queue.clone();
+            let worker = Worker {
+                index,
+                queue: queue.clone(),
+                slots: slots.clone(),
+            };
             std::thread::Builder::new()
                 .name(format!("whisper-{index}"))
-                .spawn(move || work(&queue, state))
+                .spawn(move || worker.run(state))
                 .map_err(|err| fail(format!("cannot start a decoding thread: {err}")))?;
         }
-        Ok(WhisperPool { queue, workers })
+        Ok(WhisperPool {
+            queue,
+            slots,
+            workers,
+        })
     }
 
     /// Decoding threads.
@@ -115,7 +127,11 @@ impl SpeechToText for WhisperPool {
         self.queue.push(job, is_final).map_err(|full| match full {
             QueueFull::Finals { waiting } => SubmitError::Overloaded { waiting },
             QueueFull::Partials => SubmitError::PartialsFull,
-        })
+        })?;
+        if is_final && self.slots.make_room_for_final() {
+            tracing::debug!("a final preempted a running partial");
+        }
+        Ok(())
     }
 
     fn depth(&self) -> (usize, usize) {
@@ -123,16 +139,23 @@ impl SpeechToText for WhisperPool {
     }
 }
 
-fn work(queue: &JobQueue<DecodeJob>, mut state: whisper_rs::WhisperState) {
-    while let Some(job) = queue.pop() {
-        let started = std::time::Instant::now();
-        let outcome = if job.abort.load(Ordering::Relaxed) {
-            Err(DecodeError::Aborted)
-        } else {
-            decode(&mut state, &job.audio, &job.abort)
-        };
-        log_decode(&job, started.elapsed(), queue.depth(), &outcome);
-        (job.reply)(outcome);
+/// One decoding thread.
+struct Worker {
+    index: usize,
+    queue: Arc<JobQueue<DecodeJob>>,
+    slots: Arc<Slots>,
+}
+
+impl Worker {
+    fn run(self, mut state: whisper_rs::WhisperState) {
+        while let Some(job) = self.queue.pop() {
+            let started = std::time::Instant::now();
+            let preempt = self.slots.begin(self.index, job.kind);
+            let outcome = decode_unless(&mut state, &job.audio, &[job.abort.clone(), preempt]);
+            self.slots.end(self.index);
+            log_decode(&job, started.elapsed(), self.queue.depth(), &outcome);
+            (job.reply)(outcome);
+        }
     }
 }
 
@@ -160,6 +183,19 @@ pub fn decode(
     audio: &[i16],
     abort: &Arc<AtomicBool>,
 ) -> Result<String, DecodeError> {
+    decode_unless(state, audio, std::slice::from_ref(abort))
+}
+
+/// [`decode`], stopped when any of `stops` is set.
+fn decode_unless(
+    state: &mut whisper_rs::WhisperState,
+    audio: &[i16],
+    stops: &[Arc<AtomicBool>],
+) -> Result<String, DecodeError> {
+    let stopped = |stops: &[Arc<AtomicBool>]| stops.iter().any(|s| s.load(Ordering::Relaxed));
+    if stopped(stops) {
+        return Err(DecodeError::Aborted);
+    }
     let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
     params.set_n_threads(1);
     params.set_language(Some("en"));
@@ -172,14 +208,14 @@ pub fn decode(
     params.set_print_timestamps(false);
     params.set_audio_ctx(audio_ctx_for(audio.len()) as i32);
     params.set_max_tokens(token_cap_for(audio.len()) as i32);
-    let flag = abort.clone();
+    let flags = stops.to_vec();
     // Pre-boxed: whisper-rs 0.16 misreads an unboxed closure here, and every run then
     // fails with GenericError(-6) (measured; see silverstein/minutes#951).
-    let check: Box<dyn FnMut() -> bool> = Box::new(move || flag.load(Ordering::Relaxed));
+    let check: Box<dyn FnMut() -> bool> = Box::new(move || stopped(&flags));
     params.set_abort_callback_safe(check);
     let outcome = state.full(params, &to_float(audio));
-    // An aborted run also reports an error: look at the flag first.
-    if abort.load(Ordering::Relaxed) {
+    // An aborted run also reports an error: look at the flags first.
+    if stopped(stops) {
         return Err(DecodeError::Aborted);
     }
     outcome.map_err(|err| DecodeError::Failed(err.to_string()))?;
