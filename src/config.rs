@@ -47,6 +47,9 @@ pub struct VoiceSection {
     pub model: Option<PathBuf>,
     /// Decoding threads (default: the cores).
     pub workers: Option<usize>,
+    /// The share of decoding time live partial transcripts may take, 0 to 1 (default 0.25;
+    /// 0 turns them off).
+    pub partial_share: Option<f64>,
     /// How long a candidate may pause to think, such as `"3s"`.
     pub thinking_pause: Option<String>,
     /// Per question kind (`primary`, `follow_up`, `bonus`, `item`), such as
@@ -243,6 +246,18 @@ impl FileConfig {
         Ok(turns)
     }
 
+    /// The share of decoding time for partials: the flag, else `[voice]`, else the default;
+    /// refused outside 0 to 1.
+    pub fn partial_share(&self, flag: Option<f64>) -> anyhow::Result<f64> {
+        let share = flag
+            .or(self.voice.partial_share)
+            .unwrap_or(viva_speech::budget::DEFAULT_PARTIAL_SHARE);
+        if !(0.0..=1.0).contains(&share) {
+            anyhow::bail!("the partial transcript share must be between 0 and 1, not {share}");
+        }
+        Ok(share)
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -275,6 +290,8 @@ pub struct Settings {
     pub speech_model: Option<PathBuf>,
     /// Decoding threads.
     pub speech_workers: usize,
+    /// The share of decoding time partial transcripts may take.
+    pub partial_share: f64,
     /// Turn-taking for spoken answers.
     pub turns: TurnSettings,
 }
@@ -357,5 +374,21 @@ mod tests {
         let bad: FileConfig =
             toml::from_str("[redis]\nurls = [\"redis://a/\"]\nkeep_open = \"soon\"").unwrap();
         assert!(bad.redis(Vec::new(), false).is_err());
+    }
+
+    #[test]
+    fn partial_share_from_flag_file_or_default_within_bounds() {
+        let none = FileConfig::default();
+        assert_eq!(none.partial_share(None).unwrap(), 0.25);
+        let file: FileConfig = toml::from_str(
+            "[voice]
+partial_share = 0.5",
+        )
+        .unwrap();
+        assert_eq!(file.partial_share(None).unwrap(), 0.5);
+        assert_eq!(file.partial_share(Some(0.0)).unwrap(), 0.0);
+        for bad in [-0.1, 1.5, f64::NAN] {
+            assert!(file.partial_share(Some(bad)).is_err(), "{bad}");
+        }
     }
 }

@@ -123,6 +123,10 @@ struct ServeArgs {
     /// Speech decoding threads (default: the cores).
     #[arg(long, env = "VIVA_STT_WORKERS")]
     stt_workers: Option<usize>,
+    /// The share of decoding time live partial transcripts may take, 0 to 1 (default 0.25;
+    /// 0 turns them off and leaves every thread to finished answers).
+    #[arg(long, env = "VIVA_STT_PARTIAL_SHARE")]
+    stt_partial_share: Option<f64>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -238,6 +242,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .or(file.voice.workers)
             .unwrap_or_else(cores)
             .max(1),
+        partial_share: file.partial_share(args.stt_partial_share)?,
         turns: file.turns()?,
     };
     let runtime = tokio::runtime::Runtime::new()?;

@@ -17,7 +17,7 @@ use viva_actors::session::actor::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
 use viva_actors::voice::SpeechToText;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
-use viva_speech::WhisperPool;
+use viva_speech::{PoolSettings, WhisperPool};
 
 use crate::app::{self, App};
 use crate::auth::Authenticator;
@@ -120,10 +120,15 @@ fn start_speech(settings: &Settings) -> anyhow::Result<Option<Arc<dyn SpeechToTe
         );
         return Ok(None);
     };
-    let workers = settings.speech_workers;
-    let pool = WhisperPool::start(model, workers, workers * 4)
+    let pool_settings = PoolSettings {
+        workers: settings.speech_workers,
+        final_capacity: settings.speech_workers * 4,
+        partial_share: settings.partial_share,
+    };
+    let pool = WhisperPool::start(model, pool_settings)
         .with_context(|| format!("loading the speech model {}", model.display()))?;
-    tracing::info!(model = %model.display(), workers, "voice on");
+    let (workers, partial_share) = (pool_settings.workers, pool_settings.partial_share);
+    tracing::info!(model = %model.display(), workers, partial_share, "voice on");
     Ok(Some(Arc::new(pool)))
 }
 

@@ -70,7 +70,9 @@ async fn talk_streams_wav_answers_and_prints_the_exam() {
         heard[0].to_lowercase().contains("certification"),
         "{stdout}"
     );
-    assert!(heard[1].to_lowercase().contains("privileges"), "{stdout}");
+    // tiny.en hears "privileges" as "pre-evolages" now and then (its temperature fallback
+    // samples); the client's job is to carry what was heard, so check the sturdier word.
+    assert!(heard[1].to_lowercase().contains("limitations"), "{stdout}");
     assert_eq!(stdout.matches("Assessment: ").count(), 2, "{stdout}");
     assert!(stdout.contains("Q1"), "{stdout}");
 }

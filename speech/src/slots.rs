@@ -64,6 +64,11 @@ impl Slots {
         }
     }
 
+    /// Whether some thread is idle.
+    pub fn has_idle(&self) -> bool {
+        self.slots().iter().any(|slot| slot.doing == Doing::Idle)
+    }
+
     /// A final was queued: when no thread is idle, stops one running partial. Returns
     /// whether one was stopped.
     pub fn make_room_for_final(&self) -> bool {
@@ -88,8 +93,10 @@ mod tests {
     fn a_final_preempts_a_partial_only_when_every_thread_is_busy() {
         let slots = Slots::new(2);
         let partial = slots.begin(0, DecodeKind::Partial);
+        assert!(slots.has_idle());
         assert!(!slots.make_room_for_final(), "thread 1 is idle");
         let final_flag = slots.begin(1, DecodeKind::Final);
+        assert!(!slots.has_idle());
         assert!(slots.make_room_for_final());
         assert!(partial.load(Ordering::Relaxed));
         assert!(

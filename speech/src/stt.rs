@@ -6,16 +6,20 @@
 //! worker owns a `WhisperState`; the model weights are shared. The encoder window is scaled
 //! to the clip (never below 500 frames: shorter windows make tiny.en loop), the tokens per
 //! segment are capped, and every job can be aborted. A final that finds every thread busy
-//! preempts a running partial (see [`crate::slots`]).
+//! preempts a running partial (see [`crate::slots`]). Partials are previews: one starts only
+//! when a thread is idle, no final is waiting and the partial budget has credit (see
+//! [`crate::budget`]); otherwise it is skipped, never queued behind work that matters.
 
 use std::path::Path;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Instant;
 
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
 use viva_actors::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
+use crate::budget::PartialBudget;
 use crate::queue::{JobQueue, QueueFull};
 use crate::slots::Slots;
 
@@ -62,21 +66,29 @@ pub fn to_float(audio: &[i16]) -> Vec<f32> {
     samples
 }
 
+/// How the pool is sized.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PoolSettings {
+    /// Decoding threads.
+    pub workers: usize,
+    /// Finished turns that may wait for a thread; more are refused as overloaded.
+    pub final_capacity: usize,
+    /// The share of decoding time partials may take (0 turns them off, 1 lets them use any
+    /// idle thread).
+    pub partial_share: f64,
+}
+
 /// The whisper decoding pool.
 pub struct WhisperPool {
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
+    budget: Arc<Mutex<PartialBudget>>,
     workers: usize,
 }
 
 impl WhisperPool {
-    /// Loads the model once and starts `workers` decoding threads, with room for
-    /// `final_capacity` waiting finals and one waiting partial per worker.
-    pub fn start(
-        model: &Path,
-        workers: usize,
-        final_capacity: usize,
-    ) -> Result<WhisperPool, LoadError> {
+    /// Loads the model once and starts the decoding threads.
+    pub fn start(model: &Path, settings: PoolSettings) -> Result<WhisperPool, LoadError> {
         let fail = |reason: String| LoadError {
             path: model.display().to_string(),
             reason,
@@ -85,9 +97,11 @@ impl WhisperPool {
         let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
             .map_err(|err| fail(err.to_string()))?;
         let context = Arc::new(context);
-        let workers = workers.max(1);
-        let queue = Arc::new(JobQueue::new(final_capacity.max(1), workers));
+        let workers = settings.workers.max(1);
+        let queue = Arc::new(JobQueue::new(settings.final_capacity.max(1), workers));
         let slots = Arc::new(Slots::new(workers));
+        let budget = PartialBudget::new(settings.partial_share, workers, Instant::now());
+        let budget = Arc::new(Mutex::new(budget));
         for index in 0..workers {
             let state = context
                 .create_state()
@@ -96,6 +110,7 @@ impl WhisperPool {
                 index,
                 queue: queue.clone(),
                 slots: slots.clone(),
+                budget: budget.clone(),
             };
             std::thread::Builder::new()
                 .name(format!("whisper-{index}"))
@@ -105,6 +120,7 @@ impl WhisperPool {
         Ok(WhisperPool {
             queue,
             slots,
+            budget,
             workers,
         })
     }
@@ -113,6 +129,19 @@ impl WhisperPool {
     pub fn workers(&self) -> usize {
         self.workers
     }
+
+    /// Whether a partial may start now: a thread is idle, no final waits, and partials have
+    /// credit left.
+    fn admits_partial(&self) -> bool {
+        self.slots.has_idle()
+            && self.queue.depth().0 == 0
+            && lock(&self.budget).allows(Instant::now())
+    }
+}
+
+fn lock(budget: &Mutex<PartialBudget>) -> std::sync::MutexGuard<'_, PartialBudget> {
+    // The bucket is plain numbers: a panic elsewhere cannot leave it inconsistent.
+    budget.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 impl Drop for WhisperPool {
@@ -124,6 +153,9 @@ impl Drop for WhisperPool {
 impl SpeechToText for WhisperPool {
     fn submit(&self, job: DecodeJob) -> Result<(), SubmitError> {
         let is_final = job.kind == DecodeKind::Final;
+        if !is_final && !self.admits_partial() {
+            return Err(SubmitError::PartialsFull);
+        }
         self.queue.push(job, is_final).map_err(|full| match full {
             QueueFull::Finals { waiting } => SubmitError::Overloaded { waiting },
             QueueFull::Partials => SubmitError::PartialsFull,
@@ -144,15 +176,19 @@ struct Worker {
     index: usize,
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
+    budget: Arc<Mutex<PartialBudget>>,
 }
 
 impl Worker {
     fn run(self, mut state: whisper_rs::WhisperState) {
         while let Some(job) = self.queue.pop() {
-            let started = std::time::Instant::now();
+            let started = Instant::now();
             let preempt = self.slots.begin(self.index, job.kind);
             let outcome = decode_unless(&mut state, &job.audio, &[job.abort.clone(), preempt]);
             self.slots.end(self.index);
+            if job.kind == DecodeKind::Partial {
+                lock(&self.budget).charge(started.elapsed(), Instant::now());
+            }
             log_decode(&job, started.elapsed(), self.queue.depth(), &outcome);
             (job.reply)(outcome);
         }

@@ -1,0 +1,178 @@
+//! The benchmark's spoken answers: exam-like English sentences of one to five seconds, said
+//! by festival's `cmu_us_slt_arctic_hts` voice, resampled by sox to 16 kHz mono PCM16 and
+//! cached as WAV files named after their text, so a changed sentence is synthesised afresh.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::BenchError;
+
+/// Samples per second of every clip.
+pub const RATE: usize = 16_000;
+
+/// The answers, numbers said in words so the reference is unambiguous.
+pub const ANSWERS: &[&str] = &[
+    "Carburetor ice.",
+    "Check the weather.",
+    "Runway two seven.",
+    "Pitot static system.",
+    "Aviate, navigate, communicate.",
+    "Oil pressure is in the green.",
+    "Class B airspace requires a clearance.",
+    "The stall speed is forty eight knots.",
+    "Best glide speed is sixty eight knots.",
+    "Climb to three thousand five hundred feet.",
+    "Density altitude increases with temperature.",
+    "Wind two seven zero at fifteen knots.",
+    "Eight hours from bottle to throttle.",
+    "Thirty minutes of fuel reserve during the day.",
+    "At night the reserve is forty five minutes.",
+    "An annual inspection every twelve calendar months.",
+    "A flight review every twenty four calendar months.",
+    "Squawk seven thousand seven hundred in an emergency.",
+    "Visibility three statute miles, clear of clouds.",
+    "Hypoxia, hyperventilation and spatial disorientation.",
+    "The magnetic compass lags in turns to the north.",
+    "A transponder is required above ten thousand feet.",
+    "Three takeoffs and landings within the preceding ninety days.",
+    "The maximum gross weight is two thousand four hundred fifty pounds.",
+    "Private pilots may not fly for compensation or hire.",
+    "A pilot certificate, a medical, and photo identification.",
+    "The stall warning sounds five to ten knots above the stall.",
+    "Lower the nose, level the wings, and add full power.",
+    "The airspeed indicator and altimeter use the pitot static system.",
+    "Cruise at six thousand five hundred feet, heading one eight zero.",
+];
+
+/// One answer: its text and its audio.
+#[derive(Debug, Clone)]
+pub struct Clip {
+    /// Position in [`ANSWERS`].
+    pub index: usize,
+    /// What is said.
+    pub text: &'static str,
+    /// 16 kHz mono PCM16.
+    pub samples: Vec<i16>,
+}
+
+impl Clip {
+    /// Length in seconds.
+    pub fn seconds(&self) -> f64 {
+        self.samples.len() as f64 / RATE as f64
+    }
+}
+
+/// The first `count` answers (all when `None`), synthesised into `dir` where not cached.
+pub fn load(dir: &Path, count: Option<usize>) -> Result<Vec<Clip>, BenchError> {
+    std::fs::create_dir_all(dir).map_err(BenchError::io(format!("creating {}", dir.display())))?;
+    let count = count.unwrap_or(ANSWERS.len()).min(ANSWERS.len());
+    let mut clips = Vec::with_capacity(count);
+    for (index, &text) in ANSWERS.iter().enumerate().take(count) {
+        let path = dir.join(file_name(index, text));
+        if !path.is_file() {
+            synthesise(text, &path)?;
+        }
+        let samples = read_wav(&path)?;
+        clips.push(Clip {
+            index,
+            text,
+            samples,
+        });
+    }
+    Ok(clips)
+}
+
+/// `NN-HASH.wav`: the position, and a hash of the text (FNV-1a, 64 bits).
+pub fn file_name(index: usize, text: &str) -> String {
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
+        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
+    });
+    format!("{index:02}-{hash:016x}.wav")
+}
+
+/// festival says `text` into a temporary file; sox resamples it to `out`.
+fn synthesise(text: &str, out: &Path) -> Result<(), BenchError> {
+    let dir = out
+        .parent()
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let scratch = tempfile::tempdir_in(&dir).map_err(BenchError::io("a scratch folder"))?;
+    let (script, raw) = (
+        scratch.path().join("text.txt"),
+        scratch.path().join("raw.wav"),
+    );
+    std::fs::write(&script, text).map_err(BenchError::io("writing the text"))?;
+    let mut festival = Command::new("text2wave");
+    festival
+        .args(["-eval", "(voice_cmu_us_slt_arctic_hts)", "-o"])
+        .arg(&raw)
+        .arg(&script);
+    run(
+        festival,
+        "text2wave (apt-get install festival festvox-us-slt-hts)",
+    )?;
+    let partial = scratch.path().join("out.wav");
+    let mut sox = Command::new("sox");
+    sox.arg(&raw)
+        .args(["-r", "16000", "-c", "1", "-b", "16"])
+        .arg(&partial);
+    run(sox, "sox (apt-get install sox)")?;
+    std::fs::rename(&partial, out).map_err(BenchError::io(format!("writing {}", out.display())))
+}
+
+fn run(mut command: Command, what: &str) -> Result<(), BenchError> {
+    let output = command
+        .output()
+        .map_err(BenchError::io(format!("running {what}")))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    Err(BenchError::Corpus(format!(
+        "{what} failed ({}): {}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr).trim()
+    )))
+}
+
+/// A 16 kHz mono PCM16 WAV file's samples.
+pub fn read_wav(path: &Path) -> Result<Vec<i16>, BenchError> {
+    let bad = |reason: String| BenchError::Corpus(format!("{}: {reason}", path.display()));
+    let reader = hound::WavReader::open(path).map_err(|err| bad(err.to_string()))?;
+    let spec = reader.spec();
+    if spec.sample_rate as usize != RATE || spec.channels != 1 || spec.bits_per_sample != 16 {
+        return Err(bad(format!("not 16 kHz mono PCM16: {spec:?}")));
+    }
+    reader
+        .into_samples::<i16>()
+        .collect::<Result<_, _>>()
+        .map_err(|err| bad(err.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_names_follow_the_text() {
+        let name = file_name(3, "Runway two seven.");
+        assert!(name.starts_with("03-") && name.ends_with(".wav"), "{name}");
+        assert_eq!(name, file_name(3, "Runway two seven."));
+        assert_ne!(name, file_name(3, "Runway two eight."));
+    }
+
+    #[test]
+    fn the_answers_are_distinct_and_short() {
+        let mut names: Vec<String> = ANSWERS
+            .iter()
+            .enumerate()
+            .map(|(i, text)| file_name(i, text))
+            .collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), ANSWERS.len());
+        assert!(
+            ANSWERS
+                .iter()
+                .all(|text| text.split_whitespace().count() <= 16)
+        );
+    }
+}

@@ -1,0 +1,68 @@
+//! The voice benchmark (`viva-voice-bench`): speech-to-text accuracy and throughput, in
+//! process and through a real `viva serve`, end-of-speech latency, and the sessions one core
+//! can carry.
+//!
+//! - [`corpus`]: exam-like spoken answers, synthesised by festival and cached.
+//! - [`words`]: transcript normalisation and word error rate (pure).
+//! - [`raw`]: whisper states decoding the corpus on threads — accuracy and the raw baseline.
+//! - [`server`]: a `viva serve` child, optionally pinned to a core.
+//! - [`decode_log`]: the server's per-decode log lines, summed by kind (pure).
+//! - [`client`]: one voice session over a WebSocket.
+//! - [`throughput`]: clients sending clips as fast as the socket takes them.
+//! - [`latency`]: end of speech → final at real-time pace, push-to-talk and end of turn.
+//! - [`capacity`]: sessions at a fixed speaking duty cycle on one core, stepped up.
+//! - [`cpu`]: how busy the machine, the bench and the server were, from `/proc` (pure parts).
+//! - [`options`] and [`bench`](mod@bench): the command line and the run of the phases it asks for;
+//!   [`live`]: the phases at a microphone's pace (latency, capacity).
+//! - [`report`]: the JSON report and the human summary.
+
+pub mod bench;
+pub mod capacity;
+pub mod client;
+pub mod corpus;
+pub mod cpu;
+pub mod decode_log;
+pub mod latency;
+pub mod live;
+pub mod options;
+pub mod raw;
+pub mod report;
+pub mod server;
+pub mod throughput;
+pub mod words;
+
+use crate::ws::WsError;
+
+/// Why the benchmark could not go on.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BenchError {
+    /// A file or process operation failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        source: std::io::Error,
+    },
+    /// The corpus could not be made or read.
+    #[error("corpus: {0}")]
+    Corpus(String),
+    /// whisper could not load a model or make a state.
+    #[error("whisper: {0}")]
+    Whisper(String),
+    /// The server did not start, or misbehaved.
+    #[error("server: {0}")]
+    Server(String),
+    /// A WebSocket step failed.
+    #[error("websocket: {0}")]
+    Ws(#[from] WsError),
+}
+
+impl BenchError {
+    /// Wraps an I/O error with what was being done.
+    pub fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> BenchError {
+        let what = what.into();
+        move |source| BenchError::Io { what, source }
+    }
+}

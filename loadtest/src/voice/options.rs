@@ -1,0 +1,164 @@
+//! `viva-voice-bench`'s command line: which phases to run, and every count, duration and path
+//! they use. Defaults make a run of several minutes; `--capacity-seconds 60` is the one
+//! written down in docs/benchmarks.md.
+
+use std::path::PathBuf;
+
+use clap::Parser;
+
+use super::client::Mode;
+
+/// A part of the benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Phase {
+    /// Word accuracy of each `--accuracy-models` model, decoding in process.
+    Accuracy,
+    /// Clips per second: in process (before and after), then through a server.
+    Throughput,
+    /// End of speech → final at a microphone's pace: push-to-talk and end of turn.
+    Latency,
+    /// Sessions at a speaking duty cycle on one pinned core, stepped up.
+    Capacity,
+}
+
+/// Command-line options.
+#[derive(Debug, Clone, Parser)]
+#[command(name = "viva-voice-bench", about = "Viva's speech-to-text benchmark")]
+pub struct Options {
+    /// The phases to run, in this order whatever the order given.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "accuracy,throughput,latency,capacity"
+    )]
+    pub phases: Vec<Phase>,
+    /// Folder with `ggml-<model>.bin`.
+    #[arg(long, env = "VIVA_MODELS_DIR", default_value = "/var/tmp/viva-models")]
+    pub models_dir: PathBuf,
+    /// Folder where the synthesised answers are cached.
+    #[arg(long, default_value = "/var/tmp/viva-voice-corpus")]
+    pub corpus_dir: PathBuf,
+    /// Use only the first N answers of the corpus.
+    #[arg(long)]
+    pub clips: Option<usize>,
+    /// Models whose accuracy is measured.
+    #[arg(long, value_delimiter = ',', default_value = "tiny.en,base")]
+    pub accuracy_models: Vec<String>,
+    /// The model of the throughput, latency and capacity phases.
+    #[arg(long, default_value = "tiny.en")]
+    pub server_model: String,
+    /// Whisper states in process, and the server's `--stt-workers` (capacity uses 1).
+    #[arg(long, default_value_t = 2)]
+    pub workers: usize,
+    /// Concurrent clients of the server throughput phase (default: twice the workers).
+    #[arg(long)]
+    pub clients: Option<usize>,
+    /// Passes over the corpus in each throughput run.
+    #[arg(long, default_value_t = 2)]
+    pub rounds: usize,
+    /// Time limit of each throughput run, in seconds.
+    #[arg(long, default_value_t = 300.0)]
+    pub throughput_limit: f64,
+    /// Clips said in each latency mode (default: the corpus once).
+    #[arg(long)]
+    pub latency_clips: Option<usize>,
+    /// The server's default thinking pause, in ms, subtracted from the end-of-turn latency.
+    #[arg(long, default_value_t = 3000)]
+    pub vad_pause_ms: u64,
+    /// Seconds each capacity step lasts.
+    #[arg(long, default_value_t = 20.0)]
+    pub capacity_seconds: f64,
+    /// The most concurrent sessions a capacity step tries.
+    #[arg(long, default_value_t = 8)]
+    pub capacity_max_sessions: usize,
+    /// Speech's share of each capacity session's wall time.
+    #[arg(long, default_value_t = 0.3)]
+    pub duty: f64,
+    /// The capacity goal: p95 end of speech → final, in ms.
+    #[arg(long, default_value_t = 1000)]
+    pub capacity_target_ms: u64,
+    /// Stop stepping once a step's p95 is above this, in ms.
+    #[arg(long, default_value_t = 3000)]
+    pub capacity_stop_ms: u64,
+    /// The servers' `--stt-partial-share` values to compare in the capacity phase; each step
+    /// runs once per value, interleaved, so every value sees the same machine. The first is
+    /// the baseline of the ratios.
+    #[arg(long, value_delimiter = ',', default_value = "1,0.25,0")]
+    pub partial_shares: Vec<f64>,
+    /// The core the capacity server is pinned to.
+    #[arg(long, default_value_t = 0)]
+    pub server_core: usize,
+    /// The core this process moves to for the capacity phase.
+    #[arg(long, default_value_t = 1)]
+    pub client_core: usize,
+    /// The sessions the clients start.
+    #[arg(long, value_enum, default_value = "exam")]
+    pub mode: Mode,
+    /// An extra argument for every `viva serve` started (repeat for several), such as a
+    /// switch the server may grow.
+    #[arg(long = "server-arg", allow_hyphen_values = true)]
+    pub server_args: Vec<String>,
+    /// The `viva` binary (default: next to this one).
+    #[arg(long)]
+    pub viva: Option<PathBuf>,
+    /// Keep each server's JSON log in this folder (`throughput.log`, `latency.log`,
+    /// `capacity-N.log`).
+    #[arg(long)]
+    pub logs_dir: Option<PathBuf>,
+    /// Also write the JSON report to this file.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+impl Options {
+    /// Whether `phase` was asked for.
+    pub fn runs(&self, phase: Phase) -> bool {
+        self.phases.contains(&phase)
+    }
+
+    /// The clients of the throughput phase.
+    pub fn throughput_clients(&self) -> usize {
+        self.clients.unwrap_or(self.workers * 2).max(1)
+    }
+
+    /// Where the server log of `label` is kept, if `--logs-dir` is set.
+    pub fn log_path(&self, label: &str) -> Option<PathBuf> {
+        let dir = self.logs_dir.as_ref()?;
+        // ignore: a folder that cannot be made fails the write that follows, with its path.
+        let _ = std::fs::create_dir_all(dir);
+        Some(dir.join(format!("{label}.log")))
+    }
+
+    /// `--models-dir`/`ggml-<name>.bin`.
+    pub fn model_path(&self, name: &str) -> PathBuf {
+        self.models_dir.join(format!("ggml-{name}.bin"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_run_every_phase_with_two_workers() {
+        let options = Options::parse_from(["viva-voice-bench"]);
+        assert!(options.runs(Phase::Accuracy) && options.runs(Phase::Capacity));
+        assert_eq!(options.throughput_clients(), 4);
+        assert!(options.model_path("base").ends_with("ggml-base.bin"));
+    }
+
+    #[test]
+    fn phases_and_models_are_comma_separated() {
+        let options = Options::parse_from([
+            "viva-voice-bench",
+            "--phases",
+            "latency,throughput",
+            "--accuracy-models",
+            "tiny.en",
+        ]);
+        assert!(!options.runs(Phase::Accuracy));
+        assert!(options.runs(Phase::Latency));
+        assert_eq!(options.accuracy_models, vec!["tiny.en".to_owned()]);
+    }
+}
