@@ -14,8 +14,12 @@ use axum::routing::get;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
+use viva_actors::metrics::Metrics;
 use viva_actors::supervisor::{ReadResult, ResultLookup};
+use viva_actors::voice::SpeechToText;
+use viva_protocol::client::ClientEvent;
 use viva_protocol::result::SessionResult;
+use viva_protocol::server::ServerEvent;
 
 use crate::auth::Authenticator;
 use crate::ws::{self, HARD_FRAME_LIMIT};
@@ -28,8 +32,13 @@ pub struct App {
     pub shutdown: CancellationToken,
     /// One permit per open WebSocket connection.
     pub connections: Arc<Semaphore>,
+    max_connections: usize,
     /// Whether spoken answers are taken (a speech model is loaded).
     pub voice: bool,
+    /// The speech pool, for its queue depth.
+    speech: Option<Arc<dyn SpeechToText>>,
+    /// What the server counts (`GET /metrics`).
+    pub metrics: Arc<Metrics>,
     next_connection_id: AtomicU64,
 }
 
@@ -38,23 +47,55 @@ impl App {
         directory: Directory,
         auth: Authenticator,
         max_connections: usize,
-        voice: bool,
+        speech: Option<Arc<dyn SpeechToText>>,
+        metrics: Arc<Metrics>,
     ) -> App {
         App {
             directory,
             auth,
             shutdown: CancellationToken::new(),
             connections: Arc::new(Semaphore::new(max_connections)),
-            voice,
+            max_connections,
+            voice: speech.is_some(),
+            speech,
+            metrics,
             next_connection_id: AtomicU64::new(1),
         }
     }
+
+    /// The metrics text, with the gauges read off their sources first.
+    fn metrics_text(&self) -> String {
+        let metrics = &self.metrics;
+        let open = self.max_connections - self.connections.available_permits();
+        metrics.connections.set(gauge_value(open));
+        metrics.supervisors.set(gauge_value(self.directory.len()));
+        if let Some(speech) = &self.speech {
+            metrics
+                .stt_finals_waiting
+                .set(gauge_value(speech.depth().0));
+        }
+        metrics.render()
+    }
+}
+
+fn gauge_value(count: usize) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
+}
+
+/// The series every server exposes, labelled with the protocol's event types and codes.
+pub fn new_metrics() -> Metrics {
+    Metrics::new(
+        ClientEvent::TYPES,
+        ServerEvent::TYPES,
+        viva_protocol::ErrorCode::NAMES,
+    )
 }
 
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .route("/healthz", get(healthz))
+        .route("/metrics", get(metrics))
         .route("/v1/ws", get(websocket))
         .route("/v1/sessions/{id}/result", get(session_result))
         .with_state(app)
@@ -98,6 +139,14 @@ impl IntoResponse for AppError {
 
 async fn healthz() -> &'static str {
     "ok"
+}
+
+/// Prometheus text exposition. Unauthenticated, like `/healthz`: it names no user or
+/// session, only counts; keep the listener off public networks or filter the path.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let content_type = "text/plain; version=0.0.4; charset=utf-8";
+    let headers = [(axum::http::header::CONTENT_TYPE, content_type)];
+    (headers, app.metrics_text()).into_response()
 }
 
 fn authenticate(

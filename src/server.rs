@@ -13,6 +13,7 @@ use viva_actors::clock::SystemClock;
 use viva_actors::directory::Directory;
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::examiner::EmbeddedExaminer;
+use viva_actors::metrics::Metrics;
 use viva_actors::session::actor::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
 use viva_actors::voice::SpeechToText;
@@ -50,8 +51,8 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
     let storage = open_storage(&settings).await?;
-    let speech = start_speech(&settings)?;
-    let voice = speech.is_some();
+    let metrics = Arc::new(app::new_metrics());
+    let speech = start_speech(&settings, &metrics)?;
     let session = Arc::new(SessionDeps {
         store: storage.store,
         examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
@@ -61,8 +62,9 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         abandon_after: settings.abandon_after,
         node_id: settings.node_id.clone(),
         lease: settings.lease,
-        speech,
+        speech: speech.clone(),
         turns: settings.turns.clone(),
+        metrics: metrics.clone(),
     });
     let deps = SupervisorDeps {
         session,
@@ -75,7 +77,8 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         directory,
         Authenticator::new(&settings.auth_secret, settings.dev_mode),
         settings.max_connections,
-        voice,
+        speech,
+        metrics,
     ));
     let listener = tokio::net::TcpListener::bind(settings.listen)
         .await
@@ -112,7 +115,10 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
 }
 
 /// The speech pool when a model is configured; text-only (said loudly) when not.
-fn start_speech(settings: &Settings) -> anyhow::Result<Option<Arc<dyn SpeechToText>>> {
+fn start_speech(
+    settings: &Settings,
+    metrics: &Arc<Metrics>,
+) -> anyhow::Result<Option<Arc<dyn SpeechToText>>> {
     let Some(model) = &settings.speech_model else {
         tracing::warn!(
             "VOICE OFF: no speech model (set --whisper-model or VIVA_WHISPER_MODEL to a whisper.cpp \
@@ -125,7 +131,7 @@ fn start_speech(settings: &Settings) -> anyhow::Result<Option<Arc<dyn SpeechToTe
         final_capacity: settings.speech_workers * 4,
         partial_share: settings.partial_share,
     };
-    let pool = WhisperPool::start(model, pool_settings)
+    let pool = WhisperPool::start(model, pool_settings, metrics.clone())
         .with_context(|| format!("loading the speech model {}", model.display()))?;
     let (workers, partial_share) = (pool_settings.workers, pool_settings.partial_share);
     tracing::info!(model = %model.display(), workers, partial_share, "voice on");

@@ -10,6 +10,7 @@ use kameo::actor::ActorRef;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::DeviceLink;
+use viva_actors::metrics::Metrics;
 use viva_actors::session::actor::{
     Audio, AudioControl, Command, CommandOutcome, LiveSession, SessionCommand,
 };
@@ -51,7 +52,12 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
     let close = app.shutdown.child_token();
     let (link, outbound) = DeviceLink::new(connection_id, String::new(), close.clone());
     let (sink, stream) = socket.split();
-    let writer = tokio::spawn(write_loop(sink, outbound, close.clone()));
+    let writer = tokio::spawn(write_loop(
+        sink,
+        outbound,
+        close.clone(),
+        app.metrics.clone(),
+    ));
     let mut connection = Connection {
         app: app.clone(),
         user_id,
@@ -74,8 +80,13 @@ async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
     mut outbound: mpsc::Receiver<ServerMessage>,
     close: CancellationToken,
+    metrics: Arc<Metrics>,
 ) {
     let mut heartbeat = tokio::time::interval(HEARTBEAT_INTERVAL);
+    let encode = |message: &ServerMessage| {
+        count_out(&metrics, &message.event);
+        encode(message)
+    };
     loop {
         let frame = tokio::select! {
             message = outbound.recv() => match message {
@@ -100,6 +111,13 @@ async fn write_loop(
     };
     // ignore: the peer may already be gone.
     let _ = sink.send(Message::Close(Some(goodbye))).await;
+}
+
+fn count_out(metrics: &Metrics, event: &ServerEvent) {
+    metrics.events_out.inc(event.type_name());
+    if let ServerEvent::Error(error) = event {
+        metrics.errors.inc(error.code.as_str());
+    }
 }
 
 fn encode(message: &ServerMessage) -> Message {
@@ -181,6 +199,7 @@ impl Connection {
             samples,
         };
         if attached.session.tell(audio).try_send().is_err() {
+            self.app.metrics.mailbox_full.inc();
             let message = "the session is busy; audio is arriving faster than it is heard";
             self.send_error(ErrorCode::Overloaded, message, None);
         }
@@ -191,6 +210,7 @@ impl Connection {
             Ok(message) => message,
             Err(err) => return self.send_error(err.code, err.message, err.event_id),
         };
+        self.app.metrics.events_in.inc(message.event.type_name());
         let event_id = message.event_id;
         match message.event {
             ClientEvent::Ping => self.send(ServerEvent::Pong),
@@ -245,6 +265,7 @@ impl Connection {
     async fn resume(&mut self, resume: SessionResume, event_id: Option<String>) {
         let link = self.link.with_device(resume.device_id);
         let session_id = resume.session_id;
+        let asked = std::time::Instant::now();
         let reply = self
             .ask_supervisor(|| ResumeSession {
                 link: link.clone(),
@@ -252,6 +273,9 @@ impl Connection {
                 session_id: session_id.clone(),
             })
             .await;
+        if let Some(Attached::Session { .. }) = &reply {
+            self.app.metrics.resume_seconds.observe(asked.elapsed());
+        }
         self.take_reply(reply, event_id);
     }
 

@@ -102,13 +102,36 @@ async fn narrow_scope_exam_completes_with_graded_result() {
     let path = result_path(&started.session_id);
     let over_http = http_get(&server, &path, Some(&token("alice"))).await;
     assert_eq!(over_http.status, 200, "{over_http:?}");
+    let mut owners = over_http.json();
+    let transcript = owners["transcript"].take();
+    owners
+        .as_object_mut()
+        .expect("an object")
+        .remove("transcript");
     assert_eq!(
-        over_http.json(),
-        *result,
-        "HTTP result equals the completed event's result"
+        owners, *result,
+        "HTTP result equals the completed event's result, plus the transcript"
     );
+    assert_transcript_matches(&transcript, &run.questions, &run.assessments);
     let typed: SessionResult = serde_json::from_value(over_http.json()).expect("a SessionResult");
     assert!(matches!(typed, SessionResult::Exam(_)));
+}
+
+/// The owner's transcript has every question asked, in order, with its answer and score.
+fn assert_transcript_matches(transcript: &Value, questions: &[Value], assessments: &[Value]) {
+    let turns = transcript.as_array().expect("a transcript");
+    assert_eq!(turns.len(), questions.len(), "{transcript}");
+    for ((turn, question), assessment) in turns.iter().zip(questions).zip(assessments) {
+        assert_eq!(turn["question_id"], question["question_id"], "{turn}");
+        assert_eq!(turn["element_code"], question["element_code"], "{turn}");
+        assert_eq!(turn["kind"], question["kind"], "{turn}");
+        assert_eq!(
+            turn["answer"],
+            satisfactory_for(question).as_str(),
+            "{turn}"
+        );
+        assert_eq!(turn["score"], assessment["score"], "{turn}");
+    }
 }
 
 #[tokio::test]

@@ -13,6 +13,7 @@
 //! - [`link`]: the bounded outbound queue of one connection.
 //! - [`clock`]: wall-clock time behind a trait.
 //! - [`voice`]: the speech-to-text boundary, voice activity and turn-taking.
+//! - [`metrics`]: the counters, gauges and histograms behind `GET /metrics`.
 //!
 //! Invariant: this crate never imports axum or a Redis client; IO reaches it only through
 //! `CheckpointStore`, `Examiner`, `Clock` and `DeviceLink`.
@@ -24,6 +25,7 @@ pub mod directory;
 pub mod exam;
 pub mod examiner;
 pub mod link;
+pub mod metrics;
 pub mod session;
 pub mod supervisor;
 pub mod voice;

@@ -16,6 +16,7 @@ use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::exam::plan::PlanDefaults;
 use viva_actors::examiner::EmbeddedExaminer;
 use viva_actors::link::DeviceLink;
+use viva_actors::metrics::Metrics;
 use viva_actors::session::actor::{Command, CommandOutcome, Inspect, SessionCommand, SessionDeps};
 use viva_actors::session::assessment::AnswerInput;
 use viva_actors::supervisor::{
@@ -49,6 +50,7 @@ fn library() -> Arc<AcsLibrary> {
 struct World {
     directory: Directory,
     clock: Arc<ManualClock>,
+    metrics: Arc<Metrics>,
 }
 
 fn world(store: Arc<MemoryStore>) -> World {
@@ -58,6 +60,7 @@ fn world(store: Arc<MemoryStore>) -> World {
 /// A fresh process over `store` (as after a restart), reading time from `clock`.
 fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
     let library = library();
+    let metrics = Arc::new(Metrics::new(&[], &[], &[]));
     let session = Arc::new(SessionDeps {
         store,
         examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
@@ -69,6 +72,7 @@ fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
         lease: std::time::Duration::from_secs(10),
         speech: None,
         turns: viva_actors::voice::TurnSettings::default(),
+        metrics: metrics.clone(),
     });
     let deps = SupervisorDeps {
         session,
@@ -79,6 +83,7 @@ fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
     World {
         directory: Directory::new(Arc::new(deps)),
         clock,
+        metrics,
     }
 }
 
@@ -424,4 +429,37 @@ async fn held_acks_are_sent_by_themselves_once_storage_recovers() {
         matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
         "{after:?}"
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn metrics_count_sessions_by_phase_checkpoints_and_takeovers() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let metrics = world.metrics.clone();
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    session.ask(Inspect).await.unwrap(); // the handler that asked has finished
+    assert_eq!(metrics.sessions_in("awaiting_answer").get(), 1);
+    let written = metrics.checkpoint_seconds.count();
+    assert!(written >= 2, "created and asked: {written} checkpoints");
+    // The same start (same event_id) from a second device takes the same session over.
+    let (link, mut second) = device(2);
+    start(&world, "alice", link).await;
+    until_question(&mut second).await;
+    session.ask(Inspect).await.unwrap();
+    assert_eq!(metrics.takeovers.get(), 1, "the first device lost its exam");
+    assert_eq!(metrics.sessions_in("awaiting_answer").get(), 1);
+    assert_eq!(
+        metrics.sessions_in("paused").get(),
+        0,
+        "one session, driven by B"
+    );
+    disconnect(&world, "alice", 2).await;
+    session.ask(Inspect).await.unwrap();
+    assert_eq!(metrics.sessions_in("paused").get(), 1);
+    assert_eq!(metrics.sessions_in("awaiting_answer").get(), 0);
+    assert!(metrics.checkpoint_seconds.count() > written);
+    assert_eq!(metrics.checkpoint_failures.get(), 0);
 }

@@ -102,6 +102,22 @@ impl ClientEvent {
         "audio.clear",
         "ping",
     ];
+
+    /// This event's `type`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ClientEvent::SessionStart(_) => "session.start",
+            ClientEvent::SessionResume(_) => "session.resume",
+            ClientEvent::SessionPause => "session.pause",
+            ClientEvent::SessionEnd => "session.end",
+            ClientEvent::AnswerText(_) => "answer.text",
+            ClientEvent::AnswerChoice(_) => "answer.choice",
+            ClientEvent::AnswerSkip => "answer.skip",
+            ClientEvent::AudioCommit => "audio.commit",
+            ClientEvent::AudioClear => "audio.clear",
+            ClientEvent::Ping => "ping",
+        }
+    }
 }
 
 /// `session.start`.
@@ -220,6 +236,7 @@ mod tests {
             let encoded = serde_json::to_value(&message).unwrap();
             let kind = encoded["type"].as_str().unwrap().to_owned();
             assert!(ClientEvent::TYPES.contains(&kind.as_str()), "{kind}");
+            assert_eq!(message.event.type_name(), kind);
         }
     }
 }

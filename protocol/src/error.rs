@@ -67,6 +67,35 @@ pub enum ErrorCode {
 }
 
 impl ErrorCode {
+    /// Every code as it appears on the wire.
+    pub const NAMES: &'static [&'static str] = &[
+        "invalid_json",
+        "invalid_message",
+        "unknown_type",
+        "invalid_field",
+        "invalid_event_id",
+        "frame_too_large",
+        "no_active_session",
+        "session_not_found",
+        "session_paused",
+        "session_completed",
+        "session_abandoned",
+        "no_open_question",
+        "invalid_answer",
+        "skip_not_allowed",
+        "rate_limited",
+        "invalid_config",
+        "unsupported",
+        "storage_unavailable",
+        "session_moved",
+        "voice_unavailable",
+        "no_speech",
+        "invalid_audio",
+        "overloaded",
+        "server_shutting_down",
+        "internal",
+    ];
+
     /// The code as it appears on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -136,5 +165,7 @@ mod tests {
             let json = serde_json::to_value(code).unwrap();
             assert_eq!(json, serde_json::json!(code.as_str()));
         }
+        let names: Vec<&str> = codes.iter().map(|code| code.as_str()).collect();
+        assert_eq!(names, ErrorCode::NAMES, "NAMES lists every code, in order");
     }
 }

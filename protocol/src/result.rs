@@ -41,6 +41,32 @@ pub struct ExamResult {
     pub areas: Vec<AreaResult>,
     /// Every element in scope, in plan order.
     pub elements: Vec<ElementResult>,
+    /// Every question asked, with the answer taken and its score (result endpoint only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub transcript: Vec<TranscriptTurn>,
+}
+
+/// One question of an exam's transcript, for its owner.
+///
+/// # Format
+/// ```json
+/// {"question_id": "q3", "element_code": "PA.I.A.K2", "kind": "follow_up",
+///  "answer": "privileges and limitations", "score": "partial"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TranscriptTurn {
+    /// The question's id.
+    pub question_id: String,
+    /// The element asked about.
+    pub element_code: String,
+    /// `primary`, `follow_up` or `bonus`.
+    pub kind: String,
+    /// The answer taken (absent while unanswered).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
+    /// Its score (absent until assessed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
 }
 
 /// The overall outcome of an exam.

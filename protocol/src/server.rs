@@ -71,6 +71,40 @@ pub enum ServerEvent {
     Pong,
 }
 
+impl ServerEvent {
+    /// Every `type` the server sends.
+    pub const TYPES: &'static [&'static str] = &[
+        "session.started",
+        "session.resumed",
+        "session.paused",
+        "question",
+        "transcript.partial",
+        "transcript.final",
+        "assessment",
+        "session.completed",
+        "ack",
+        "error",
+        "pong",
+    ];
+
+    /// This event's `type`.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            ServerEvent::SessionStarted(_) => "session.started",
+            ServerEvent::SessionResumed(_) => "session.resumed",
+            ServerEvent::SessionPaused(_) => "session.paused",
+            ServerEvent::Question(_) => "question",
+            ServerEvent::TranscriptPartial(_) => "transcript.partial",
+            ServerEvent::TranscriptFinal(_) => "transcript.final",
+            ServerEvent::Assessment(_) => "assessment",
+            ServerEvent::SessionCompleted(_) => "session.completed",
+            ServerEvent::Ack(_) => "ack",
+            ServerEvent::Error(_) => "error",
+            ServerEvent::Pong => "pong",
+        }
+    }
+}
+
 /// `session.started`.
 ///
 /// # Format
@@ -355,6 +389,9 @@ mod tests {
                 expected,
                 "{example}"
             );
+            let kind = message.event.type_name();
+            assert_eq!(expected["type"], kind, "{example}");
+            assert!(ServerEvent::TYPES.contains(&kind), "{kind}");
         }
     }
 }

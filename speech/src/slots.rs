@@ -64,9 +64,17 @@ impl Slots {
         }
     }
 
-    /// Whether some thread is idle.
-    pub fn has_idle(&self) -> bool {
-        self.slots().iter().any(|slot| slot.doing == Doing::Idle)
+    /// Whether a partial may take a thread: one is idle, and with several threads, another
+    /// stays idle for a final that may come (whisper cannot stop a running encoder, so a
+    /// partial on the last idle thread would delay that final by a whole decode).
+    pub fn has_room_for_partial(&self) -> bool {
+        let slots = self.slots();
+        let idle = slots
+            .iter()
+            .filter(|slot| slot.doing == Doing::Idle)
+            .count();
+        let spare = if slots.len() > 1 { 1 } else { 0 };
+        idle > spare
     }
 
     /// A final was queued: when no thread is idle, stops one running partial. Returns
@@ -92,11 +100,14 @@ mod tests {
     #[test]
     fn a_final_preempts_a_partial_only_when_every_thread_is_busy() {
         let slots = Slots::new(2);
+        assert!(slots.has_room_for_partial(), "both threads idle");
         let partial = slots.begin(0, DecodeKind::Partial);
-        assert!(slots.has_idle());
+        assert!(
+            !slots.has_room_for_partial(),
+            "the last idle thread is kept for finals"
+        );
         assert!(!slots.make_room_for_final(), "thread 1 is idle");
         let final_flag = slots.begin(1, DecodeKind::Final);
-        assert!(!slots.has_idle());
         assert!(slots.make_room_for_final());
         assert!(partial.load(Ordering::Relaxed));
         assert!(
@@ -107,6 +118,16 @@ mod tests {
             !slots.make_room_for_final(),
             "that partial is already stopping"
         );
+    }
+
+    #[test]
+    fn a_single_thread_takes_a_partial_when_idle() {
+        let slots = Slots::new(1);
+        assert!(slots.has_room_for_partial());
+        slots.begin(0, DecodeKind::Final);
+        assert!(!slots.has_room_for_partial());
+        slots.end(0);
+        assert!(slots.has_room_for_partial());
     }
 
     #[test]

@@ -7,8 +7,9 @@
 //! to the clip (never below 500 frames: shorter windows make tiny.en loop), the tokens per
 //! segment are capped, and every job can be aborted. A final that finds every thread busy
 //! preempts a running partial (see [`crate::slots`]). Partials are previews: one starts only
-//! when a thread is idle, no final is waiting and the partial budget has credit (see
-//! [`crate::budget`]); otherwise it is skipped, never queued behind work that matters.
+//! when a thread is idle (with several threads, one more stays idle for finals), no final is
+//! waiting and the partial budget has credit (see [`crate::budget`]); otherwise it is skipped,
+//! never queued behind work that matters.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -17,6 +18,7 @@ use std::time::Instant;
 
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
+use viva_actors::metrics::Metrics;
 use viva_actors::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::budget::PartialBudget;
@@ -84,11 +86,16 @@ pub struct WhisperPool {
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
     workers: usize,
+    metrics: Arc<Metrics>,
 }
 
 impl WhisperPool {
-    /// Loads the model once and starts the decoding threads.
-    pub fn start(model: &Path, settings: PoolSettings) -> Result<WhisperPool, LoadError> {
+    /// Loads the model once and starts the decoding threads, which count into `metrics`.
+    pub fn start(
+        model: &Path,
+        settings: PoolSettings,
+        metrics: Arc<Metrics>,
+    ) -> Result<WhisperPool, LoadError> {
         let fail = |reason: String| LoadError {
             path: model.display().to_string(),
             reason,
@@ -111,6 +118,7 @@ impl WhisperPool {
                 queue: queue.clone(),
                 slots: slots.clone(),
                 budget: budget.clone(),
+                metrics: metrics.clone(),
             };
             std::thread::Builder::new()
                 .name(format!("whisper-{index}"))
@@ -122,6 +130,7 @@ impl WhisperPool {
             slots,
             budget,
             workers,
+            metrics,
         })
     }
 
@@ -130,10 +139,10 @@ impl WhisperPool {
         self.workers
     }
 
-    /// Whether a partial may start now: a thread is idle, no final waits, and partials have
-    /// credit left.
+    /// Whether a partial may start now: a thread is idle (and, with several, another stays
+    /// idle for finals), no final waits, and partials have credit left.
     fn admits_partial(&self) -> bool {
-        self.slots.has_idle()
+        self.slots.has_room_for_partial()
             && self.queue.depth().0 == 0
             && lock(&self.budget).allows(Instant::now())
     }
@@ -154,12 +163,19 @@ impl SpeechToText for WhisperPool {
     fn submit(&self, job: DecodeJob) -> Result<(), SubmitError> {
         let is_final = job.kind == DecodeKind::Final;
         if !is_final && !self.admits_partial() {
+            self.metrics.stt_partials_skipped.inc();
             return Err(SubmitError::PartialsFull);
         }
-        self.queue.push(job, is_final).map_err(|full| match full {
-            QueueFull::Finals { waiting } => SubmitError::Overloaded { waiting },
-            QueueFull::Partials => SubmitError::PartialsFull,
-        })?;
+        self.queue
+            .push(job, is_final)
+            .map_err(|full| match full {
+                QueueFull::Finals { waiting } => SubmitError::Overloaded { waiting },
+                QueueFull::Partials => SubmitError::PartialsFull,
+            })
+            .inspect_err(|err| match err {
+                SubmitError::Overloaded { .. } => self.metrics.stt_overloaded.inc(),
+                SubmitError::PartialsFull => self.metrics.stt_partials_skipped.inc(),
+            })?;
         if is_final && self.slots.make_room_for_final() {
             tracing::debug!("a final preempted a running partial");
         }
@@ -177,6 +193,7 @@ struct Worker {
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
+    metrics: Arc<Metrics>,
 }
 
 impl Worker {
@@ -186,8 +203,13 @@ impl Worker {
             let preempt = self.slots.begin(self.index, job.kind);
             let outcome = decode_unless(&mut state, &job.audio, &[job.abort.clone(), preempt]);
             self.slots.end(self.index);
-            if job.kind == DecodeKind::Partial {
-                lock(&self.budget).charge(started.elapsed(), Instant::now());
+            let took = started.elapsed();
+            match job.kind {
+                DecodeKind::Final => self.metrics.decodes("final").observe(took),
+                DecodeKind::Partial => {
+                    self.metrics.decodes("partial").observe(took);
+                    lock(&self.budget).charge(took, Instant::now());
+                }
             }
             log_decode(&job, started.elapsed(), self.queue.depth(), &outcome);
             (job.reply)(outcome);

@@ -3,7 +3,7 @@
 //! and sends what it leaves in its outbox.
 
 use viva_protocol::config::{Difficulty, ExamConfig};
-use viva_protocol::result::ExamResult;
+use viva_protocol::result::{ExamResult, TranscriptTurn};
 use viva_protocol::server::Progress;
 
 use super::lifecycle::Lifecycle;
@@ -118,6 +118,23 @@ pub struct ExamCore {
 }
 
 impl ExamCore {
+    /// The result with every question, answer and score, for its owner once graded.
+    pub fn result_with_transcript(&self) -> Option<ExamResult> {
+        let mut result = self.result.clone()?;
+        result.transcript = self
+            .transcript
+            .iter()
+            .map(|turn| TranscriptTurn {
+                question_id: turn.question_id.clone(),
+                element_code: turn.element_code.clone(),
+                kind: turn.kind.as_str().to_owned(),
+                answer: turn.answer.clone(),
+                score: turn.score.map(|score| score.as_str().to_owned()),
+            })
+            .collect();
+        Some(result)
+    }
+
     /// The rating of the exam.
     pub fn rating(&self) -> Rating {
         rating_of(&self.config)

@@ -217,7 +217,7 @@ impl SessionState {
     /// The result with the audit trail, for its owner once completed.
     pub fn result_with_audit(&self) -> Option<SessionResult> {
         match self {
-            SessionState::Exam(core) => core.result.clone().map(SessionResult::Exam),
+            SessionState::Exam(core) => core.result_with_transcript().map(SessionResult::Exam),
             SessionState::Assessment(core) => {
                 core.result_with_audit().map(SessionResult::Assessment)
             }
@@ -233,6 +233,14 @@ impl SessionState {
         match self {
             SessionState::Exam(core) => core.open_question.as_ref().map(|q| q.kind.as_str()),
             SessionState::Assessment(_) => Some("item"),
+        }
+    }
+
+    /// The id of the open question (`q3`, `i7`), asked and not yet assessed.
+    pub fn open_question_id(&self) -> Option<String> {
+        match self {
+            SessionState::Exam(core) => core.open_question.as_ref().map(|q| q.question_id.clone()),
+            SessionState::Assessment(core) => core.current.map(|index| format!("i{}", index + 1)),
         }
     }
 

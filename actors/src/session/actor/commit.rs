@@ -52,7 +52,16 @@ impl LiveSession {
             turns_from: self.claim.stored_turns.saturating_sub(1),
             live: self.state.life().phase.live().is_some(),
         };
-        self.deps.store.save_session(&self.claim.key, write).await?;
+        let started = std::time::Instant::now();
+        let saved = self.deps.store.save_session(&self.claim.key, write).await;
+        let metrics = &self.deps.metrics;
+        match saved {
+            Ok(()) => metrics.checkpoint_seconds.observe(started.elapsed()),
+            Err(err) => {
+                metrics.checkpoint_failures.inc();
+                return Err(err);
+            }
+        }
         self.claim.stored_turns = checkpoint.transcript.len();
         Ok(())
     }
@@ -113,6 +122,7 @@ impl LiveSession {
     /// Another device took the user's active exam (the store refused a live checkpoint):
     /// pause here with `other_device`, and make that pause durable.
     async fn lose_to_other_device(&mut self) {
+        self.deps.metrics.takeovers.inc();
         let now = self.now();
         if self
             .state

@@ -10,6 +10,7 @@ use std::time::Duration;
 
 use kameo::Actor;
 use kameo::actor::{ActorRef, WeakActorRef};
+use tracing::Instrument;
 use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerMessage};
@@ -58,6 +59,8 @@ pub struct SessionDeps {
     pub speech: Option<Arc<dyn crate::voice::SpeechToText>>,
     /// Turn-taking settings for spoken answers.
     pub turns: crate::voice::TurnSettings,
+    /// What the server counts.
+    pub metrics: Arc<crate::metrics::Metrics>,
 }
 
 /// One live session.
@@ -83,6 +86,10 @@ pub struct LiveSession {
     evicted: bool,
     /// Spoken answers: created on the first audio, when the server has a speech model.
     voice: Option<voice::Voice>,
+    /// The phase this actor is counted under in `viva_sessions`.
+    counted_phase: &'static str,
+    /// `session` (session, user, node): the parent of every message's `turn` span.
+    span: tracing::Span,
     me: Option<WeakActorRef<Self>>,
 }
 
@@ -110,8 +117,35 @@ impl Actor for LiveSession {
     type Args = Self;
     type Error = std::convert::Infallible;
 
+    /// Every message is handled inside a `turn` span under the session's span, naming the
+    /// open question and the last sequence number, so each log line says where the exam
+    /// stood. Afterwards the session is counted under its (maybe new) phase.
+    fn on_message(
+        &mut self,
+        msg: kameo::message::BoxMessage<Self>,
+        actor_ref: ActorRef<Self>,
+        tx: Option<kameo::reply::BoxReplySender>,
+        stop: &mut bool,
+    ) -> impl std::future::Future<Output = Result<(), Box<dyn kameo::reply::ReplyError>>> + Send
+    {
+        let question = self.state.open_question_id();
+        let seq = self.state.life().seq;
+        let question = question.as_deref();
+        let turn = tracing::debug_span!(parent: &self.span, "turn", question, seq);
+        async move {
+            let handled = msg
+                .handle_dyn(&mut *self, actor_ref, tx, stop)
+                .instrument(turn)
+                .await;
+            self.count_phase();
+            handled
+        }
+    }
+
     async fn on_start(mut state: Self, me: ActorRef<Self>) -> Result<Self, Self::Error> {
         state.me = Some(me.downgrade());
+        state.counted_phase = state.state.life().phase.as_str();
+        state.deps.metrics.sessions_in(state.counted_phase).inc();
         state.start_lease_timer();
         Ok(state)
     }
@@ -130,6 +164,7 @@ impl Actor for LiveSession {
         for timer in timers.into_iter().flatten() {
             timer.abort();
         }
+        self.deps.metrics.sessions_in(self.counted_phase).dec();
         Ok(())
     }
 }
@@ -142,7 +177,15 @@ impl LiveSession {
         supervisor: WeakActorRef<UserSupervisor>,
         claim: Ownership,
     ) -> LiveSession {
+        let life = state.life();
+        let span = tracing::info_span!(
+            "session",
+            session = %life.session_id,
+            user = %life.user_id,
+            node = %deps.node_id
+        );
         LiveSession {
+            span,
             state,
             deps,
             link: None,
@@ -156,7 +199,19 @@ impl LiveSession {
             unsaved: false,
             evicted: false,
             voice: None,
+            counted_phase: "idle",
             me: None,
+        }
+    }
+
+    /// Moves this actor's count in `viva_sessions` to its current phase.
+    fn count_phase(&mut self) {
+        let phase = self.state.life().phase.as_str();
+        if phase != self.counted_phase {
+            let metrics = &self.deps.metrics;
+            metrics.sessions_in(self.counted_phase).dec();
+            metrics.sessions_in(phase).inc();
+            self.counted_phase = phase;
         }
     }
 
@@ -239,6 +294,9 @@ impl LiveSession {
     }
 
     async fn pause_link(&mut self, reason: PauseReason, actor_ref: ActorRef<Self>) {
+        if reason == PauseReason::OtherDevice {
+            self.deps.metrics.takeovers.inc();
+        }
         let now = self.now();
         if self.state.life().phase.live().is_some()
             && self.state.life_mut().pause(reason, now).is_ok()

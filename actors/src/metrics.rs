@@ -1,0 +1,512 @@
+//! What the server counts, for `GET /metrics`: plain atomics updated where things happen
+//! (connections, events, checkpoints, resumes, takeovers, speech decodes, mailboxes) and
+//! rendered as Prometheus text. No IO and no registry: every series is a field, so a name
+//! cannot be misspelt at a call site, and recording is one relaxed atomic add.
+
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+use std::time::Duration;
+
+/// Upper bounds (seconds) of the latency histograms' buckets; `+Inf` is implied.
+pub const LATENCY_BUCKETS: [f64; 16] = [
+    0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
+    10.0, 30.0,
+];
+
+/// A count that only grows.
+#[derive(Debug, Default)]
+pub struct Counter(AtomicU64);
+
+impl Counter {
+    /// Adds one.
+    pub fn inc(&self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// The count.
+    pub fn get(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// A value that goes up and down.
+#[derive(Debug, Default)]
+pub struct Gauge(AtomicI64);
+
+impl Gauge {
+    /// Adds one.
+    pub fn inc(&self) {
+        self.0.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Takes one away.
+    pub fn dec(&self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+
+    /// Sets the value.
+    pub fn set(&self, value: i64) {
+        self.0.store(value, Ordering::Relaxed);
+    }
+
+    /// The value.
+    pub fn get(&self) -> i64 {
+        self.0.load(Ordering::Relaxed)
+    }
+}
+
+/// Counters with one label whose values are known up front (event types, error codes).
+#[derive(Debug)]
+pub struct LabeledCounter {
+    labels: &'static [&'static str],
+    counts: Box<[AtomicU64]>,
+    /// Counts a label outside `labels` (never expected; kept visible rather than lost).
+    other: AtomicU64,
+}
+
+impl LabeledCounter {
+    /// A counter for each of `labels`.
+    pub fn new(labels: &'static [&'static str]) -> LabeledCounter {
+        LabeledCounter {
+            labels,
+            counts: labels.iter().map(|_| AtomicU64::new(0)).collect(),
+            other: AtomicU64::new(0),
+        }
+    }
+
+    /// Adds one to `label`.
+    pub fn inc(&self, label: &str) {
+        match self.labels.iter().position(|known| *known == label) {
+            Some(index) => self.counts[index].fetch_add(1, Ordering::Relaxed),
+            None => self.other.fetch_add(1, Ordering::Relaxed),
+        };
+    }
+
+    /// The count of `label`.
+    pub fn get(&self, label: &str) -> u64 {
+        match self.labels.iter().position(|known| *known == label) {
+            Some(index) => self.counts[index].load(Ordering::Relaxed),
+            None => self.other.load(Ordering::Relaxed),
+        }
+    }
+
+    fn series(&self) -> impl Iterator<Item = (&'static str, u64)> + '_ {
+        let known = self
+            .labels
+            .iter()
+            .zip(self.counts.iter())
+            .map(|(label, count)| (*label, count.load(Ordering::Relaxed)));
+        known.chain(std::iter::once((
+            "other",
+            self.other.load(Ordering::Relaxed),
+        )))
+    }
+}
+
+/// A latency histogram over [`LATENCY_BUCKETS`].
+#[derive(Debug)]
+pub struct Histogram {
+    /// Observations per bucket (not cumulative; the last is `+Inf`).
+    buckets: [AtomicU64; LATENCY_BUCKETS.len() + 1],
+    sum_micros: AtomicU64,
+    count: AtomicU64,
+}
+
+impl Default for Histogram {
+    fn default() -> Self {
+        Histogram {
+            buckets: std::array::from_fn(|_| AtomicU64::new(0)),
+            sum_micros: AtomicU64::new(0),
+            count: AtomicU64::new(0),
+        }
+    }
+}
+
+impl Histogram {
+    /// Records one observation.
+    pub fn observe(&self, took: Duration) {
+        let seconds = took.as_secs_f64();
+        let index = LATENCY_BUCKETS
+            .iter()
+            .position(|bound| seconds <= *bound)
+            .unwrap_or(LATENCY_BUCKETS.len());
+        self.buckets[index].fetch_add(1, Ordering::Relaxed);
+        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+        self.sum_micros.fetch_add(micros, Ordering::Relaxed);
+        self.count.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Observations so far.
+    pub fn count(&self) -> u64 {
+        self.count.load(Ordering::Relaxed)
+    }
+
+    /// Cumulative counts per bucket bound, ending with `+Inf`.
+    fn cumulative(&self) -> Vec<(String, u64)> {
+        let bounds = LATENCY_BUCKETS
+            .iter()
+            .map(|bound| bound.to_string())
+            .chain(std::iter::once("+Inf".to_owned()));
+        let mut total = 0;
+        bounds
+            .zip(self.buckets.iter())
+            .map(|(bound, count)| {
+                total += count.load(Ordering::Relaxed);
+                (bound, total)
+            })
+            .collect()
+    }
+}
+
+/// Where a session stands, as the `phase` label of `viva_sessions`.
+pub const PHASES: &[&str] = &[
+    "idle",
+    "question_asked",
+    "awaiting_answer",
+    "assessed",
+    "paused",
+    "completed",
+    "abandoned",
+];
+
+/// What a speech decode was, as the `kind` label.
+pub const DECODE_KINDS: &[&str] = &["final", "partial"];
+
+/// Every series the server exposes.
+#[derive(Debug)]
+pub struct Metrics {
+    /// Open WebSocket connections.
+    pub connections: Gauge,
+    /// Live user supervisors.
+    pub supervisors: Gauge,
+    /// Live session actors by phase ([`PHASES`]).
+    pub sessions: [Gauge; 7],
+    /// Client events decoded, by type (`invalid` for frames that did not decode).
+    pub events_in: LabeledCounter,
+    /// Server events sent, by type.
+    pub events_out: LabeledCounter,
+    /// `error` events sent, by code.
+    pub errors: LabeledCounter,
+    /// Checkpoint writes that succeeded, by latency.
+    pub checkpoint_seconds: Histogram,
+    /// Checkpoint writes that failed (storage down, fenced or refused).
+    pub checkpoint_failures: Counter,
+    /// `session.resume` → `session.resumed`, by latency.
+    pub resume_seconds: Histogram,
+    /// Another device took a user's active session.
+    pub takeovers: Counter,
+    /// Messages refused because an actor's mailbox was full.
+    pub mailbox_full: Counter,
+    /// Finished turns waiting for a decoding thread.
+    pub stt_finals_waiting: Gauge,
+    /// Speech decodes by kind ([`DECODE_KINDS`]) and latency.
+    pub stt_decode_seconds: [Histogram; 2],
+    /// Partial transcripts skipped (no idle thread, a final waiting, or no budget).
+    pub stt_partials_skipped: Counter,
+    /// Finished turns refused because the speech queue was full.
+    pub stt_overloaded: Counter,
+}
+
+impl Metrics {
+    /// Every series at zero; `client_types` and `server_types` label the event counters,
+    /// `error_codes` the error counter.
+    pub fn new(
+        client_types: &'static [&'static str],
+        server_types: &'static [&'static str],
+        error_codes: &'static [&'static str],
+    ) -> Metrics {
+        Metrics {
+            connections: Gauge::default(),
+            supervisors: Gauge::default(),
+            sessions: Default::default(),
+            events_in: LabeledCounter::new(client_types),
+            events_out: LabeledCounter::new(server_types),
+            errors: LabeledCounter::new(error_codes),
+            checkpoint_seconds: Histogram::default(),
+            checkpoint_failures: Counter::default(),
+            resume_seconds: Histogram::default(),
+            takeovers: Counter::default(),
+            mailbox_full: Counter::default(),
+            stt_finals_waiting: Gauge::default(),
+            stt_decode_seconds: Default::default(),
+            stt_partials_skipped: Counter::default(),
+            stt_overloaded: Counter::default(),
+        }
+    }
+
+    /// The gauge of sessions in `phase` (one of [`PHASES`]).
+    pub fn sessions_in(&self, phase: &str) -> &Gauge {
+        let index = PHASES.iter().position(|p| *p == phase).unwrap_or(0);
+        &self.sessions[index]
+    }
+
+    /// The histogram of decodes of `kind` (one of [`DECODE_KINDS`]).
+    pub fn decodes(&self, kind: &str) -> &Histogram {
+        let index = DECODE_KINDS.iter().position(|k| *k == kind).unwrap_or(0);
+        &self.stt_decode_seconds[index]
+    }
+
+    /// Everything in Prometheus text exposition format (version 0.0.4).
+    pub fn render(&self) -> String {
+        let mut out = String::with_capacity(8 * 1024);
+        gauge(
+            &mut out,
+            "viva_connections",
+            "Open WebSocket connections.",
+            &self.connections,
+        );
+        gauge(
+            &mut out,
+            "viva_supervisors",
+            "Live user supervisors.",
+            &self.supervisors,
+        );
+        header(
+            &mut out,
+            "viva_sessions",
+            "Live session actors by phase.",
+            "gauge",
+        );
+        for (phase, gauge) in PHASES.iter().zip(self.sessions.iter()) {
+            let _ = writeln!(out, "viva_sessions{{phase=\"{phase}\"}} {}", gauge.get());
+        }
+        labeled(
+            &mut out,
+            "viva_events_in_total",
+            "Client events by type.",
+            "type",
+            &self.events_in,
+        );
+        labeled(
+            &mut out,
+            "viva_events_out_total",
+            "Server events by type.",
+            "type",
+            &self.events_out,
+        );
+        labeled(
+            &mut out,
+            "viva_errors_total",
+            "Error events sent, by code.",
+            "code",
+            &self.errors,
+        );
+        histogram(
+            &mut out,
+            "viva_checkpoint_seconds",
+            "Checkpoint write latency.",
+            "",
+            &self.checkpoint_seconds,
+        );
+        counter(
+            &mut out,
+            "viva_checkpoint_failures_total",
+            "Checkpoint writes that failed.",
+            &self.checkpoint_failures,
+        );
+        histogram(
+            &mut out,
+            "viva_resume_seconds",
+            "session.resume to session.resumed.",
+            "",
+            &self.resume_seconds,
+        );
+        counter(
+            &mut out,
+            "viva_takeovers_total",
+            "Sessions taken over by another device.",
+            &self.takeovers,
+        );
+        counter(
+            &mut out,
+            "viva_mailbox_full_total",
+            "Messages refused by a full actor mailbox.",
+            &self.mailbox_full,
+        );
+        gauge(
+            &mut out,
+            "viva_stt_finals_waiting",
+            "Finished turns waiting for a decoding thread.",
+            &self.stt_finals_waiting,
+        );
+        header(
+            &mut out,
+            "viva_stt_decode_seconds",
+            "Speech decode latency by kind.",
+            "histogram",
+        );
+        for (kind, histogram) in DECODE_KINDS.iter().zip(self.stt_decode_seconds.iter()) {
+            buckets(
+                &mut out,
+                "viva_stt_decode_seconds",
+                &format!("kind=\"{kind}\""),
+                histogram,
+            );
+        }
+        counter(
+            &mut out,
+            "viva_stt_partials_skipped_total",
+            "Partial transcripts skipped to spare the decoders.",
+            &self.stt_partials_skipped,
+        );
+        counter(
+            &mut out,
+            "viva_stt_overloaded_total",
+            "Finished turns refused: the speech queue was full.",
+            &self.stt_overloaded,
+        );
+        out
+    }
+}
+
+// ignore (every `let _ = writeln!` below): writing to a String cannot fail.
+
+fn header(out: &mut String, name: &str, help: &str, kind: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}\n# TYPE {name} {kind}");
+}
+
+fn gauge(out: &mut String, name: &str, help: &str, gauge: &Gauge) {
+    header(out, name, help, "gauge");
+    let _ = writeln!(out, "{name} {}", gauge.get());
+}
+
+fn counter(out: &mut String, name: &str, help: &str, counter: &Counter) {
+    header(out, name, help, "counter");
+    let _ = writeln!(out, "{name} {}", counter.get());
+}
+
+fn labeled(out: &mut String, name: &str, help: &str, label: &str, counter: &LabeledCounter) {
+    header(out, name, help, "counter");
+    for (value, count) in counter.series() {
+        let _ = writeln!(out, "{name}{{{label}=\"{value}\"}} {count}");
+    }
+}
+
+fn histogram(out: &mut String, name: &str, help: &str, labels: &str, histogram: &Histogram) {
+    header(out, name, help, "histogram");
+    buckets(out, name, labels, histogram);
+}
+
+fn buckets(out: &mut String, name: &str, labels: &str, histogram: &Histogram) {
+    let sep = if labels.is_empty() { "" } else { "," };
+    for (bound, count) in histogram.cumulative() {
+        let _ = writeln!(out, "{name}_bucket{{{labels}{sep}le=\"{bound}\"}} {count}");
+    }
+    let sum = histogram.sum_micros.load(Ordering::Relaxed) as f64 / 1e6;
+    let braces = if labels.is_empty() {
+        String::new()
+    } else {
+        format!("{{{labels}}}")
+    };
+    let _ = writeln!(out, "{name}_sum{braces} {sum}");
+    let _ = writeln!(out, "{name}_count{braces} {}", histogram.count());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn metrics() -> Metrics {
+        Metrics::new(
+            &["session.start", "ping"],
+            &["ack", "error"],
+            &["invalid_json"],
+        )
+    }
+
+    fn line<'a>(text: &'a str, prefix: &str) -> &'a str {
+        text.lines()
+            .find(|line| line.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no line {prefix} in\n{text}"))
+    }
+
+    #[test]
+    fn histogram_buckets_are_cumulative_with_sum_and_count() {
+        let m = metrics();
+        for ms in [0, 3, 3, 700, 60_000] {
+            m.checkpoint_seconds.observe(Duration::from_millis(ms));
+        }
+        let text = m.render();
+        let check = |le: &str, expected: u64| {
+            let prefix = format!("viva_checkpoint_seconds_bucket{{le=\"{le}\"}} ");
+            assert_eq!(line(&text, &prefix), format!("{prefix}{expected}"));
+        };
+        check("0.00025", 1);
+        check("0.0025", 1);
+        check("0.005", 3);
+        check("1", 4);
+        check("30", 4);
+        check("+Inf", 5);
+        assert_eq!(
+            line(&text, "viva_checkpoint_seconds_count"),
+            "viva_checkpoint_seconds_count 5"
+        );
+        assert_eq!(
+            line(&text, "viva_checkpoint_seconds_sum"),
+            "viva_checkpoint_seconds_sum 60.706"
+        );
+    }
+
+    #[test]
+    fn labeled_counters_keep_unknown_labels_visible() {
+        let m = metrics();
+        m.events_in.inc("ping");
+        m.events_in.inc("ping");
+        m.events_in.inc("no.such.type");
+        let text = m.render();
+        assert!(
+            text.contains("viva_events_in_total{type=\"ping\"} 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("viva_events_in_total{type=\"session.start\"} 0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("viva_events_in_total{type=\"other\"} 1\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn gauges_by_phase_and_kind_labels() {
+        let m = metrics();
+        m.sessions_in("awaiting_answer").inc();
+        m.sessions_in("awaiting_answer").inc();
+        m.sessions_in("awaiting_answer").dec();
+        m.decodes("partial").observe(Duration::from_millis(400));
+        let text = m.render();
+        assert!(
+            text.contains("viva_sessions{phase=\"awaiting_answer\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("viva_sessions{phase=\"paused\"} 0\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("viva_stt_decode_seconds_bucket{kind=\"partial\",le=\"0.5\"} 1\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("viva_stt_decode_seconds_count{kind=\"final\"} 0\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn every_series_has_help_and_type() {
+        let text = metrics().render();
+        for name in text
+            .lines()
+            .filter(|line| !line.starts_with('#'))
+            .map(|line| line.split(['{', ' ']).next().unwrap_or_default())
+        {
+            let family = ["_bucket", "_sum", "_count"]
+                .iter()
+                .find_map(|suffix| name.strip_suffix(suffix))
+                .unwrap_or(name);
+            assert!(text.contains(&format!("# TYPE {family} ")), "{family}");
+        }
+    }
+}

@@ -1,0 +1,96 @@
+//! `GET /metrics`: Prometheus text that follows what clients and sessions do.
+
+use crate::harness::{
+    Auth, Client, Server, answer, http_get, resume, satisfactory_for, start_exam,
+};
+
+/// The value of the series named exactly `series` (name and labels), or 0 when absent.
+fn value(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map_or(0.0, |number| {
+            number
+                .parse()
+                .unwrap_or_else(|_| panic!("{series}: {number}"))
+        })
+}
+
+async fn scrape(server: &Server) -> String {
+    let response = http_get(server, "/metrics", None).await;
+    assert_eq!(response.status, 200, "{}", response.body);
+    response.body
+}
+
+#[tokio::test]
+async fn metrics_follow_connections_events_errors_sessions_and_takeovers() {
+    let server = Server::start().await;
+    let mut a = Client::connect(&server, Auth::bearer("meg")).await;
+    let started = start_exam(&mut a, "A").await;
+    answer(&mut a, &satisfactory_for(&started.question)).await;
+    a.send_text("{not json".to_owned()).await;
+    a.expect_error("invalid_json", None).await;
+
+    let text = scrape(&server).await;
+    assert_eq!(value(&text, "viva_connections"), 1.0, "{text}");
+    assert_eq!(value(&text, "viva_supervisors"), 1.0, "{text}");
+    assert_eq!(
+        value(&text, "viva_events_in_total{type=\"session.start\"}"),
+        1.0
+    );
+    assert_eq!(
+        value(&text, "viva_events_in_total{type=\"answer.text\"}"),
+        1.0
+    );
+    assert_eq!(
+        value(&text, "viva_errors_total{code=\"invalid_json\"}"),
+        1.0
+    );
+    assert_eq!(
+        value(&text, "viva_events_out_total{type=\"assessment\"}"),
+        1.0
+    );
+    assert_eq!(
+        value(&text, "viva_events_out_total{type=\"question\"}"),
+        2.0
+    );
+    assert_eq!(
+        value(&text, "viva_sessions{phase=\"awaiting_answer\"}"),
+        1.0,
+        "{text}"
+    );
+    assert!(
+        value(&text, "viva_checkpoint_seconds_count") >= 3.0,
+        "{text}"
+    );
+    assert_eq!(value(&text, "viva_checkpoint_failures_total"), 0.0);
+
+    let mut b = Client::connect(&server, Auth::bearer("meg")).await;
+    resume(&mut b, "B", None).await;
+    a.expect("session.paused").await;
+    let text = scrape(&server).await;
+    assert_eq!(value(&text, "viva_connections"), 2.0, "{text}");
+    assert_eq!(value(&text, "viva_takeovers_total"), 1.0, "{text}");
+    assert_eq!(value(&text, "viva_resume_seconds_count"), 1.0, "{text}");
+    assert_eq!(
+        value(&text, "viva_resume_seconds_bucket{le=\"+Inf\"}"),
+        1.0,
+        "{text}"
+    );
+    assert!(
+        text.contains("# TYPE viva_stt_decode_seconds histogram"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+async fn metrics_need_no_token_and_name_no_user() {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("secret-user-42")).await;
+    start_exam(&mut client, "A").await;
+    let text = scrape(&server).await;
+    assert!(!text.contains("secret-user-42"), "{text}");
+    assert!(
+        text.lines()
+            .all(|line| line.is_empty() || line.starts_with('#') || line.starts_with("viva_"))
+    );
+}
