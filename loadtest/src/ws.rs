@@ -41,6 +41,9 @@ pub enum WsError {
     /// A text frame was not JSON.
     #[error("bad frame: {0}")]
     Json(#[from] serde_json::Error),
+    /// Anything else a client step can fail on (an HTTP read, a bad reply).
+    #[error("{0}")]
+    Other(String),
 }
 
 impl From<tungstenite::Error> for WsError {
@@ -51,8 +54,17 @@ impl From<tungstenite::Error> for WsError {
 
 /// Connects to `{base}/v1/ws?user={user}` (development mode, no token), with Nagle off.
 pub async fn connect(base: &str, user: &str) -> Result<Socket, WsError> {
-    let url = format!("{base}/v1/ws?user={user}");
-    match tokio_tungstenite::connect_async_with_config(&url, None, true).await {
+    connect_url(&format!("{base}/v1/ws?user={user}")).await
+}
+
+/// Connects to a full WebSocket URL, with Nagle off, within [`STEP_TIMEOUT`].
+pub async fn connect_url(url: &str) -> Result<Socket, WsError> {
+    let url = url.to_owned();
+    let handshake = tokio_tungstenite::connect_async_with_config(&url, None, true);
+    let outcome = tokio::time::timeout(STEP_TIMEOUT, handshake)
+        .await
+        .map_err(|_| WsError::Timeout)?;
+    match outcome {
         Ok((socket, _)) => Ok(socket),
         Err(source) => Err(WsError::Connect {
             url,
@@ -67,10 +79,12 @@ pub async fn send(socket: &mut Socket, value: Value) -> Result<(), WsError> {
     Ok(())
 }
 
-/// The next event of one of `types`; other events are skipped, an `error` event fails.
+/// The next event of one of `types` within [`STEP_TIMEOUT`] in all; other events (and the
+/// server's heartbeat pings) are skipped, an `error` event fails.
 pub async fn wait_for(socket: &mut Socket, types: &[&str]) -> Result<Value, WsError> {
+    let deadline = tokio::time::Instant::now() + STEP_TIMEOUT;
     loop {
-        let frame = tokio::time::timeout(STEP_TIMEOUT, socket.next())
+        let frame = tokio::time::timeout_at(deadline, socket.next())
             .await
             .map_err(|_| WsError::Timeout)?;
         let Some(frame) = frame else {

@@ -85,13 +85,19 @@ fn say_latency(setup: &mut Setup, label: &str, run: &LatencyRun, pause: Option<D
 /// The capacity phase: a fresh server pinned to one core for each step and partial share.
 /// Steps go up until every share's p95 is above `--capacity-stop-ms`.
 pub async fn capacity_phase(setup: &mut Setup) -> Result<Value, BenchError> {
-    let pinned = pin_self(setup.options.client_core);
+    let workers = setup.options.capacity_workers.max(1);
+    let placement = if workers == 1 {
+        let pinned = pin_self(setup.options.client_core);
+        format!(
+            "server on core {} (--stt-workers 1), clients on core {} ({pinned})",
+            setup.options.server_core, setup.options.client_core
+        )
+    } else {
+        format!("server with --stt-workers {workers} and clients on every core, unpinned")
+    };
     let shares = setup.options.partial_shares.clone();
     setup.say(format!(
-        "capacity: server on core {} (--stt-workers 1), clients on core {} ({pinned}); \
-         duty {:.0}%, {} s a step, partial shares {shares:?}",
-        setup.options.server_core,
-        setup.options.client_core,
+        "capacity: {placement}; duty {:.0}%, {} s a step, partial shares {shares:?}",
         setup.options.duty * 100.0,
         setup.options.capacity_seconds
     ));
@@ -128,7 +134,8 @@ pub async fn capacity_phase(setup: &mut Setup) -> Result<Value, BenchError> {
     }
     Ok(
         json!({"model": setup.options.server_model, "duty": setup.options.duty,
-              "step_seconds": setup.options.capacity_seconds, "client_pinning": pinned,
+              "step_seconds": setup.options.capacity_seconds, "placement": placement,
+              "workers": workers,
               "target_p95_ms": target.as_millis() as u64, "by_partial_share": by_share}),
     )
 }
@@ -138,7 +145,9 @@ async fn capacity_step(
     sessions: usize,
     share: f64,
 ) -> Result<(Value, Duration), BenchError> {
-    let mut spec = setup.server_spec(1, Some(setup.options.server_core));
+    let workers = setup.options.capacity_workers.max(1);
+    let pin = (workers == 1).then_some(setup.options.server_core);
+    let mut spec = setup.server_spec(workers, pin);
     spec.extra
         .extend(["--stt-partial-share".to_owned(), share.to_string()]);
     let server = Server::start(&spec).await?;

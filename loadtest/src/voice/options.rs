@@ -86,6 +86,11 @@ pub struct Options {
     /// the baseline of the ratios.
     #[arg(long, value_delimiter = ',', default_value = "1,0.25,0")]
     pub partial_shares: Vec<f64>,
+    /// Decoding threads of the capacity servers. With 1 the server is pinned to
+    /// `--server-core` and this process to `--client-core`; with more, nothing is pinned and
+    /// the figure is sessions per server on the whole machine.
+    #[arg(long, default_value_t = 1)]
+    pub capacity_workers: usize,
     /// The core the capacity server is pinned to.
     #[arg(long, default_value_t = 0)]
     pub server_core: usize,

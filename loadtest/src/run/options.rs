@@ -1,0 +1,316 @@
+//! The load tester's knobs: flags, optionally over a TOML scenario file (flags win), checked
+//! once into [`Options`]. Every count and duration is bounded, so a run always stops.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use super::user::Scenario;
+
+/// The most simulated users one run may start.
+pub const MAX_SESSIONS: usize = 100_000;
+/// The longest run (ramp-up plus duration).
+pub const MAX_RUN: Duration = Duration::from_secs(4 * 3600);
+
+/// Command-line flags; unset ones come from `--scenario-file`, then the defaults.
+#[derive(Debug, Clone, Default, clap::Parser)]
+#[command(
+    name = "viva-loadtest",
+    about = "Viva load tester: simulated candidates over real WebSockets"
+)]
+pub struct Flags {
+    /// A TOML file with any of the options below (snake_case keys); flags win.
+    #[arg(long)]
+    pub scenario_file: Option<PathBuf>,
+    /// What each user does.
+    #[arg(long, value_enum)]
+    pub scenario: Option<Scenario>,
+    /// Server base URLs (`ws://host:port`), comma-separated; users spread over them.
+    #[arg(long, value_delimiter = ',')]
+    pub urls: Vec<String>,
+    /// Simulated users (each runs one exam after another).
+    #[arg(long)]
+    pub sessions: Option<usize>,
+    /// Users start evenly over this long, such as `10s`.
+    #[arg(long, value_parser = humantime::parse_duration)]
+    pub ramp_up: Option<Duration>,
+    /// How long users keep answering after the ramp-up, such as `60s`.
+    #[arg(long, value_parser = humantime::parse_duration)]
+    pub duration: Option<Duration>,
+    /// Pause before each answer, such as `2s`.
+    #[arg(long, value_parser = humantime::parse_duration)]
+    pub think_time: Option<Duration>,
+    /// Every how many answers a takeover or reconnect happens.
+    #[arg(long)]
+    pub every: Option<u64>,
+    /// The ACS task each exam covers.
+    #[arg(long)]
+    pub task: Option<String>,
+    /// The server's signing secret: users get tokens; without it the server must run `--dev`.
+    #[arg(long, env = "VIVA_AUTH_SECRET", hide_env_values = true)]
+    pub token_secret: Option<String>,
+    /// Names the users (`lt-<seed>-<n>`), so two runs do not share users.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Fail (exit 1) when p99 answer → next question is above this many ms.
+    #[arg(long)]
+    pub max_p99_ms: Option<f64>,
+    /// Fail when more than this many errors were seen (default: any).
+    #[arg(long)]
+    pub max_errors: Option<u64>,
+    /// Write the JSON report here too.
+    #[arg(long)]
+    pub report: Option<PathBuf>,
+}
+
+/// The scenario file: the same knobs as the flags.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileOptions {
+    scenario: Option<Scenario>,
+    #[serde(default)]
+    urls: Vec<String>,
+    sessions: Option<usize>,
+    ramp_up: Option<String>,
+    duration: Option<String>,
+    think_time: Option<String>,
+    every: Option<u64>,
+    task: Option<String>,
+    seed: Option<u64>,
+    max_p99_ms: Option<f64>,
+    max_errors: Option<u64>,
+}
+
+/// The checked options of a run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// What each user does.
+    pub scenario: Scenario,
+    /// Server base URLs.
+    pub urls: Vec<String>,
+    /// Simulated users.
+    pub sessions: usize,
+    /// Users start over this long.
+    pub ramp_up: Duration,
+    /// Answering goes on this long after the ramp-up.
+    pub duration: Duration,
+    /// Pause before each answer.
+    pub think_time: Duration,
+    /// Every how many answers the scenario's move happens.
+    pub every: u64,
+    /// The ACS task of each exam.
+    pub task: String,
+    /// Signing secret for user tokens.
+    pub token_secret: Option<String>,
+    /// User-name seed.
+    pub seed: u64,
+    /// p99 answer → next question limit, ms.
+    pub max_p99_ms: Option<f64>,
+    /// Error limit.
+    pub max_errors: u64,
+    /// Where the JSON report also goes.
+    pub report: Option<PathBuf>,
+}
+
+/// Why the options were refused.
+#[derive(Debug, thiserror::Error)]
+pub enum OptionsError {
+    /// The scenario file could not be read or parsed.
+    #[error("scenario file {path}: {reason}")]
+    File {
+        /// The file.
+        path: String,
+        /// What was wrong.
+        reason: String,
+    },
+    /// A value is out of bounds.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl Options {
+    /// Flags over the scenario file over the defaults, checked.
+    pub fn resolve(flags: Flags) -> Result<Options, OptionsError> {
+        let file = match &flags.scenario_file {
+            Some(path) => read_file(path)?,
+            None => FileOptions::default(),
+        };
+        let urls = if flags.urls.is_empty() {
+            file.urls.clone()
+        } else {
+            flags.urls.clone()
+        };
+        let options = Options {
+            scenario: flags
+                .scenario
+                .or(file.scenario)
+                .unwrap_or(Scenario::TextExam),
+            urls: if urls.is_empty() {
+                vec!["ws://127.0.0.1:8080".to_owned()]
+            } else {
+                urls
+            },
+            sessions: flags.sessions.or(file.sessions).unwrap_or(10),
+            ramp_up: pick(flags.ramp_up, file.ramp_up.as_deref(), "ramp_up", 1)?,
+            duration: pick(flags.duration, file.duration.as_deref(), "duration", 10)?,
+            think_time: pick(
+                flags.think_time,
+                file.think_time.as_deref(),
+                "think_time",
+                1,
+            )?,
+            every: flags.every.or(file.every).unwrap_or(3),
+            task: flags
+                .task
+                .or(file.task)
+                .unwrap_or_else(|| "PA.I.A".to_owned()),
+            token_secret: flags.token_secret,
+            seed: flags.seed.or(file.seed).unwrap_or(1),
+            max_p99_ms: flags.max_p99_ms.or(file.max_p99_ms),
+            max_errors: flags.max_errors.or(file.max_errors).unwrap_or(0),
+            report: flags.report,
+        };
+        options.check()
+    }
+
+    fn check(self) -> Result<Options, OptionsError> {
+        if self.sessions == 0 || self.sessions > MAX_SESSIONS {
+            let message = format!(
+                "sessions must be 1 to {MAX_SESSIONS}, not {}",
+                self.sessions
+            );
+            return Err(OptionsError::Invalid(message));
+        }
+        if self.ramp_up + self.duration > MAX_RUN {
+            return Err(OptionsError::Invalid(format!(
+                "a run lasts at most {MAX_RUN:?}"
+            )));
+        }
+        if let Some(url) = self.urls.iter().find(|url| !is_local(url)) {
+            let message = format!("{url}: the load tester only targets loopback servers");
+            return Err(OptionsError::Invalid(message));
+        }
+        Ok(self)
+    }
+
+    /// A token for `user` when a secret is set.
+    pub fn token_for(&self, user: &str) -> Option<String> {
+        let secret = self.token_secret.as_ref()?;
+        mint(secret.as_bytes(), user).ok()
+    }
+}
+
+/// Only loopback targets: this tool generates real load.
+fn is_local(url: &str) -> bool {
+    let host = super::http::authority(url).unwrap_or_default();
+    ["127.", "localhost:", "[::1]:"]
+        .iter()
+        .any(|prefix| host.starts_with(prefix))
+}
+
+fn read_file(path: &PathBuf) -> Result<FileOptions, OptionsError> {
+    let fail = |reason: String| OptionsError::File {
+        path: path.display().to_string(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|err| fail(err.to_string()))?;
+    toml::from_str(&text).map_err(|err| fail(err.to_string()))
+}
+
+fn pick(
+    flag: Option<Duration>,
+    file: Option<&str>,
+    key: &str,
+    default_secs: u64,
+) -> Result<Duration, OptionsError> {
+    if let Some(flag) = flag {
+        return Ok(flag);
+    }
+    match file {
+        Some(text) => humantime::parse_duration(text)
+            .map_err(|err| OptionsError::Invalid(format!("{key} = {text:?}: {err}"))),
+        None => Ok(Duration::from_secs(default_secs)),
+    }
+}
+
+/// An HS256 token for `user`, valid for a day (the server's own format).
+fn mint(secret: &[u8], user: &str) -> Result<String, jsonwebtoken::errors::Error> {
+    #[derive(serde::Serialize)]
+    struct Claims<'a> {
+        sub: &'a str,
+        exp: u64,
+    }
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let claims = Claims {
+        sub: user,
+        exp: now + 86_400,
+    };
+    let header = jsonwebtoken::Header::new(jsonwebtoken::Algorithm::HS256);
+    jsonwebtoken::encode(
+        &header,
+        &claims,
+        &jsonwebtoken::EncodingKey::from_secret(secret),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+
+    fn resolve(args: &[&str]) -> Result<Options, OptionsError> {
+        let mut all = vec!["viva-loadtest"];
+        all.extend_from_slice(args);
+        Options::resolve(Flags::parse_from(all))
+    }
+
+    #[test]
+    fn defaults_make_a_small_local_text_exam_run() {
+        let options = resolve(&[]).map_err(|e| e.to_string());
+        let options = options.as_ref().ok();
+        assert_eq!(options.map(|o| o.scenario), Some(Scenario::TextExam));
+        assert_eq!(options.map(|o| o.sessions), Some(10));
+        assert_eq!(options.map(|o| o.max_errors), Some(0));
+    }
+
+    #[test]
+    fn flags_win_over_the_file() {
+        let dir = tempfile::tempdir().ok();
+        let path = dir
+            .as_ref()
+            .map(|d| d.path().join("s.toml"))
+            .unwrap_or_default();
+        let file = "scenario = \"takeover\"\nsessions = 50\nthink_time = \"250ms\"\n";
+        assert!(std::fs::write(&path, file).is_ok());
+        let path = path.display().to_string();
+        let options = resolve(&["--scenario-file", &path, "--sessions", "7"]).ok();
+        assert_eq!(
+            options.as_ref().map(|o| o.scenario),
+            Some(Scenario::Takeover)
+        );
+        assert_eq!(options.as_ref().map(|o| o.sessions), Some(7));
+        assert_eq!(
+            options.map(|o| o.think_time),
+            Some(Duration::from_millis(250))
+        );
+    }
+
+    #[test]
+    fn only_loopback_targets_and_bounded_runs_are_accepted() {
+        assert!(resolve(&["--urls", "ws://10.0.0.1:8080"]).is_err());
+        assert!(resolve(&["--urls", "ws://[::1]:9000,ws://localhost:1"]).is_ok());
+        assert!(resolve(&["--sessions", "0"]).is_err());
+        assert!(resolve(&["--duration", "5h"]).is_err());
+    }
+
+    #[test]
+    fn a_secret_gives_each_user_a_token() {
+        let options = resolve(&["--token-secret", "s3cret"]).ok();
+        let token = options.and_then(|o| o.token_for("lt-1-0"));
+        assert_eq!(token.map(|t| t.split('.').count()), Some(3));
+    }
+}

@@ -1,0 +1,145 @@
+//! The run's report: JSON with the options, throughput, percentiles per step, errors by code
+//! and the audit, a few lines for the terminal, and the thresholds that make the exit status.
+
+use serde_json::{Value, json};
+
+use super::RunResult;
+use super::options::Options;
+use super::recorder::Step;
+
+/// The JSON report.
+pub fn to_json(options: &Options, result: &RunResult) -> Value {
+    let seconds = result.wall.as_secs_f64().max(1e-9);
+    let mut report = result.recorder.to_json();
+    report["scenario"] = json!(format!("{:?}", options.scenario));
+    report["options"] = json!({"urls": options.urls, "sessions": options.sessions,
+        "ramp_up_s": options.ramp_up.as_secs_f64(), "duration_s": options.duration.as_secs_f64(),
+        "think_time_ms": options.think_time.as_millis() as u64, "every": options.every,
+        "task": options.task, "seed": options.seed});
+    report["throughput"] = json!({"wall_s": round3(seconds), "answers": result.answers,
+        "exams": result.exams, "answers_per_s": round3(result.answers as f64 / seconds)});
+    report["audit"] = json!({"acked": result.audit.acked, "lost": result.audit.lost,
+        "duplicated": result.audit.duplicated, "examples": result.audit.examples});
+    report["failed_users"] = json!(result.failed_users);
+    report["failures"] = json!(result.failures);
+    report["violations"] = json!(violations(options, result));
+    report
+}
+
+/// What the terminal shows.
+pub fn lines(result: &RunResult) -> Vec<String> {
+    let seconds = result.wall.as_secs_f64().max(1e-9);
+    let mut lines = vec![format!(
+        "{} answers in {} exams over {:.1} s: {:.1} answers/s",
+        result.answers,
+        result.exams,
+        seconds,
+        result.answers as f64 / seconds
+    )];
+    lines.extend(result.recorder.lines());
+    let errors: Vec<String> = result
+        .recorder
+        .errors()
+        .iter()
+        .map(|(code, count)| format!("{code} {count}"))
+        .collect();
+    lines.push(format!(
+        "errors: {}",
+        if errors.is_empty() {
+            "none".to_owned()
+        } else {
+            errors.join(", ")
+        }
+    ));
+    lines.push(format!(
+        "audit: {} acked answers checked, lost {}, duplicated {}",
+        result.audit.acked, result.audit.lost, result.audit.duplicated
+    ));
+    lines
+}
+
+/// Every threshold the run broke; the run fails when there is any. Losing or duplicating
+/// an acked answer always fails.
+pub fn violations(options: &Options, result: &RunResult) -> Vec<String> {
+    let mut broken = Vec::new();
+    if !result.audit.is_clean() {
+        broken.push(format!(
+            "lost {} and duplicated {} acked answers (both must be 0)",
+            result.audit.lost, result.audit.duplicated
+        ));
+    }
+    let errors: u64 = result.recorder.errors().values().sum();
+    if errors > options.max_errors {
+        broken.push(format!("{errors} errors (at most {})", options.max_errors));
+    }
+    let p99 = result.recorder.quantile_ms(Step::AnswerToNext, 0.99);
+    if let Some(limit) = options.max_p99_ms.filter(|limit| p99 > *limit) {
+        broken.push(format!(
+            "p99 answer → next question {p99:.2} ms (at most {limit} ms)"
+        ));
+    }
+    if result.answers == 0 {
+        broken.push("no answer was acked".to_owned());
+    }
+    broken
+}
+
+fn round3(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use clap::Parser;
+
+    use super::*;
+    use crate::run::options::Flags;
+
+    fn options(args: &[&str]) -> Options {
+        let mut all = vec!["viva-loadtest"];
+        all.extend_from_slice(args);
+        Options::resolve(Flags::parse_from(all)).unwrap()
+    }
+
+    fn result(answers: u64, answer_ms: u64) -> RunResult {
+        let mut result = RunResult {
+            answers,
+            wall: Duration::from_secs(2),
+            ..RunResult::default()
+        };
+        for _ in 0..answers {
+            result
+                .recorder
+                .record(Step::AnswerToNext, Duration::from_millis(answer_ms));
+        }
+        result
+    }
+
+    #[test]
+    fn a_clean_fast_run_breaks_nothing() {
+        let options = options(&["--max-p99-ms", "25"]);
+        assert!(violations(&options, &result(100, 3)).is_empty());
+        let report = to_json(&options, &result(100, 3));
+        assert_eq!(report["throughput"]["answers_per_s"], 50.0);
+        assert_eq!(report["audit"]["lost"], 0);
+    }
+
+    #[test]
+    fn slow_lossy_or_erroring_runs_break_thresholds() {
+        let options = options(&["--max-p99-ms", "25"]);
+        assert_eq!(violations(&options, &result(100, 40)).len(), 1, "slow");
+        let mut lossy = result(10, 1);
+        lossy.audit.lost = 1;
+        assert_eq!(violations(&options, &lossy).len(), 1, "lost");
+        let mut erroring = result(10, 1);
+        erroring.recorder.error("internal");
+        assert_eq!(violations(&options, &erroring).len(), 1, "errors");
+        assert_eq!(
+            violations(&options, &result(0, 1)).len(),
+            1,
+            "nothing acked"
+        );
+    }
+}
