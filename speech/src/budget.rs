@@ -10,8 +10,10 @@
 
 use std::time::{Duration, Instant};
 
-/// The default share of decoding time for partials (measured in docs/benchmarks.md: it keeps
-/// most previews while the p95 of finals on a loaded core stays under a second).
+/// The default share of decoding time for partials. With two or more decoding threads it kept
+/// previews live while finals' p95 stayed under a second, up to 12 sessions on 2 cores; with a
+/// single thread, previews delay finals at any share, and 0 is the setting to use (both
+/// measured in docs/benchmarks.md).
 pub const DEFAULT_PARTIAL_SHARE: f64 = 0.25;
 
 /// A token bucket of partial decoding time.

@@ -64,7 +64,7 @@ impl Recorder {
         let histograms = Step::ALL
             .iter()
             .filter_map(|step| {
-                // unwrap-free: these bounds are valid constants, so this never fails.
+                // These bounds are valid constants, so this never returns an error.
                 let histogram = Histogram::new_with_bounds(1, HIGHEST_MICROS, 3).ok()?;
                 Some((*step, histogram))
             })
