@@ -33,9 +33,7 @@ pub struct App {
     /// One permit per open WebSocket connection.
     pub connections: Arc<Semaphore>,
     max_connections: usize,
-    /// Whether spoken answers are taken (a speech model is loaded).
-    pub voice: bool,
-    /// The speech pool, for its queue depth.
+    /// The speech pool; `None` on a text-only server.
     speech: Option<Arc<dyn SpeechToText>>,
     /// What the server counts (`GET /metrics`).
     pub metrics: Arc<Metrics>,
@@ -56,11 +54,15 @@ impl App {
             shutdown: CancellationToken::new(),
             connections: Arc::new(Semaphore::new(max_connections)),
             max_connections,
-            voice: speech.is_some(),
             speech,
             metrics,
             next_connection_id: AtomicU64::new(1),
         }
+    }
+
+    /// Whether spoken answers are taken (a speech model is loaded).
+    pub fn voice(&self) -> bool {
+        self.speech.is_some()
     }
 
     /// The metrics text, with the gauges read off their sources first.

@@ -178,7 +178,7 @@ impl Connection {
                 None,
             );
         };
-        if !self.app.voice {
+        if !self.app.voice() {
             self.audio_refused += 1;
             if self.audio_refused % 100 == 1 {
                 let message = "this server runs text-only (no speech model); use answer.text";
@@ -198,8 +198,10 @@ impl Connection {
             connection_id: self.link.connection_id,
             samples,
         };
-        if attached.session.tell(audio).try_send().is_err() {
-            self.app.metrics.mailbox_full.inc();
+        if let Err(err) = attached.session.tell(audio).try_send() {
+            if matches!(err, kameo::error::SendError::MailboxFull(_)) {
+                self.app.metrics.mailbox_full.inc();
+            }
             let message = "the session is busy; audio is arriving faster than it is heard";
             self.send_error(ErrorCode::Overloaded, message, None);
         }

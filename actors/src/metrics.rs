@@ -7,6 +7,9 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
+use crate::session::phase::Phase;
+use crate::voice::DecodeKind;
+
 /// Upper bounds (seconds) of the latency histograms' buckets; `+Inf` is implied.
 pub const LATENCY_BUCKETS: [f64; 16] = [
     0.000_25, 0.000_5, 0.001, 0.002_5, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0,
@@ -158,7 +161,8 @@ impl Histogram {
     }
 }
 
-/// Where a session stands, as the `phase` label of `viva_sessions`.
+/// Where a session stands, as the `phase` label of `viva_sessions`, in [`phase_index`]
+/// order (the names are `Phase::as_str`'s).
 pub const PHASES: &[&str] = &[
     "idle",
     "question_asked",
@@ -169,7 +173,21 @@ pub const PHASES: &[&str] = &[
     "abandoned",
 ];
 
-/// What a speech decode was, as the `kind` label.
+/// The position of `phase`'s label in [`PHASES`] (a paused session is `paused` whatever it
+/// resumes to).
+pub fn phase_index(phase: Phase) -> usize {
+    match phase {
+        Phase::Idle => 0,
+        Phase::QuestionAsked => 1,
+        Phase::AwaitingAnswer => 2,
+        Phase::Assessed => 3,
+        Phase::Paused { .. } => 4,
+        Phase::Completed => 5,
+        Phase::Abandoned => 6,
+    }
+}
+
+/// What a speech decode was, as the `kind` label, in `DecodeKind` order.
 pub const DECODE_KINDS: &[&str] = &["final", "partial"];
 
 /// Every series the server exposes.
@@ -181,7 +199,7 @@ pub struct Metrics {
     pub supervisors: Gauge,
     /// Live session actors by phase ([`PHASES`]).
     pub sessions: [Gauge; 7],
-    /// Client events decoded, by type (`invalid` for frames that did not decode).
+    /// Client events decoded, by type (frames that do not decode count only as errors).
     pub events_in: LabeledCounter,
     /// Server events sent, by type.
     pub events_out: LabeledCounter,
@@ -234,15 +252,17 @@ impl Metrics {
         }
     }
 
-    /// The gauge of sessions in `phase` (one of [`PHASES`]).
-    pub fn sessions_in(&self, phase: &str) -> &Gauge {
-        let index = PHASES.iter().position(|p| *p == phase).unwrap_or(0);
-        &self.sessions[index]
+    /// The gauge of sessions in `phase`.
+    pub fn sessions_in(&self, phase: Phase) -> &Gauge {
+        &self.sessions[phase_index(phase)]
     }
 
-    /// The histogram of decodes of `kind` (one of [`DECODE_KINDS`]).
-    pub fn decodes(&self, kind: &str) -> &Histogram {
-        let index = DECODE_KINDS.iter().position(|k| *k == kind).unwrap_or(0);
+    /// The histogram of decodes of `kind`.
+    pub fn decodes(&self, kind: DecodeKind) -> &Histogram {
+        let index = match kind {
+            DecodeKind::Final => 0,
+            DecodeKind::Partial => 1,
+        };
         &self.stt_decode_seconds[index]
     }
 
@@ -405,6 +425,7 @@ fn buckets(out: &mut String, name: &str, labels: &str, histogram: &Histogram) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::phase::LivePhase;
 
     fn metrics() -> Metrics {
         Metrics::new(
@@ -471,10 +492,11 @@ mod tests {
     #[test]
     fn gauges_by_phase_and_kind_labels() {
         let m = metrics();
-        m.sessions_in("awaiting_answer").inc();
-        m.sessions_in("awaiting_answer").inc();
-        m.sessions_in("awaiting_answer").dec();
-        m.decodes("partial").observe(Duration::from_millis(400));
+        m.sessions_in(Phase::AwaitingAnswer).inc();
+        m.sessions_in(Phase::AwaitingAnswer).inc();
+        m.sessions_in(Phase::AwaitingAnswer).dec();
+        m.decodes(DecodeKind::Partial)
+            .observe(Duration::from_millis(400));
         let text = m.render();
         assert!(
             text.contains("viva_sessions{phase=\"awaiting_answer\"} 1\n"),
@@ -492,6 +514,26 @@ mod tests {
             text.contains("viva_stt_decode_seconds_count{kind=\"final\"} 0\n"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn phase_labels_are_the_checkpoint_names_of_the_phases() {
+        let paused = Phase::Paused {
+            resume_to: LivePhase::Assessed,
+        };
+        let phases = [
+            Phase::Idle,
+            Phase::QuestionAsked,
+            Phase::AwaitingAnswer,
+            Phase::Assessed,
+            paused,
+            Phase::Completed,
+            Phase::Abandoned,
+        ];
+        for phase in phases {
+            assert_eq!(PHASES[phase_index(phase)], phase.as_str());
+        }
+        assert_eq!(phases.len(), PHASES.len());
     }
 
     #[test]

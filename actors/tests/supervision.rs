@@ -19,6 +19,7 @@ use viva_actors::link::DeviceLink;
 use viva_actors::metrics::Metrics;
 use viva_actors::session::actor::{Command, CommandOutcome, Inspect, SessionCommand, SessionDeps};
 use viva_actors::session::assessment::AnswerInput;
+use viva_actors::session::phase::{LivePhase, Phase};
 use viva_actors::supervisor::{
     Attached, ConnectionClosed, ResumeSession, Retire, SessionLimits, StartSession, SupervisorDeps,
 };
@@ -26,6 +27,11 @@ use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+
+/// Any paused phase: `viva_sessions` counts them all as `paused`.
+const PAUSED: Phase = Phase::Paused {
+    resume_to: LivePhase::AwaitingAnswer,
+};
 
 const DAY: Duration = Duration::from_secs(24 * 3600);
 
@@ -441,7 +447,7 @@ async fn metrics_count_sessions_by_phase_checkpoints_and_takeovers() {
     };
     until_question(&mut events).await;
     session.ask(Inspect).await.unwrap(); // the handler that asked has finished
-    assert_eq!(metrics.sessions_in("awaiting_answer").get(), 1);
+    assert_eq!(metrics.sessions_in(Phase::AwaitingAnswer).get(), 1);
     let written = metrics.checkpoint_seconds.count();
     assert!(written >= 2, "created and asked: {written} checkpoints");
     // The same start (same event_id) from a second device takes the same session over.
@@ -450,16 +456,16 @@ async fn metrics_count_sessions_by_phase_checkpoints_and_takeovers() {
     until_question(&mut second).await;
     session.ask(Inspect).await.unwrap();
     assert_eq!(metrics.takeovers.get(), 1, "the first device lost its exam");
-    assert_eq!(metrics.sessions_in("awaiting_answer").get(), 1);
+    assert_eq!(metrics.sessions_in(Phase::AwaitingAnswer).get(), 1);
     assert_eq!(
-        metrics.sessions_in("paused").get(),
+        metrics.sessions_in(PAUSED).get(),
         0,
         "one session, driven by B"
     );
     disconnect(&world, "alice", 2).await;
     session.ask(Inspect).await.unwrap();
-    assert_eq!(metrics.sessions_in("paused").get(), 1);
-    assert_eq!(metrics.sessions_in("awaiting_answer").get(), 0);
+    assert_eq!(metrics.sessions_in(PAUSED).get(), 1);
+    assert_eq!(metrics.sessions_in(Phase::AwaitingAnswer).get(), 0);
     assert!(metrics.checkpoint_seconds.count() > written);
     assert_eq!(metrics.checkpoint_failures.get(), 0);
 }

@@ -204,14 +204,11 @@ impl Worker {
             let outcome = decode_unless(&mut state, &job.audio, &[job.abort.clone(), preempt]);
             self.slots.end(self.index);
             let took = started.elapsed();
-            match job.kind {
-                DecodeKind::Final => self.metrics.decodes("final").observe(took),
-                DecodeKind::Partial => {
-                    self.metrics.decodes("partial").observe(took);
-                    lock(&self.budget).charge(took, Instant::now());
-                }
+            self.metrics.decodes(job.kind).observe(took);
+            if job.kind == DecodeKind::Partial {
+                lock(&self.budget).charge(took, Instant::now());
             }
-            log_decode(&job, started.elapsed(), self.queue.depth(), &outcome);
+            log_decode(&job, took, self.queue.depth(), &outcome);
             (job.reply)(outcome);
         }
     }

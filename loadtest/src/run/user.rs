@@ -74,13 +74,10 @@ pub async fn run(spec: UserSpec) -> UserRun {
     let mut run = UserRun::default();
     let mut device = 0;
     while Instant::now() < spec.end {
-        match exam(&spec, &mut run, &mut device).await {
-            Ok(()) => {}
-            Err(err) => {
-                run.recorder.error(&code_of(&err));
-                run.failure = Some(err.to_string());
-                return run;
-            }
+        if let Err(err) = exam(&spec, &mut run, &mut device).await {
+            run.recorder.error(&code_of(&err));
+            run.failure = Some(err.to_string());
+            break;
         }
     }
     run
@@ -181,15 +178,15 @@ async fn answer(
         if live.question["type"] == "session.completed" {
             return Ok(true);
         }
+        // Resent with the same event id: applied once, whether or not it was before the drop.
+        send(&mut live.socket, frame).await?;
         if live.question["question_id"] != asked {
-            // Applied before the drop: the resend must be acked again, not applied twice.
-            send(&mut live.socket, frame).await?;
+            // It was applied before the drop: only its ack comes again, no new question.
             wait_for(&mut live.socket, &["ack"]).await?;
             acked.push(mark);
             run.answers += 1;
             return Ok(false);
         }
-        send(&mut live.socket, frame).await?;
     }
     wait_for(&mut live.socket, &["ack"]).await?;
     acked.push(mark);

@@ -21,7 +21,9 @@ use crate::clock::Clock;
 use crate::exam::acs::AcsLibrary;
 use crate::examiner::Examiner;
 use crate::link::DeviceLink;
+use crate::metrics::phase_index;
 use crate::session::lifecycle::Refusal;
+use crate::session::phase::Phase;
 use crate::supervisor::{SessionFinished, UserSupervisor};
 
 mod commit;
@@ -87,7 +89,7 @@ pub struct LiveSession {
     /// Spoken answers: created on the first audio, when the server has a speech model.
     voice: Option<voice::Voice>,
     /// The phase this actor is counted under in `viva_sessions`.
-    counted_phase: &'static str,
+    counted_phase: Phase,
     /// `session` (session, user, node): the parent of every message's `turn` span.
     span: tracing::Span,
     me: Option<WeakActorRef<Self>>,
@@ -128,10 +130,13 @@ impl Actor for LiveSession {
         stop: &mut bool,
     ) -> impl std::future::Future<Output = Result<(), Box<dyn kameo::reply::ReplyError>>> + Send
     {
-        let question = self.state.open_question_id();
-        let seq = self.state.life().seq;
-        let question = question.as_deref();
-        let turn = tracing::debug_span!(parent: &self.span, "turn", question, seq);
+        // The fields are only evaluated when debug spans are on: no work on the hot path.
+        let turn = tracing::debug_span!(
+            parent: &self.span,
+            "turn",
+            question = self.state.open_question_id().as_deref(),
+            seq = self.state.life().seq
+        );
         async move {
             let handled = msg
                 .handle_dyn(&mut *self, actor_ref, tx, stop)
@@ -144,7 +149,7 @@ impl Actor for LiveSession {
 
     async fn on_start(mut state: Self, me: ActorRef<Self>) -> Result<Self, Self::Error> {
         state.me = Some(me.downgrade());
-        state.counted_phase = state.state.life().phase.as_str();
+        state.counted_phase = state.state.life().phase;
         state.deps.metrics.sessions_in(state.counted_phase).inc();
         state.start_lease_timer();
         Ok(state)
@@ -199,15 +204,15 @@ impl LiveSession {
             unsaved: false,
             evicted: false,
             voice: None,
-            counted_phase: "idle",
+            counted_phase: Phase::Idle,
             me: None,
         }
     }
 
     /// Moves this actor's count in `viva_sessions` to its current phase.
     fn count_phase(&mut self) {
-        let phase = self.state.life().phase.as_str();
-        if phase != self.counted_phase {
+        let phase = self.state.life().phase;
+        if phase_index(phase) != phase_index(self.counted_phase) {
             let metrics = &self.deps.metrics;
             metrics.sessions_in(self.counted_phase).dec();
             metrics.sessions_in(phase).inc();
