@@ -469,3 +469,42 @@ async fn metrics_count_sessions_by_phase_checkpoints_and_takeovers() {
     assert!(metrics.checkpoint_seconds.count() > written);
     assert_eq!(metrics.checkpoint_failures.get(), 0);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_finished_session_stops_once_its_device_lets_go_and_its_result_stays_readable() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (link, mut events) = device(1);
+    let Attached::Session {
+        session,
+        session_id,
+    } = start(&world, "alice", link).await
+    else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    let end = Command {
+        connection_id: 1,
+        event_id: Some("end".into()),
+        command: SessionCommand::End,
+    };
+    assert_eq!(session.ask(end).await.unwrap(), CommandOutcome::Applied);
+    assert_eq!(world.metrics.sessions_in(Phase::Completed).get(), 1);
+    // The device (here, the test) still holds it: late messages still reach the session.
+    assert!(session.is_alive());
+    let weak = session.downgrade();
+    drop(session);
+    disconnect(&world, "alice", 1).await;
+    tokio::time::sleep(Duration::from_millis(10)).await;
+    assert!(weak.upgrade().is_none(), "the finished session stopped");
+    assert_eq!(world.metrics.sessions_in(Phase::Completed).get(), 0);
+    let lookup = world
+        .directory
+        .supervisor("alice")
+        .ask(viva_actors::supervisor::ReadResult { session_id })
+        .await
+        .unwrap();
+    assert!(
+        matches!(lookup, viva_actors::supervisor::ResultLookup::Completed(_)),
+        "{lookup:?}"
+    );
+}

@@ -14,17 +14,24 @@ async fn main() -> anyhow::Result<()> {
         "{:?}: {} users on {} over {:?} ramp-up, then {:?}",
         options.scenario,
         options.sessions,
-        options.urls.join(", "),
+        if options.scenario == run::user::Scenario::Chaos {
+            format!("{} new nodes", options.chaos.nodes)
+        } else {
+            options.urls.join(", ")
+        },
         options.ramp_up,
         options.duration
     );
-    let result = run::run(&options).await;
+    let result = run::run(&options).await?;
     for line in report::lines(&result) {
         println!("{line}");
     }
     let json = report::to_json(&options, &result);
     if let Some(path) = &options.report {
         std::fs::write(path, serde_json::to_string_pretty(&json)?)?;
+    }
+    if let Some(path) = &options.html {
+        std::fs::write(path, run::html::page(&result, &json))?;
     }
     let broken = report::violations(&options, &result);
     for violation in &broken {

@@ -97,6 +97,9 @@ impl Message<SessionFinished> for UserSupervisor {
     type Reply = ();
 
     async fn handle(&mut self, msg: SessionFinished, _: &mut Context<Self, ()>) {
+        // A finished session is durable and changes no more: forget its actor, so it stops
+        // once its device lets go of it too (results are read from the checkpoint).
+        self.sessions.remove(&msg.session_id);
         let finish = |record: &mut crate::checkpoint::UserRecord| {
             for (code, score) in &msg.scores {
                 record

@@ -244,6 +244,10 @@ impl UserSupervisor {
             return;
         }
         let status = view.status;
+        if matches!(status, SessionStatus::Completed | SessionStatus::Abandoned) {
+            // Finished: the device's reference alone keeps the actor (see `SessionFinished`).
+            self.sessions.remove(session_id);
+        }
         // ignore: failure is logged; the session's own checkpoint is already durable.
         let _ = self
             .update_record(|record| note_session(record, session_id, status))

@@ -2,7 +2,8 @@
 //! result exactly once. Each answer the load tester sends carries a unique mark
 //! (`[lt <user> <n>]`), so an answer taken twice (a resend after a reconnect applied again)
 //! shows up as a mark in two turns, and an acked answer that a crash lost shows up as a mark
-//! in none.
+//! in none. Spoken answers carry no mark: the final transcript the server heard is the
+//! answer it stores, so they are matched whole, counting repeats.
 
 use std::collections::HashMap;
 
@@ -42,27 +43,44 @@ impl Audit {
     }
 }
 
-/// Checks the marks of `acked` answers against the `answer` fields of an exam result's
-/// `transcript` (the owner's result, from `GET /v1/sessions/{id}/result`).
-pub fn audit(acked: &[String], result: &Value) -> Audit {
-    let answers = answers_in(result);
+/// How an acked answer is found in a result.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Matching {
+    /// By the `[lt …]` mark its text carries (typed answers).
+    Mark,
+    /// By the whole answer text (spoken answers: the final transcript is what is stored).
+    Whole,
+}
+
+/// Checks the `acked` answers against the answers a result records: an exam's
+/// `transcript[].answer` or an assessment's `audit[].response` (the owner's result, from
+/// `GET /v1/sessions/{id}/result`). Each acked answer must be found as often as it was
+/// acked: fewer is lost, more is duplicated.
+pub fn audit(acked: &[String], result: &Value, matching: Matching) -> Audit {
     let mut seen: HashMap<&str, usize> = HashMap::new();
-    for answer in &answers {
-        for mark in marks_in(answer) {
-            *seen.entry(mark).or_default() += 1;
+    for answer in answers_in(result) {
+        match matching {
+            Matching::Mark => marks_in(answer).for_each(|mark| *seen.entry(mark).or_default() += 1),
+            Matching::Whole => *seen.entry(answer.trim()).or_default() += 1,
         }
+    }
+    let mut expected: HashMap<&str, usize> = HashMap::new();
+    for answer in acked {
+        *expected.entry(answer.trim()).or_default() += 1;
     }
     let mut found = Audit {
         acked: acked.len(),
         ..Audit::default()
     };
-    for mark in acked {
-        match seen.get(mark.as_str()).copied().unwrap_or(0) {
-            0 => note(&mut found, format!("lost {mark}"), |a| a.lost += 1),
-            1 => {}
-            _ => note(&mut found, format!("duplicated {mark}"), |a| {
-                a.duplicated += 1
-            }),
+    for (answer, wanted) in expected {
+        let got = seen.get(answer).copied().unwrap_or(0);
+        if got < wanted {
+            note(&mut found, format!("lost {answer}"), |a| {
+                a.lost += wanted - got
+            });
+        } else if got > wanted {
+            let example = format!("duplicated {answer}");
+            note(&mut found, example, |a| a.duplicated += got - wanted);
         }
     }
     found
@@ -75,10 +93,12 @@ fn note(audit: &mut Audit, example: String, count: impl FnOnce(&mut Audit)) {
     }
 }
 
-/// The answers an exam result records.
-fn answers_in(result: &Value) -> Vec<&str> {
+/// The answers a result records.
+fn answers_in(result: &Value) -> impl Iterator<Item = &str> {
     let turns = result["transcript"].as_array().into_iter().flatten();
-    turns.filter_map(|turn| turn["answer"].as_str()).collect()
+    let exam = turns.filter_map(|turn| turn["answer"].as_str());
+    let items = result["audit"].as_array().into_iter().flatten();
+    exam.chain(items.filter_map(|item| item["response"].as_str()))
 }
 
 /// Every `[lt …]` mark in `text`.
@@ -105,7 +125,7 @@ mod tests {
 
     fn check(acked: &[u64], answers: &[&str], lost: usize, duplicated: usize) {
         let acked: Vec<String> = acked.iter().map(|n| mark("u1", *n)).collect();
-        let found = audit(&acked, &exam(answers));
+        let found = audit(&acked, &exam(answers), Matching::Mark);
         assert_eq!(
             (found.lost, found.duplicated),
             (lost, duplicated),
@@ -150,11 +170,32 @@ mod tests {
     fn audits_merge_with_a_bounded_list_of_examples() {
         let mut total = Audit::default();
         for _ in 0..4 {
-            let one = audit(&[mark("u1", 1), mark("u1", 2), mark("u1", 3)], &exam(&[]));
+            let acked = [mark("u1", 1), mark("u1", 2), mark("u1", 3)];
+            let one = audit(&acked, &exam(&[]), Matching::Mark);
             total.merge(one);
         }
         assert_eq!((total.acked, total.lost), (12, 12));
         assert_eq!(total.examples.len(), 10);
         assert!(!total.is_clean());
+    }
+
+    #[test]
+    fn assessment_responses_are_audited() {
+        let result = json!({"mode": "assessment",
+            "audit": [{"number": 1, "response": "42 [lt u1 1]"}, {"number": 2}]});
+        let found = audit(&[mark("u1", 1), mark("u1", 2)], &result, Matching::Mark);
+        assert_eq!((found.lost, found.duplicated), (1, 0), "{found:?}");
+    }
+
+    #[test]
+    fn spoken_answers_are_matched_whole_and_counted() {
+        let result = exam(&["Carburetor ice.", "Check the weather.", "Carburetor ice."]);
+        let acked = |texts: &[&str]| texts.iter().map(|t| (*t).to_owned()).collect::<Vec<_>>();
+        let twice = acked(&["Carburetor ice.", " Carburetor ice.", "Check the weather."]);
+        assert!(audit(&twice, &result, Matching::Whole).is_clean());
+        let once = audit(&acked(&["Carburetor ice."]), &result, Matching::Whole);
+        assert_eq!((once.lost, once.duplicated), (0, 1));
+        let missing = audit(&acked(&["Runway two seven."]), &result, Matching::Whole);
+        assert_eq!((missing.lost, missing.duplicated), (1, 0));
     }
 }

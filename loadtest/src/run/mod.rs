@@ -1,27 +1,40 @@
 //! `viva-loadtest`'s engine: many simulated candidates against one or more server nodes,
 //! started over a ramp-up, each running its scenario until the run's end, then merged into
-//! one report with percentiles, throughput, errors by code and the zero-loss audit.
+//! one report with percentiles, throughput, errors by code, the zero-loss audit and the run
+//! over time.
 //!
 //! - [`options`]: the knobs, from flags and a TOML scenario file.
-//! - [`user`]: one simulated candidate (text exam, takeover, reconnect).
+//! - [`user`]: one simulated candidate (text exam, assessment, voice, takeover, reconnect,
+//!   chaos), and [`answer`]: typing or speaking one answer.
 //! - [`recorder`]: hdrhistogram latencies per step and errors by code.
+//! - [`timeline`]: answers, latency, open exams and server RSS and CPU, per sample period.
+//! - [`cluster`]: the chaos scenario's nodes: started, one killed with SIGKILL, restarted.
 //! - [`audit`]: every acked answer must be in the session's result exactly once.
 //! - [`http`]: a small GET for results.
-//! - [`report`]: the JSON report and the threshold check.
+//! - [`report`]: the JSON report and the threshold check; [`html`]: the charts.
 
+pub mod answer;
 pub mod audit;
+pub mod cluster;
+pub mod html;
 pub mod http;
 pub mod options;
 pub mod recorder;
 pub mod report;
+pub mod timeline;
 pub mod user;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use audit::Audit;
+use cluster::{Cluster, ClusterError};
 use options::Options;
 use recorder::Recorder;
-use user::{UserRun, UserSpec};
+use timeline::{Event, Sample, Timeline, Watched};
+use user::{Pace, Scenario, UserRun, UserSpec};
+
+use crate::voice::corpus::{self, Clip};
 
 /// Everything a run measured.
 #[derive(Debug, Default)]
@@ -34,21 +47,98 @@ pub struct RunResult {
     pub answers: u64,
     /// Exams started in all.
     pub exams: u64,
+    /// Sessions resumed on another node after losing theirs.
+    pub failovers: u64,
     /// Users that stopped early, and the first few reasons.
     pub failed_users: usize,
     /// Up to ten reasons users stopped early.
     pub failures: Vec<String>,
     /// From the first user's start to the last one's end.
     pub wall: Duration,
+    /// The run over time.
+    pub samples: Vec<Sample>,
+    /// Nodes killed and restarted.
+    pub events: Vec<Event>,
+    /// The URLs the users drove (the cluster's, in a chaos run).
+    pub urls: Vec<String>,
+}
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// The chaos cluster did not start.
+    #[error(transparent)]
+    Cluster(#[from] ClusterError),
+    /// The voice scenario's clips could not be made.
+    #[error("voice clips: {0}")]
+    Clips(String),
 }
 
 /// Runs the users the options describe and merges what they measured.
-pub async fn run(options: &Options) -> RunResult {
+pub async fn run(options: &Options) -> Result<RunResult, RunError> {
+    let watched = options
+        .server_pids
+        .iter()
+        .map(|pid| Watched {
+            name: format!("pid {pid}"),
+            pid: Some(*pid),
+        })
+        .collect();
+    let timeline = Arc::new(Timeline::new(watched));
+    let clips = Arc::new(clips_for(options)?);
+    let cluster = match options.scenario {
+        Scenario::Chaos => Some(Cluster::start(&options.chaos, &timeline).await?),
+        _ => None,
+    };
+    let urls = cluster
+        .as_ref()
+        .map_or_else(|| options.urls.clone(), Cluster::urls);
+    let stop_sampling = tokio_util::sync::CancellationToken::new();
+    let sampler = {
+        let (timeline, stop) = (timeline.clone(), stop_sampling.clone());
+        let every = options.sample_every;
+        tokio::spawn(async move { timeline.sample(every, stop).await })
+    };
+    let chaos = cluster.map(|cluster| {
+        let (after, down) = (options.chaos.kill_after, options.chaos.restart_after);
+        tokio::spawn(cluster.kill_and_restart(after, down, timeline.clone()))
+    });
+    let mut result = run_users(options, &urls, &clips, &timeline).await;
+    stop_sampling.cancel();
+    // ignore: a sampler that panicked leaves fewer samples, nothing else.
+    let _ = sampler.await;
+    if let Some(chaos) = chaos
+        && let Ok(cluster) = chaos.await
+    {
+        cluster.stop().await;
+    }
+    result.samples = timeline.samples();
+    result.events = timeline.events();
+    result.urls = urls;
+    Ok(result)
+}
+
+fn clips_for(options: &Options) -> Result<Vec<Clip>, RunError> {
+    if options.scenario != Scenario::Voice {
+        return Ok(Vec::new());
+    }
+    corpus::load(&options.voice_corpus, None).map_err(|err| RunError::Clips(err.to_string()))
+}
+
+async fn run_users(
+    options: &Options,
+    urls: &[String],
+    clips: &Arc<Vec<Clip>>,
+    timeline: &Arc<Timeline>,
+) -> RunResult {
     let started = Instant::now();
     let end = started + options.ramp_up + options.duration;
     let mut tasks = tokio::task::JoinSet::new();
     for index in 0..options.sessions {
-        let spec = user_spec(options, index, end);
+        let mut spec = user_spec(options, index, end);
+        spec.urls = rotate(urls, index);
+        spec.clips = clips.clone();
+        spec.timeline = timeline.clone();
         let delay = options
             .ramp_up
             .mul_f64(index as f64 / options.sessions.max(1) as f64);
@@ -70,15 +160,22 @@ pub async fn run(options: &Options) -> RunResult {
 
 fn user_spec(options: &Options, index: usize, end: Instant) -> UserSpec {
     let user = format!("lt-{}-{index}", options.seed);
+    let pace = match options.target_rate {
+        Some(rate) => Pace::Every(Duration::from_secs_f64(options.sessions as f64 / rate)),
+        None => Pace::Think(options.think_time),
+    };
     UserSpec {
         token: options.token_for(&user),
         user,
-        urls: rotate(&options.urls, index),
+        urls: Vec::new(),
         scenario: options.scenario,
-        think: options.think_time,
+        pace,
         end,
         every: options.every.max(1),
         task: options.task.clone(),
+        assessment: options.assessment.clone(),
+        clips: Arc::new(Vec::new()),
+        timeline: Arc::new(Timeline::new(Vec::new())),
     }
 }
 
@@ -97,6 +194,7 @@ fn merge(result: &mut RunResult, user: UserRun) {
     result.audit.merge(user.audit);
     result.answers += user.answers;
     result.exams += user.exams;
+    result.failovers += user.failovers;
     if let Some(failure) = user.failure {
         note_failure(result, failure);
     }

@@ -20,15 +20,21 @@ pub enum Step {
     AnswerToNext,
     /// `session.resume` → `session.resumed`.
     Resume,
+    /// Losing a node (a dead socket noticed) → the session resumed on another.
+    Failover,
+    /// The end of a spoken answer (`audio.commit` sent) → its `transcript.final`.
+    SpeechToFinal,
 }
 
 impl Step {
     /// Every step, in report order.
-    pub const ALL: [Step; 4] = [
+    pub const ALL: [Step; 6] = [
         Step::Connect,
         Step::SessionStart,
         Step::AnswerToNext,
         Step::Resume,
+        Step::Failover,
+        Step::SpeechToFinal,
     ];
 
     /// The step's name in reports.
@@ -38,6 +44,8 @@ impl Step {
             Step::SessionStart => "session_start",
             Step::AnswerToNext => "answer_to_next_question",
             Step::Resume => "resume",
+            Step::Failover => "failover_resume",
+            Step::SpeechToFinal => "end_of_speech_to_final",
         }
     }
 }

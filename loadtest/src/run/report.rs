@@ -15,15 +15,64 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
     report["options"] = json!({"urls": options.urls, "sessions": options.sessions,
         "ramp_up_s": options.ramp_up.as_secs_f64(), "duration_s": options.duration.as_secs_f64(),
         "think_time_ms": options.think_time.as_millis() as u64, "every": options.every,
-        "task": options.task, "seed": options.seed});
+        "task": options.task, "assessment": options.assessment, "seed": options.seed,
+        "target_rate": options.target_rate, "server_pids": options.server_pids,
+        "sample_every_ms": options.sample_every.as_millis() as u64});
     report["throughput"] = json!({"wall_s": round3(seconds), "answers": result.answers,
         "exams": result.exams, "answers_per_s": round3(result.answers as f64 / seconds)});
     report["audit"] = json!({"acked": result.audit.acked, "lost": result.audit.lost,
         "duplicated": result.audit.duplicated, "examples": result.audit.examples});
+    report["failovers"] = json!(result.failovers);
+    report["events"] = json!(result.events);
+    report["timeline"] = json!(result.samples);
+    report["resources"] = resources(result);
     report["failed_users"] = json!(result.failed_users);
     report["failures"] = json!(result.failures);
     report["violations"] = json!(violations(options, result));
     report
+}
+
+/// Peak and last RSS and mean CPU of each watched server, and of the load tester.
+fn resources(result: &RunResult) -> Value {
+    let mut servers: Vec<Value> = Vec::new();
+    let names = result
+        .samples
+        .iter()
+        .flat_map(|s| s.servers.iter().map(|p| p.name.clone()));
+    let mut seen: Vec<String> = Vec::new();
+    for name in names {
+        if seen.contains(&name) {
+            continue;
+        }
+        let of_it = || {
+            result
+                .samples
+                .iter()
+                .filter_map(|s| s.servers.iter().find(|p| p.name == name))
+        };
+        let rss: Vec<f64> = of_it().filter_map(|p| p.rss_mib).collect();
+        let cpu: Vec<f64> = of_it().filter_map(|p| p.cpu_cores).collect();
+        servers.push(
+            json!({"name": name, "peak_rss_mib": rss.iter().copied().fold(0.0, f64::max),
+            "last_rss_mib": rss.last(), "mean_cpu_cores": round3(mean(&cpu)),
+            "peak_cpu_cores": cpu.iter().copied().fold(0.0, f64::max)}),
+        );
+        seen.push(name);
+    }
+    let own: Vec<f64> = result
+        .samples
+        .iter()
+        .map(|s| s.loadtest_cpu_cores)
+        .collect();
+    json!({"servers": servers, "loadtest_mean_cpu_cores": round3(mean(&own))})
+}
+
+fn mean(values: &[f64]) -> f64 {
+    if values.is_empty() {
+        0.0
+    } else {
+        values.iter().sum::<f64>() / values.len() as f64
+    }
 }
 
 /// What the terminal shows.
@@ -55,6 +104,15 @@ pub fn lines(result: &RunResult) -> Vec<String> {
         "audit: {} acked answers checked, lost {}, duplicated {}",
         result.audit.acked, result.audit.lost, result.audit.duplicated
     ));
+    if result.failovers > 0 || !result.events.is_empty() {
+        lines.push(format!(
+            "sessions resumed on another node: {}",
+            result.failovers
+        ));
+    }
+    for event in &result.events {
+        lines.push(format!("at {:.1} s: {}", event.t_s, event.what));
+    }
     lines
 }
 

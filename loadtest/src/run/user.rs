@@ -1,32 +1,52 @@
-//! One simulated candidate. It connects, starts a narrow-scope exam and answers it with
-//! think times until the exam completes or the run ends, then ends it and reads the result
-//! for the audit. Depending on the scenario it also drops its socket in the middle of a
-//! question and resumes (`reconnect`), or moves its exam to another device (`takeover`).
-//! Every answer carries a unique mark; the marks the server acked are kept for the audit.
+//! One simulated candidate. It connects, starts a narrow-scope exam (or a blueprint
+//! evaluation) and answers it — typed, or spoken at real-time pace — after think times or on
+//! a paced schedule, until the exam completes or the run ends; then it ends it and reads the
+//! result for the audit. Depending on the scenario it also drops its socket in the middle of
+//! a question and resumes (`reconnect`), moves its exam to another device (`takeover`), or
+//! resumes on another node when its node dies (`chaos`). The answers the server acked are
+//! kept for the audit.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use super::audit::{Audit, audit, mark};
+use super::answer::{self, Answered};
+use super::audit::{Audit, Matching, audit};
 use super::http;
 use super::recorder::{Recorder, Step};
+use super::timeline::Timeline;
+use crate::voice::corpus::Clip;
 use crate::ws::{Socket, WsError, connect_url, send, wait_for};
 
 /// What a user does besides answering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Scenario {
-    /// Answer exams in text with think times.
+    /// Answer ACS exams in text with think times.
     TextExam,
+    /// Answer blueprint evaluations (`--assessment`) in text.
+    Assessment,
+    /// Answer exams by voice: synthesised answers streamed at real-time pace, then committed.
+    Voice,
     /// Move to another device every few answers: start or resume there; the old one pauses.
     Takeover,
     /// Drop the socket every few answers, right after sending, then resume and resend.
     Reconnect,
+    /// Text exams on several nodes sharing one Redis; one node is killed and restarted, and
+    /// its users resume on another node.
+    Chaos,
+}
+
+impl Scenario {
+    /// Whether a lost socket is resumed on another node instead of failing the user.
+    fn fails_over(self) -> bool {
+        self == Scenario::Chaos
+    }
 }
 
 /// How one user behaves.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct UserSpec {
     /// The user id.
     pub user: String,
@@ -36,14 +56,29 @@ pub struct UserSpec {
     pub token: Option<String>,
     /// The scenario.
     pub scenario: Scenario,
-    /// Pause before each answer.
-    pub think: Duration,
+    /// When answers come.
+    pub pace: Pace,
     /// No new answer after this.
     pub end: Instant,
     /// Every how many answers the scenario's move happens.
     pub every: u64,
     /// The exam's scope (an ACS task).
     pub task: String,
+    /// The evaluation of the `assessment` scenario.
+    pub assessment: String,
+    /// Spoken answers of the `voice` scenario.
+    pub clips: Arc<Vec<Clip>>,
+    /// The run's timeline.
+    pub timeline: Arc<Timeline>,
+}
+
+/// When a user answers.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Pace {
+    /// After a think time following the previous question.
+    Think(Duration),
+    /// On a fixed schedule, this far apart, whatever the server's latency (open loop).
+    Every(Duration),
 }
 
 /// What one user measured and saw.
@@ -55,60 +90,144 @@ pub struct UserRun {
     pub answers: u64,
     /// Exams started.
     pub exams: u64,
+    /// Sessions resumed on another node after losing theirs.
+    pub failovers: u64,
     /// The audit of its exams.
     pub audit: Audit,
     /// Why the user stopped early, if it did.
     pub failure: Option<String>,
 }
 
+impl UserRun {
+    pub(super) fn record(&mut self, spec: &UserSpec, step: Step, took: Duration) {
+        self.recorder.record(step, took);
+        if step == Step::AnswerToNext {
+            spec.timeline.answered(took);
+        }
+    }
+
+    pub(super) fn error(&mut self, spec: &UserSpec, code: &str) {
+        self.recorder.error(code);
+        spec.timeline.errored();
+    }
+}
+
 /// The user's live connection and exam.
-struct Live {
-    socket: Socket,
-    device: u64,
-    session_id: String,
-    question: Value,
+pub struct Live {
+    /// Its socket.
+    pub socket: Socket,
+    /// Which device it is (and so which node: devices go round the URLs).
+    pub device: u64,
+    /// The session.
+    pub session_id: String,
+    /// The open question, or `{"type": "session.completed"}`.
+    pub question: Value,
 }
 
 /// Runs one user until `spec.end`; never panics, every wait is bounded.
 pub async fn run(spec: UserSpec) -> UserRun {
     let mut run = UserRun::default();
     let mut device = 0;
+    let mut due = tokio::time::Instant::now();
     while Instant::now() < spec.end {
-        if let Err(err) = exam(&spec, &mut run, &mut device).await {
-            run.recorder.error(&code_of(&err));
-            run.failure = Some(err.to_string());
+        spec.timeline.exams_open(1);
+        let outcome = exam(&spec, &mut run, &mut device, &mut due).await;
+        spec.timeline.exams_open(-1);
+        if let Err(err) = outcome {
+            run.error(&spec, &code_of(&err));
+            run.failure = Some(format!("{}: {err}", spec.user));
             break;
         }
     }
     run
 }
 
+/// Waits until the next answer is due.
+async fn wait_turn(pace: Pace, due: &mut tokio::time::Instant) {
+    match pace {
+        Pace::Think(think) => tokio::time::sleep(think).await,
+        Pace::Every(interval) => {
+            let now = tokio::time::Instant::now();
+            // Behind by more than a whole interval: start afresh rather than burst.
+            *due = if *due + interval < now {
+                now
+            } else {
+                *due + interval
+            };
+            tokio::time::sleep_until(*due).await;
+        }
+    }
+}
+
 /// One exam from start to result, audited.
-async fn exam(spec: &UserSpec, run: &mut UserRun, device: &mut u64) -> Result<(), WsError> {
-    let mut live = start(spec, run, *device).await?;
+async fn exam(
+    spec: &UserSpec,
+    run: &mut UserRun,
+    device: &mut u64,
+    due: &mut tokio::time::Instant,
+) -> Result<(), WsError> {
+    let mut live = start(spec, run, device).await?;
     run.exams += 1;
     let mut acked = Vec::new();
     let mut completed = false;
     while !completed && Instant::now() < spec.end {
-        tokio::time::sleep(spec.think).await;
+        wait_turn(spec.pace, due).await;
         let n = run.answers + 1;
-        completed = answer(spec, run, &mut live, n, &mut acked).await?;
+        let answered = if spec.scenario == Scenario::Voice {
+            answer::speak(spec, run, &mut live, n).await?
+        } else {
+            answer::type_answer(spec, run, &mut live, n).await?
+        };
+        completed = answered == Answered::Completed;
+        if let Answered::Acked {
+            text,
+            completed: done,
+        } = answered
+        {
+            acked.push(text);
+            run.answers += 1;
+            completed = done;
+        }
         if !completed && n.is_multiple_of(spec.every) && spec.scenario == Scenario::Takeover {
             live = take_over(spec, run, live).await?;
         }
     }
     if !completed {
-        send(
-            &mut live.socket,
-            json!({"type": "session.end", "event_id": "end"}),
-        )
-        .await?;
-        wait_for(&mut live.socket, &["session.completed"]).await?;
+        end(spec, run, &mut live).await?;
     }
     *device = live.device + 1;
     let result = read_result(spec, &live.session_id).await?;
-    run.audit.merge(audit(&acked, &result));
+    let matching = if spec.scenario == Scenario::Voice {
+        Matching::Whole
+    } else {
+        Matching::Mark
+    };
+    run.audit.merge(audit(&acked, &result, matching));
     Ok(())
+}
+
+/// `session.end`, and its `session.completed`; after a lost node, on another.
+async fn end(spec: &UserSpec, run: &mut UserRun, live: &mut Live) -> Result<(), WsError> {
+    let frame = json!({"type": "session.end", "event_id": "end"});
+    let ended = async {
+        send(&mut live.socket, frame.clone()).await?;
+        wait_for(&mut live.socket, &["session.completed"]).await
+    }
+    .await;
+    match ended {
+        Ok(_) => Ok(()),
+        Err(err) if is_lost(spec, &err) => {
+            *live = fail_over(spec, run, live).await?;
+            if live.question["type"] == "session.completed" {
+                return Ok(());
+            }
+            send(&mut live.socket, frame).await?;
+            wait_for(&mut live.socket, &["session.completed"])
+                .await
+                .map(drop)
+        }
+        Err(err) => Err(err),
+    }
 }
 
 async fn open(spec: &UserSpec, run: &mut UserRun, device: u64) -> Result<Socket, WsError> {
@@ -119,21 +238,52 @@ async fn open(spec: &UserSpec, run: &mut UserRun, device: u64) -> Result<Socket,
     };
     let began = Instant::now();
     let socket = connect_url(&url).await?;
-    run.recorder.record(Step::Connect, began.elapsed());
+    run.record(spec, Step::Connect, began.elapsed());
     Ok(socket)
 }
 
-async fn start(spec: &UserSpec, run: &mut UserRun, device: u64) -> Result<Live, WsError> {
+/// Starts an exam; a node lost meanwhile is left for the next one, with the same event id,
+/// so the server starts the exam once.
+async fn start(spec: &UserSpec, run: &mut UserRun, device: &mut u64) -> Result<Live, WsError> {
+    let event_id = format!("start-{}-{}", spec.user, run.exams);
+    let mut tries = 0;
+    loop {
+        match start_on(spec, run, *device, &event_id).await {
+            Err(err) if is_lost(spec, &err) && tries < spec.urls.len() * 3 => {
+                tries += 1;
+                *device += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+            outcome => return outcome,
+        }
+    }
+}
+
+async fn start_on(
+    spec: &UserSpec,
+    run: &mut UserRun,
+    device: u64,
+    event_id: &str,
+) -> Result<Live, WsError> {
     let mut socket = open(spec, run, device).await?;
     let began = Instant::now();
-    let config = json!({"rating": "private", "tasks": [spec.task]});
-    let event_id = format!("start-{}-{device}", spec.user);
+    let (mode, config) = match spec.scenario {
+        Scenario::Assessment => (
+            "assessment",
+            json!({"assessment_id": spec.assessment, "learning": false}),
+        ),
+        Scenario::Voice => (
+            "exam",
+            json!({"rating": "private", "tasks": [spec.task], "input": "voice"}),
+        ),
+        _ => ("exam", json!({"rating": "private", "tasks": [spec.task]})),
+    };
     let start = json!({"type": "session.start", "event_id": event_id, "device_id": device_id(device),
-                       "mode": "exam", "config": config});
+                       "mode": mode, "config": config});
     send(&mut socket, start).await?;
-    let started = wait_for(&mut socket, &["session.started"]).await?;
+    let started = wait_for(&mut socket, &["session.started", "session.resumed"]).await?;
     let question = wait_for(&mut socket, &["question"]).await?;
-    run.recorder.record(Step::SessionStart, began.elapsed());
+    run.record(spec, Step::SessionStart, began.elapsed());
     let session_id = started["session_id"]
         .as_str()
         .unwrap_or_default()
@@ -150,56 +300,48 @@ fn device_id(device: u64) -> String {
     format!("device-{device}")
 }
 
-/// Answers the open question; true when the exam completed. In the reconnect scenario,
-/// every `every`-th answer loses its socket right after sending and is resent after a
-/// resume, with the same event id.
-async fn answer(
+/// Whether `err` means the node (or the socket to it) was lost and the scenario resumes
+/// elsewhere.
+pub(super) fn is_lost(spec: &UserSpec, err: &WsError) -> bool {
+    spec.scenario.fails_over()
+        && matches!(
+            err,
+            WsError::Closed | WsError::Socket(_) | WsError::Connect { .. } | WsError::Timeout
+        )
+}
+
+/// Resumes the session on the next node after losing this one, trying each node in turn
+/// (three rounds at most, 100 ms apart).
+pub(super) async fn fail_over(
     spec: &UserSpec,
     run: &mut UserRun,
-    live: &mut Live,
-    n: u64,
-    acked: &mut Vec<String>,
-) -> Result<bool, WsError> {
-    let mark = mark(&spec.user, n);
-    let text = format!("Regulations, weather and risk management {mark}");
-    let frame = json!({"type": "answer.text", "event_id": format!("a{n}"), "text": text});
-    let began = Instant::now();
-    send(&mut live.socket, frame.clone()).await?;
-    if spec.scenario == Scenario::Reconnect && n.is_multiple_of(spec.every) {
-        let asked = live.question["question_id"].clone();
-        *live = match reconnect(spec, run, live).await {
-            Ok(resumed) => resumed,
-            // That answer was applied and was the last: the exam is over.
-            Err(WsError::Server(error)) if error["code"] == "session_completed" => {
-                return Ok(true);
+    live: &Live,
+) -> Result<Live, WsError> {
+    let lost_at = Instant::now();
+    let mut device = live.device;
+    let mut last = WsError::Closed;
+    for _ in 0..spec.urls.len().max(1) * 3 {
+        device += 1;
+        match resume(spec, run, device, &live.session_id).await {
+            Ok(resumed) => {
+                run.record(spec, Step::Failover, lost_at.elapsed());
+                run.failovers += 1;
+                return Ok(resumed);
             }
+            Err(err) if is_lost(spec, &err) => last = err,
             Err(err) => return Err(err),
-        };
-        if live.question["type"] == "session.completed" {
-            return Ok(true);
         }
-        // Resent with the same event id: applied once, whether or not it was before the drop.
-        send(&mut live.socket, frame).await?;
-        if live.question["question_id"] != asked {
-            // It was applied before the drop: only its ack comes again, no new question.
-            wait_for(&mut live.socket, &["ack"]).await?;
-            acked.push(mark);
-            run.answers += 1;
-            return Ok(false);
-        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
-    wait_for(&mut live.socket, &["ack"]).await?;
-    acked.push(mark);
-    run.answers += 1;
-    let next = wait_for(&mut live.socket, &["question", "session.completed"]).await?;
-    run.recorder.record(Step::AnswerToNext, began.elapsed());
-    let completed = next["type"] == "session.completed";
-    live.question = next;
-    Ok(completed)
+    Err(last)
 }
 
 /// Drops the socket and resumes the same session on a fresh one (same device).
-async fn reconnect(spec: &UserSpec, run: &mut UserRun, live: &mut Live) -> Result<Live, WsError> {
+pub(super) async fn reconnect(
+    spec: &UserSpec,
+    run: &mut UserRun,
+    live: &mut Live,
+) -> Result<Live, WsError> {
     // ignore: the socket is being thrown away on purpose; a failed close changes nothing.
     let _ = live.socket.close(None).await;
     resume(spec, run, live.device, &live.session_id).await
@@ -210,7 +352,7 @@ async fn take_over(spec: &UserSpec, run: &mut UserRun, mut old: Live) -> Result<
     let next = resume(spec, run, old.device + 1, &old.session_id).await?;
     let paused = wait_for(&mut old.socket, &["session.paused"]).await?;
     if paused["reason"] != "other_device" {
-        run.recorder.error("unexpected_pause_reason");
+        run.error(spec, "unexpected_pause_reason");
     }
     // ignore: the old device is done; a failed close changes nothing.
     let _ = old.socket.close(None).await;
@@ -235,7 +377,7 @@ async fn resume(
     } else {
         wait_for(&mut socket, &["question"]).await?
     };
-    run.recorder.record(Step::Resume, began.elapsed());
+    run.record(spec, Step::Resume, began.elapsed());
     Ok(Live {
         socket,
         device,
@@ -244,21 +386,27 @@ async fn resume(
     })
 }
 
+/// The owner's result, from the first node that answers.
 async fn read_result(spec: &UserSpec, session_id: &str) -> Result<Value, WsError> {
     let auth = match &spec.token {
         Some(token) => format!("access_token={token}"),
         None => format!("user={}", spec.user),
     };
     let path = format!("/v1/sessions/{session_id}/result?{auth}");
-    let base = spec.urls.first().map_or("", String::as_str);
-    let response = http::get(base, &path)
-        .await
-        .map_err(|err| WsError::Other(format!("reading the result: {err}")))?;
-    if response.status != 200 {
-        let detail = format!("result: HTTP {} {}", response.status, response.body);
-        return Err(WsError::Other(detail));
+    let mut last = WsError::Other("no server URL".to_owned());
+    for base in &spec.urls {
+        match http::get(base, &path).await {
+            Ok(response) if response.status == 200 => {
+                return Ok(serde_json::from_str(&response.body)?);
+            }
+            Ok(response) => {
+                let detail = format!("result: HTTP {} {}", response.status, response.body);
+                return Err(WsError::Other(detail));
+            }
+            Err(err) => last = WsError::Other(format!("reading the result: {err}")),
+        }
     }
-    Ok(serde_json::from_str(&response.body)?)
+    Err(last)
 }
 
 /// The error code a failure is counted under.
@@ -269,5 +417,28 @@ fn code_of(err: &WsError) -> String {
         WsError::Closed => "connection_closed".to_owned(),
         WsError::Connect { .. } => "connect_failed".to_owned(),
         _ => "client_error".to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test(start_paused = true)]
+    async fn a_paced_user_keeps_its_schedule_and_never_bursts_to_catch_up() {
+        let interval = Duration::from_secs(10);
+        let start = tokio::time::Instant::now();
+        let mut due = start;
+        wait_turn(Pace::Every(interval), &mut due).await;
+        assert_eq!(due, start + interval);
+        // A slow answer (4 s) does not delay the next one: it stays on the schedule.
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        wait_turn(Pace::Every(interval), &mut due).await;
+        assert_eq!(due, start + 2 * interval);
+        // Behind by more than an interval: the schedule restarts from now.
+        tokio::time::sleep(Duration::from_secs(25)).await;
+        let late = tokio::time::Instant::now();
+        wait_turn(Pace::Every(interval), &mut due).await;
+        assert_eq!(due, late);
     }
 }

@@ -1,0 +1,190 @@
+//! The `chaos` scenario's cluster: `viva serve --dev` nodes on loopback ports, sharing one
+//! Redis. Part way through the run the first node is killed with SIGKILL — no shutdown, no
+//! final checkpoint — and restarted on the same port a little later. Every node is stopped
+//! when the cluster is dropped.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+use super::options::ChaosOptions;
+use super::timeline::Timeline;
+
+/// How long a node may take to say it listens.
+const START_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Why the cluster could not be run.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    /// A node did not start.
+    #[error("node {node}: {reason}")]
+    Start {
+        /// The node.
+        node: String,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The chaos options were incomplete.
+    #[error("{0}")]
+    Options(String),
+}
+
+struct Node {
+    name: String,
+    port: u16,
+    child: Option<Child>,
+}
+
+/// Running nodes.
+pub struct Cluster {
+    bin: PathBuf,
+    redis_url: String,
+    nodes: Vec<Node>,
+}
+
+impl Cluster {
+    /// Starts `options.nodes` nodes on free loopback ports.
+    pub async fn start(
+        options: &ChaosOptions,
+        timeline: &Timeline,
+    ) -> Result<Cluster, ClusterError> {
+        let missing = |what: &str| ClusterError::Options(format!("chaos needs {what}"));
+        let bin = options
+            .server_bin
+            .clone()
+            .ok_or_else(|| missing("--server-bin"))?;
+        let redis_url = options
+            .redis_url
+            .clone()
+            .ok_or_else(|| missing("--redis-url"))?;
+        let mut cluster = Cluster {
+            bin,
+            redis_url,
+            nodes: Vec::with_capacity(options.nodes),
+        };
+        for index in 0..options.nodes {
+            let name = format!("node-{index}");
+            let port = free_port().map_err(|err| ClusterError::Start {
+                node: name.clone(),
+                reason: format!("no free port: {err}"),
+            })?;
+            let child = cluster.spawn(&name, port).await?;
+            timeline.watch(&name, child.id());
+            cluster.nodes.push(Node {
+                name,
+                port,
+                child: Some(child),
+            });
+        }
+        Ok(cluster)
+    }
+
+    /// The nodes' WebSocket base URLs.
+    pub fn urls(&self) -> Vec<String> {
+        self.nodes
+            .iter()
+            .map(|node| format!("ws://127.0.0.1:{}", node.port))
+            .collect()
+    }
+
+    async fn spawn(&self, name: &str, port: u16) -> Result<Child, ClusterError> {
+        spawn_node(&self.bin, &self.redis_url, name, port).await
+    }
+
+    /// Waits `after`, kills the first node with SIGKILL, waits `down`, and restarts it on
+    /// its port; both are stamped on the timeline. Returns the cluster for stopping.
+    pub async fn kill_and_restart(
+        mut self,
+        after: Duration,
+        down: Duration,
+        timeline: Arc<Timeline>,
+    ) -> Cluster {
+        tokio::time::sleep(after).await;
+        let Some(node) = self.nodes.first_mut() else {
+            return self;
+        };
+        if let Some(mut child) = node.child.take() {
+            // ignore: a node that already died needs no kill; `wait` reaps it either way.
+            let _ = child.start_kill();
+            let _ = child.wait().await;
+        }
+        timeline.watch(&node.name, None);
+        timeline.event(format!("SIGKILL {}", node.name));
+        tokio::time::sleep(down).await;
+        let (name, port) = (node.name.clone(), node.port);
+        match spawn_node(&self.bin, &self.redis_url, &name, port).await {
+            Ok(child) => {
+                timeline.watch(&name, child.id());
+                timeline.event(format!("restarted {name}"));
+                if let Some(node) = self.nodes.first_mut() {
+                    node.child = Some(child);
+                }
+            }
+            Err(err) => timeline.event(format!("{name} did not restart: {err}")),
+        }
+        self
+    }
+
+    /// Stops every node (SIGKILL: the run is over, nothing is measured any more).
+    pub async fn stop(mut self) {
+        for node in &mut self.nodes {
+            if let Some(mut child) = node.child.take() {
+                // ignore: a node that already exited needs no kill.
+                let _ = child.start_kill();
+                let _ = child.wait().await;
+            }
+        }
+    }
+}
+
+/// `viva serve --dev` on `port`, started once it says it listens. Its output is drained so
+/// it never blocks on a full pipe.
+async fn spawn_node(
+    bin: &Path,
+    redis_url: &str,
+    name: &str,
+    port: u16,
+) -> Result<Child, ClusterError> {
+    let fail = |reason: String| ClusterError::Start {
+        node: name.to_owned(),
+        reason,
+    };
+    let mut child = Command::new(bin)
+        .args(["serve", "--dev", "--listen", &format!("127.0.0.1:{port}")])
+        .args(["--redis", redis_url, "--node-id", name])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|err| fail(format!("{}: {err}", bin.display())))?;
+    let stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| fail("no stdout".to_owned()))?;
+    let mut lines = BufReader::new(stdout).lines();
+    let listening = async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("listening on") {
+                return true;
+            }
+        }
+        false
+    };
+    match tokio::time::timeout(START_TIMEOUT, listening).await {
+        Ok(true) => {}
+        Ok(false) => return Err(fail("exited before listening".to_owned())),
+        Err(_) => return Err(fail(format!("not listening after {START_TIMEOUT:?}"))),
+    }
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    Ok(child)
+}
+
+/// A loopback port nothing listens on now.
+fn free_port() -> std::io::Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    Ok(listener.local_addr()?.port())
+}
