@@ -11,6 +11,9 @@ use tokio_tungstenite::tungstenite::{self, Message};
 pub type Socket =
     tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
+/// Read buffer of each client socket (frames larger than this still arrive whole).
+const CLIENT_READ_BUFFER: usize = 8 * 1024;
+
 /// Hard limit on any single wait, so a stuck server cannot hang a run.
 pub const STEP_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -60,7 +63,11 @@ pub async fn connect(base: &str, user: &str) -> Result<Socket, WsError> {
 /// Connects to a full WebSocket URL, with Nagle off, within [`STEP_TIMEOUT`].
 pub async fn connect_url(url: &str) -> Result<Socket, WsError> {
     let url = url.to_owned();
-    let handshake = tokio_tungstenite::connect_async_with_config(&url, None, true);
+    // Small read buffers: one load tester holds tens of thousands of sockets, each of which
+    // would otherwise reserve 128 KiB up front.
+    let config =
+        tungstenite::protocol::WebSocketConfig::default().read_buffer_size(CLIENT_READ_BUFFER);
+    let handshake = tokio_tungstenite::connect_async_with_config(&url, Some(config), true);
     let outcome = tokio::time::timeout(STEP_TIMEOUT, handshake)
         .await
         .map_err(|_| WsError::Timeout)?;

@@ -171,6 +171,11 @@ fn user_spec(options: &Options, index: usize, end: Instant) -> UserSpec {
         scenario: options.scenario,
         pace,
         end,
+        measure_from: if options.skip_ramp_up {
+            end - options.duration
+        } else {
+            end - options.duration - options.ramp_up
+        },
         every: options.every.max(1),
         task: options.task.clone(),
         assessment: options.assessment.clone(),

@@ -41,6 +41,9 @@ pub struct Flags {
     /// Pause before each answer, such as `2s`.
     #[arg(long, value_parser = humantime::parse_duration)]
     pub think_time: Option<Duration>,
+    /// Leave the ramp-up out of the percentiles and counts (the audit still covers it).
+    #[arg(long)]
+    pub skip_ramp_up: bool,
     /// Every how many answers a takeover or reconnect happens.
     #[arg(long)]
     pub every: Option<u64>,
@@ -112,6 +115,7 @@ struct FileOptions {
     duration: Option<String>,
     think_time: Option<String>,
     every: Option<u64>,
+    skip_ramp_up: Option<bool>,
     task: Option<String>,
     assessment: Option<String>,
     target_rate: Option<f64>,
@@ -144,6 +148,8 @@ pub struct Options {
     pub duration: Duration,
     /// Pause before each answer.
     pub think_time: Duration,
+    /// Whether latencies start being recorded only after the ramp-up.
+    pub skip_ramp_up: bool,
     /// Every how many answers the scenario's move happens.
     pub every: u64,
     /// The ACS task of each exam.
@@ -241,6 +247,7 @@ impl Options {
                 "think_time",
                 1,
             )?,
+            skip_ramp_up: flags.skip_ramp_up || file.skip_ramp_up.unwrap_or(false),
             every: flags.every.or(file.every).unwrap_or(3),
             task: flags
                 .task

@@ -134,7 +134,8 @@ impl Recorder {
             .map(|step| {
                 let q = |quantile| round3(self.quantile_ms(*step, quantile));
                 let summary = json!({"n": self.count(*step), "p50_ms": q(0.5), "p90_ms": q(0.9),
-                                     "p99_ms": q(0.99), "p999_ms": q(0.999), "max_ms": q(1.0)});
+                                     "p95_ms": q(0.95), "p99_ms": q(0.99), "p999_ms": q(0.999),
+                                     "max_ms": q(1.0)});
                 (step.name().to_owned(), summary)
             })
             .collect();

@@ -14,7 +14,8 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
     report["scenario"] = json!(format!("{:?}", options.scenario));
     report["options"] = json!({"urls": options.urls, "sessions": options.sessions,
         "ramp_up_s": options.ramp_up.as_secs_f64(), "duration_s": options.duration.as_secs_f64(),
-        "think_time_ms": options.think_time.as_millis() as u64, "every": options.every,
+        "think_time_ms": options.think_time.as_millis() as u64,
+        "skip_ramp_up": options.skip_ramp_up, "every": options.every,
         "task": options.task, "assessment": options.assessment, "seed": options.seed,
         "target_rate": options.target_rate, "server_pids": options.server_pids,
         "sample_every_ms": options.sample_every.as_millis() as u64});

@@ -60,6 +60,8 @@ pub struct UserSpec {
     pub pace: Pace,
     /// No new answer after this.
     pub end: Instant,
+    /// Latencies are recorded from this moment (the end of the ramp-up, or the start).
+    pub measure_from: Instant,
     /// Every how many answers the scenario's move happens.
     pub every: u64,
     /// The exam's scope (an ACS task).
@@ -100,6 +102,9 @@ pub struct UserRun {
 
 impl UserRun {
     pub(super) fn record(&mut self, spec: &UserSpec, step: Step, took: Duration) {
+        if Instant::now() < spec.measure_from {
+            return;
+        }
         self.recorder.record(step, took);
         if step == Step::AnswerToNext {
             spec.timeline.answered(took);
@@ -142,10 +147,13 @@ pub async fn run(spec: UserSpec) -> UserRun {
     run
 }
 
-/// Waits until the next answer is due.
-async fn wait_turn(pace: Pace, due: &mut tokio::time::Instant) {
+/// Waits until the next answer is due, or until `end`, whichever comes first.
+async fn wait_turn(pace: Pace, due: &mut tokio::time::Instant, end: Instant) {
+    let end = tokio::time::Instant::from_std(end);
     match pace {
-        Pace::Think(think) => tokio::time::sleep(think).await,
+        Pace::Think(think) => {
+            tokio::time::sleep_until(end.min(tokio::time::Instant::now() + think)).await
+        }
         Pace::Every(interval) => {
             let now = tokio::time::Instant::now();
             // Behind by more than a whole interval: start afresh rather than burst.
@@ -154,7 +162,7 @@ async fn wait_turn(pace: Pace, due: &mut tokio::time::Instant) {
             } else {
                 *due + interval
             };
-            tokio::time::sleep_until(*due).await;
+            tokio::time::sleep_until((*due).min(end)).await;
         }
     }
 }
@@ -171,7 +179,10 @@ async fn exam(
     let mut acked = Vec::new();
     let mut completed = false;
     while !completed && Instant::now() < spec.end {
-        wait_turn(spec.pace, due).await;
+        wait_turn(spec.pace, due, spec.end).await;
+        if Instant::now() >= spec.end {
+            break;
+        }
         let n = run.answers + 1;
         let answered = if spec.scenario == Scenario::Voice {
             answer::speak(spec, run, &mut live, n).await?
@@ -427,18 +438,29 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_paced_user_keeps_its_schedule_and_never_bursts_to_catch_up() {
         let interval = Duration::from_secs(10);
+        let far = Instant::now() + Duration::from_secs(3600);
         let start = tokio::time::Instant::now();
         let mut due = start;
-        wait_turn(Pace::Every(interval), &mut due).await;
+        wait_turn(Pace::Every(interval), &mut due, far).await;
         assert_eq!(due, start + interval);
         // A slow answer (4 s) does not delay the next one: it stays on the schedule.
         tokio::time::sleep(Duration::from_secs(4)).await;
-        wait_turn(Pace::Every(interval), &mut due).await;
+        wait_turn(Pace::Every(interval), &mut due, far).await;
         assert_eq!(due, start + 2 * interval);
         // Behind by more than an interval: the schedule restarts from now.
         tokio::time::sleep(Duration::from_secs(25)).await;
         let late = tokio::time::Instant::now();
-        wait_turn(Pace::Every(interval), &mut due).await;
+        wait_turn(Pace::Every(interval), &mut due, far).await;
         assert_eq!(due, late);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn no_wait_outlasts_the_run() {
+        let end = Instant::now() + Duration::from_secs(5);
+        let before = tokio::time::Instant::now();
+        let mut due = before;
+        wait_turn(Pace::Think(Duration::from_secs(3600)), &mut due, end).await;
+        let waited = before.elapsed();
+        assert!(waited < Duration::from_secs(6), "{waited:?}");
     }
 }
