@@ -162,6 +162,11 @@ fn authenticate(
     })
 }
 
+/// Each socket's read buffer. axum's default, 128 KiB, is reserved per connection and was
+/// most of an idle session's memory (docs/benchmarks.md); frames larger than this still
+/// arrive whole, in more reads.
+const READ_BUFFER: usize = 4 * 1024;
+
 async fn websocket(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
@@ -177,6 +182,7 @@ async fn websocket(
         .map_err(|_| AppError::Overloaded.into_response())?;
     let connection_id = app.next_connection_id.fetch_add(1, Ordering::Relaxed);
     let upgrade = upgrade
+        .read_buffer_size(READ_BUFFER)
         .max_message_size(HARD_FRAME_LIMIT)
         .max_frame_size(HARD_FRAME_LIMIT);
     Ok(upgrade.on_upgrade(move |socket| async move {

@@ -20,7 +20,8 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
         "target_rate": options.target_rate, "server_pids": options.server_pids,
         "sample_every_ms": options.sample_every.as_millis() as u64});
     report["throughput"] = json!({"wall_s": round3(seconds), "answers": result.answers,
-        "exams": result.exams, "answers_per_s": round3(result.answers as f64 / seconds)});
+        "exams": result.exams, "answers_per_s": round3(result.answers as f64 / seconds),
+        "measured_answers_per_s": round3(measured_rate(options, result))});
     report["audit"] = json!({"acked": result.audit.acked, "lost": result.audit.lost,
         "duplicated": result.audit.duplicated, "examples": result.audit.examples});
     report["failovers"] = json!(result.failovers);
@@ -31,6 +32,18 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
     report["failures"] = json!(result.failures);
     report["violations"] = json!(violations(options, result));
     report
+}
+
+/// Answers timed per second of the measured window (after the ramp-up with
+/// `--skip-ramp-up`, else the whole run).
+fn measured_rate(options: &Options, result: &RunResult) -> f64 {
+    let timed = result.recorder.count(Step::AnswerToNext) as f64;
+    let window = if options.skip_ramp_up {
+        options.duration
+    } else {
+        result.wall
+    };
+    timed / window.as_secs_f64().max(1e-9)
 }
 
 /// Peak and last RSS and mean CPU of each watched server, and of the load tester.
