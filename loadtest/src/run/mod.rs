@@ -19,6 +19,7 @@ pub mod cluster;
 pub mod html;
 pub mod http;
 pub mod options;
+pub mod probe;
 pub mod recorder;
 pub mod report;
 pub mod timeline;
@@ -103,7 +104,11 @@ pub async fn run(options: &Options) -> Result<RunResult, RunError> {
         let (after, down) = (options.chaos.kill_after, options.chaos.restart_after);
         tokio::spawn(cluster.kill_and_restart(after, down, timeline.clone()))
     });
+    let probe = spawn_probe(options, &urls);
     let mut result = run_users(options, &urls, &clips, &timeline).await;
+    if let Ok(baseline) = probe.await {
+        result.recorder.merge(&baseline);
+    }
     stop_sampling.cancel();
     // ignore: a sampler that panicked leaves fewer samples, nothing else.
     let _ = sampler.await;
@@ -116,6 +121,24 @@ pub async fn run(options: &Options) -> Result<RunResult, RunError> {
     result.events = timeline.events();
     result.urls = urls;
     Ok(result)
+}
+
+/// The ping baseline, on the first node, for as long as the users run.
+fn spawn_probe(options: &Options, urls: &[String]) -> tokio::task::JoinHandle<Recorder> {
+    let started = Instant::now();
+    let end = started + options.ramp_up + options.duration;
+    let measure_from = if options.skip_ramp_up {
+        started + options.ramp_up
+    } else {
+        started
+    };
+    let user = format!("lt-{}-probe", options.seed);
+    let auth = match options.token_for(&user) {
+        Some(token) => format!("access_token={token}"),
+        None => format!("user={user}"),
+    };
+    let base = urls.first().cloned().unwrap_or_default();
+    tokio::spawn(probe::run(base, auth, measure_from, end))
 }
 
 fn clips_for(options: &Options) -> Result<Vec<Clip>, RunError> {

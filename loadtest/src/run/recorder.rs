@@ -1,7 +1,8 @@
 //! What a run measures: one latency histogram per step (hdrhistogram, microseconds, three
-//! significant digits, so p99.9 of millions of samples costs a few kilobytes), and the
-//! errors the server sent, by code. Each simulated user records into its own `Recorder`;
-//! they are merged at the end, so recording takes no lock.
+//! significant digits), and the errors the server sent, by code. Each simulated user records
+//! into its own `Recorder`, which keeps its latest samples as a short list (histograms are
+//! made only when one fills, and at the merge); they are merged at the end, so recording
+//! takes no lock.
 
 use std::collections::BTreeMap;
 use std::time::Duration;
@@ -20,6 +21,8 @@ pub enum Step {
     AnswerToNext,
     /// `session.resume` → `session.resumed`.
     Resume,
+    /// The baseline: a protocol-level `ping` → `pong` on a connection of its own.
+    Ping,
     /// Losing a node (a dead socket noticed) → the session resumed on another.
     Failover,
     /// The end of a spoken answer (`audio.commit` sent) → its `transcript.final`.
@@ -28,7 +31,8 @@ pub enum Step {
 
 impl Step {
     /// Every step, in report order.
-    pub const ALL: [Step; 6] = [
+    pub const ALL: [Step; 7] = [
+        Step::Ping,
         Step::Connect,
         Step::SessionStart,
         Step::AnswerToNext,
@@ -44,6 +48,7 @@ impl Step {
             Step::SessionStart => "session_start",
             Step::AnswerToNext => "answer_to_next_question",
             Step::Resume => "resume",
+            Step::Ping => "baseline_ping",
             Step::Failover => "failover_resume",
             Step::SpeechToFinal => "end_of_speech_to_final",
         }
@@ -53,42 +58,74 @@ impl Step {
 /// Latencies above this (one hour) are clamped; nothing in a run waits that long.
 const HIGHEST_MICROS: u64 = 3_600_000_000;
 
-/// Histograms and error counts of one user, or of a whole run once merged.
-#[derive(Debug, Clone)]
+/// A user's latest samples of a step wait in a short list, folded into a histogram when it
+/// fills: a histogram of this range is about half a megabyte, too much to give each of tens
+/// of thousands of users one per step.
+const PENDING_MAX: usize = 1024;
+
+/// Latencies and error counts of one user, or of a whole run once merged.
+#[derive(Debug, Clone, Default)]
 pub struct Recorder {
     histograms: BTreeMap<Step, Histogram<u64>>,
+    pending: BTreeMap<Step, Vec<u32>>,
     errors: BTreeMap<String, u64>,
 }
 
-impl Default for Recorder {
-    fn default() -> Self {
-        Recorder::new()
-    }
+/// An empty histogram (the bounds are valid constants, so this is always `Some`).
+fn histogram() -> Option<Histogram<u64>> {
+    Histogram::new_with_bounds(1, HIGHEST_MICROS, 3).ok()
+}
+
+fn micros_of(took: Duration) -> u32 {
+    let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
+    u32::try_from(micros.clamp(1, HIGHEST_MICROS)).unwrap_or(u32::MAX)
 }
 
 impl Recorder {
-    /// Empty histograms for every step.
+    /// An empty recorder.
     pub fn new() -> Recorder {
-        let histograms = Step::ALL
-            .iter()
-            .filter_map(|step| {
-                // These bounds are valid constants, so this never returns an error.
-                let histogram = Histogram::new_with_bounds(1, HIGHEST_MICROS, 3).ok()?;
-                Some((*step, histogram))
-            })
-            .collect();
-        Recorder {
-            histograms,
-            errors: BTreeMap::new(),
-        }
+        Recorder::default()
     }
 
     /// Records one latency of `step`.
     pub fn record(&mut self, step: Step, took: Duration) {
-        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
-        if let Some(histogram) = self.histograms.get_mut(&step) {
-            histogram.saturating_record(micros.clamp(1, HIGHEST_MICROS));
+        let pending = self.pending.entry(step).or_default();
+        pending.push(micros_of(took));
+        if pending.len() >= PENDING_MAX {
+            self.flush(step);
         }
+    }
+
+    fn flush(&mut self, step: Step) {
+        let Some(pending) = self.pending.get_mut(&step) else {
+            return;
+        };
+        let histogram = match self.histograms.entry(step) {
+            std::collections::btree_map::Entry::Occupied(entry) => entry.into_mut(),
+            std::collections::btree_map::Entry::Vacant(entry) => match histogram() {
+                Some(empty) => entry.insert(empty),
+                None => return,
+            },
+        };
+        for micros in pending.drain(..) {
+            histogram.saturating_record(u64::from(micros));
+        }
+    }
+
+    /// Everything recorded for `step`, as one histogram.
+    fn view(&self, step: Step) -> Option<std::borrow::Cow<'_, Histogram<u64>>> {
+        let pending = self.pending.get(&step).filter(|p| !p.is_empty());
+        let Some(pending) = pending else {
+            return self.histograms.get(&step).map(std::borrow::Cow::Borrowed);
+        };
+        let mut all = match self.histograms.get(&step) {
+            Some(histogram) => histogram.clone(),
+            None => histogram()?,
+        };
+        for micros in pending {
+            all.saturating_record(u64::from(*micros));
+        }
+        Some(std::borrow::Cow::Owned(all))
     }
 
     /// Counts one error event (or client-side failure) with `code`.
@@ -99,10 +136,22 @@ impl Recorder {
     /// Adds `other`'s samples and errors to this recorder.
     pub fn merge(&mut self, other: &Recorder) {
         for (step, theirs) in &other.histograms {
-            if let Some(ours) = self.histograms.get_mut(step) {
+            match self.histograms.get_mut(step) {
                 // ignore: both histograms have the same bounds, so adding cannot fail.
-                let _ = ours.add(theirs);
+                Some(ours) => {
+                    let _ = ours.add(theirs);
+                }
+                None => {
+                    self.histograms.insert(*step, theirs.clone());
+                }
             }
+        }
+        for (step, theirs) in &other.pending {
+            self.pending
+                .entry(*step)
+                .or_default()
+                .extend_from_slice(theirs);
+            self.flush(*step);
         }
         for (code, count) in &other.errors {
             *self.errors.entry(code.clone()).or_default() += count;
@@ -111,13 +160,13 @@ impl Recorder {
 
     /// Samples recorded for `step`.
     pub fn count(&self, step: Step) -> u64 {
-        self.histograms.get(&step).map_or(0, Histogram::len)
+        let pending = self.pending.get(&step).map_or(0, Vec::len) as u64;
+        self.histograms.get(&step).map_or(0, Histogram::len) + pending
     }
 
     /// The `quantile` (0 to 1) of `step`, in milliseconds; 0 when empty.
     pub fn quantile_ms(&self, step: Step, quantile: f64) -> f64 {
-        self.histograms
-            .get(&step)
+        self.view(step)
             .filter(|histogram| !histogram.is_empty())
             .map_or(0.0, |h| h.value_at_quantile(quantile) as f64 / 1000.0)
     }
@@ -194,6 +243,25 @@ mod tests {
         near(0.99, 990.0);
         near(1.0, 1000.0);
         assert_eq!(recorder.quantile_ms(Step::Resume, 0.99), 0.0, "empty");
+    }
+
+    #[test]
+    fn samples_beyond_the_short_list_are_folded_in_and_kept() {
+        let mut user = Recorder::new();
+        for millis in 1..=(PENDING_MAX as u64 * 2 + 10) {
+            user.record(Step::AnswerToNext, ms(millis));
+        }
+        assert_eq!(user.count(Step::AnswerToNext), PENDING_MAX as u64 * 2 + 10);
+        assert!(user.pending.get(&Step::AnswerToNext).map_or(0, Vec::len) < PENDING_MAX);
+        let mut total = Recorder::new();
+        total.merge(&user);
+        total.merge(&user);
+        assert_eq!(
+            total.count(Step::AnswerToNext),
+            2 * user.count(Step::AnswerToNext)
+        );
+        let max = total.quantile_ms(Step::AnswerToNext, 1.0);
+        assert!((max - user.quantile_ms(Step::AnswerToNext, 1.0)).abs() < 0.01);
     }
 
     #[test]

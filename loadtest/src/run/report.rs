@@ -24,6 +24,7 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
         "measured_answers_per_s": round3(measured_rate(options, result))});
     report["audit"] = json!({"acked": result.audit.acked, "lost": result.audit.lost,
         "duplicated": result.audit.duplicated, "examples": result.audit.examples});
+    report["ratios_to_baseline_ping"] = ratios(result);
     report["failovers"] = json!(result.failovers);
     report["events"] = json!(result.events);
     report["timeline"] = json!(result.samples);
@@ -32,6 +33,26 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
     report["failures"] = json!(result.failures);
     report["violations"] = json!(violations(options, result));
     report
+}
+
+/// p50 and p99 of answer → next question (and of failover resumes and spoken finals, when
+/// measured) over the same quantile of the baseline ping.
+fn ratios(result: &RunResult) -> Value {
+    let recorder = &result.recorder;
+    let mut ratios = serde_json::Map::new();
+    for step in [Step::AnswerToNext, Step::Failover, Step::SpeechToFinal] {
+        if recorder.count(step) == 0 || recorder.count(Step::Ping) == 0 {
+            continue;
+        }
+        let over = |q: f64| {
+            round3(recorder.quantile_ms(step, q) / recorder.quantile_ms(Step::Ping, q).max(1e-3))
+        };
+        ratios.insert(
+            step.name().to_owned(),
+            json!({"p50": over(0.5), "p99": over(0.99)}),
+        );
+    }
+    Value::Object(ratios)
 }
 
 /// Answers timed per second of the measured window (after the ramp-up with
