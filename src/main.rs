@@ -26,6 +26,11 @@ use std::time::Duration;
 
 use clap::{Parser, Subcommand};
 
+/// mimalloc, not glibc's malloc: under load, glibc's allocator took 24–32 % of the server's
+/// CPU (perf, docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Viva: a realtime voice session server for oral exams and tutoring.
 #[derive(Debug, Parser)]
 #[command(version)]

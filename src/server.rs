@@ -91,6 +91,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
             tracing::warn!(%err, "cannot set TCP_NODELAY");
         }
     });
+    warn_if_files_run_out(settings.max_connections);
     if settings.dev_mode {
         tracing::warn!(
             "DEVELOPMENT MODE: ?user=<id> is accepted WITHOUT a token; never expose this server"
@@ -226,5 +227,51 @@ async fn reap_idle_supervisors(app: Arc<App>) {
         if retired > 0 {
             tracing::debug!(retired, "retired idle supervisors");
         }
+    }
+}
+
+/// File descriptors a node needs besides its sockets: storage, logs, models, the listener.
+const SPARE_FILES: u64 = 64;
+
+/// Each connection is a file descriptor: warns when the process's open-file limit would
+/// refuse connections before `max_connections` does.
+fn warn_if_files_run_out(max_connections: usize) {
+    let limits = std::fs::read_to_string("/proc/self/limits").unwrap_or_default();
+    let Some(limit) = open_files_limit(&limits) else {
+        return;
+    };
+    if limit < max_connections as u64 + SPARE_FILES {
+        tracing::warn!(
+            limit,
+            max_connections,
+            "the open-file limit is below max_connections: new connections fail at about \
+             {} (raise `ulimit -n`, or lower max_connections)",
+            limit.saturating_sub(SPARE_FILES)
+        );
+    }
+}
+
+/// The soft "Max open files" limit of a `/proc/PID/limits` file (none when unlimited).
+fn open_files_limit(limits: &str) -> Option<u64> {
+    let line = limits
+        .lines()
+        .find(|line| line.starts_with("Max open files"))?;
+    line.split_whitespace().nth(3)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_open_file_limit_is_read_from_proc() {
+        let limits = "Limit                     Soft Limit           Hard Limit           Units     \n\
+                      Max processes             unlimited            unlimited            processes \n\
+                      Max open files            20000                20000                files     \n";
+        assert_eq!(open_files_limit(limits), Some(20_000));
+        let unlimited =
+            "Max open files            unlimited            unlimited            files\n";
+        assert_eq!(open_files_limit(unlimited), None);
+        assert_eq!(open_files_limit(""), None);
     }
 }

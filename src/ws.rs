@@ -7,7 +7,6 @@ use std::time::Duration;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::{SinkExt, StreamExt};
 use kameo::actor::ActorRef;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::DeviceLink;
 use viva_actors::metrics::Metrics;
@@ -78,7 +77,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
 
 async fn write_loop(
     mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
-    mut outbound: mpsc::Receiver<ServerMessage>,
+    mut outbound: viva_actors::link::Outbound,
     close: CancellationToken,
     metrics: Arc<Metrics>,
 ) {

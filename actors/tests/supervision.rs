@@ -4,7 +4,6 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 use viva_actors::checkpoint::{
     CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
@@ -93,7 +92,7 @@ fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
     }
 }
 
-fn device(connection_id: u64) -> (DeviceLink, mpsc::Receiver<ServerMessage>) {
+fn device(connection_id: u64) -> (DeviceLink, viva_actors::link::Outbound) {
     DeviceLink::new(
         connection_id,
         format!("device-{connection_id}"),
@@ -106,7 +105,7 @@ fn exam_config() -> SessionConfig {
     SessionConfig::Exam(serde_json::from_value(config).unwrap())
 }
 
-async fn next_event(receiver: &mut mpsc::Receiver<ServerMessage>) -> ServerEvent {
+async fn next_event(receiver: &mut viva_actors::link::Outbound) -> ServerEvent {
     tokio::time::timeout(Duration::from_secs(5), receiver.recv())
         .await
         .unwrap()
@@ -115,7 +114,7 @@ async fn next_event(receiver: &mut mpsc::Receiver<ServerMessage>) -> ServerEvent
 }
 
 async fn until_question(
-    receiver: &mut mpsc::Receiver<ServerMessage>,
+    receiver: &mut viva_actors::link::Outbound,
 ) -> viva_protocol::server::Question {
     loop {
         if let ServerEvent::Question(question) = next_event(receiver).await {
@@ -334,8 +333,8 @@ impl CheckpointStore for FlakyStore {
     }
 }
 
-fn drain(receiver: &mut mpsc::Receiver<ServerMessage>) -> Vec<ServerMessage> {
-    std::iter::from_fn(|| receiver.try_recv().ok()).collect()
+fn drain(receiver: &mut viva_actors::link::Outbound) -> Vec<ServerMessage> {
+    std::iter::from_fn(|| receiver.try_recv().ok().map(|message| *message)).collect()
 }
 
 #[tokio::test(start_paused = true)]

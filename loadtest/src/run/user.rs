@@ -102,12 +102,12 @@ pub struct UserRun {
 
 impl UserRun {
     pub(super) fn record(&mut self, spec: &UserSpec, step: Step, took: Duration) {
-        if Instant::now() < spec.measure_from {
-            return;
-        }
-        self.recorder.record(step, took);
+        // The timeline shows the ramp-up too; the percentiles may leave it out.
         if step == Step::AnswerToNext {
             spec.timeline.answered(took);
+        }
+        if Instant::now() >= spec.measure_from {
+            self.recorder.record(step, took);
         }
     }
 
@@ -207,7 +207,10 @@ async fn exam(
         end(spec, run, &mut live).await?;
     }
     *device = live.device + 1;
-    let result = read_result(spec, &live.session_id).await?;
+    // One socket per user at a time: the result is read after the exam's socket is closed.
+    let session_id = live.session_id.clone();
+    drop(live);
+    let result = read_result(spec, &session_id).await?;
     let matching = if spec.scenario == Scenario::Voice {
         Matching::Whole
     } else {
