@@ -240,6 +240,18 @@ fn push_chart(
     }
 }
 
+/// The plotting area every chart shares: margins and room for the axis labels.
+fn chart_area<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, plotters::coord::Shift>,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .margin(10)
+        .x_label_area_size(35)
+        .y_label_area_size(60);
+    builder
+}
+
 /// An SVG line chart of `series` against seconds, with a dashed vertical line per marker.
 pub fn line_chart(
     unit: &str,
@@ -257,10 +269,7 @@ pub fn line_chart(
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(35)
-            .y_label_area_size(60)
+        let mut chart = chart_area(&root)
             .build_cartesian_2d(0.0..x_max, 0.0..y_max)
             .map_err(|e| e.to_string())?;
         chart
@@ -325,10 +334,7 @@ fn draw_percentiles(steps: &[Series]) -> Result<String, String> {
     {
         let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let mut chart = ChartBuilder::on(&root)
-            .margin(10)
-            .x_label_area_size(35)
-            .y_label_area_size(60)
+        let mut chart = chart_area(&root)
             .build_cartesian_2d(-0.2..4.2, (low..high * 2.0).log_scale())
             .map_err(|e| e.to_string())?;
         chart
