@@ -1,0 +1,353 @@
+//! The model's assessment of one answer, checked against the exam plan before anything of it
+//! is used. The model proposes; this module disposes:
+//!
+//! - a reply cut at the token cap, unparseable JSON, unknown fields or an unknown score is
+//!   rejected;
+//! - empty or overlong feedback is rejected;
+//! - `mentioned_elements` outside the plan's pending elements are dropped (and the element
+//!   being assessed is not "mentioned" again);
+//! - a follow-up beyond `follow_up_max_per_element`, or one that asks several questions, is
+//!   rejected;
+//! - a missing `source_summary` becomes the fixed "Insufficient FAA sources" sentence.
+//!
+//! A rejection names its reason; the caller falls back to the embedded examiner, with no
+//! retry, and counts and logs the reason.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use viva_actors::exam::types::Score;
+
+use crate::grounding::source_summary_or_default;
+
+/// Longest feedback accepted, in characters (the schema asks for at most this too).
+pub const MAX_FEEDBACK: usize = 600;
+/// Longest question or follow-up accepted, in characters.
+pub const MAX_QUESTION: usize = 300;
+/// Longest source summary accepted, in characters.
+pub const MAX_SOURCES: usize = 300;
+/// Most mentioned elements one answer may claim.
+pub const MAX_MENTIONED: usize = 8;
+
+/// What the plan allows for this answer.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanBounds<'a> {
+    /// The element being assessed.
+    pub element_code: &'a str,
+    /// Other elements still pending in the plan (mention credit may only go to these).
+    pub pending: &'a [String],
+    /// Follow-ups already asked on this element.
+    pub follow_ups_used: u32,
+    /// The plan's `follow_up_max_per_element`.
+    pub follow_up_max: u32,
+}
+
+/// A checked assessment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// The score.
+    pub score: Score,
+    /// Feedback for the candidate.
+    pub feedback: String,
+    /// Pending elements the answer also covered.
+    pub mentioned_elements: Vec<String>,
+    /// Where the judgement comes from; never empty.
+    pub source_summary: String,
+    /// A follow-up question, within the plan's bound.
+    pub follow_up: Option<String>,
+}
+
+/// Why a reply was not used.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Rejection {
+    /// The reply stopped at the token cap.
+    #[error("truncated at the token cap")]
+    Truncated,
+    /// Not the JSON asked for.
+    #[error("unparseable: {0}")]
+    Unparseable(String),
+    /// A score other than satisfactory, partial or unsatisfactory.
+    #[error("unknown score {0:?}")]
+    UnknownScore(String),
+    /// No feedback.
+    #[error("empty feedback")]
+    EmptyFeedback,
+    /// A field longer than allowed.
+    #[error("{0} too long")]
+    TooLong(&'static str),
+    /// A follow-up when the element has used its follow-ups.
+    #[error("a follow-up beyond follow_up_max_per_element")]
+    FollowUpOverCap,
+    /// Text that asks more than one question.
+    #[error("asks several questions")]
+    SeveralQuestions,
+    /// An empty question.
+    #[error("empty question")]
+    EmptyQuestion,
+}
+
+impl Rejection {
+    /// A stable label for metrics and logs.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Rejection::Truncated => "truncated",
+            Rejection::Unparseable(_) => "unparseable",
+            Rejection::UnknownScore(_) => "unknown_score",
+            Rejection::EmptyFeedback => "empty_feedback",
+            Rejection::TooLong(_) => "too_long",
+            Rejection::FollowUpOverCap => "follow_up_over_cap",
+            Rejection::SeveralQuestions => "several_questions",
+            Rejection::EmptyQuestion => "empty_question",
+        }
+    }
+}
+
+/// The reply's shape (`deny_unknown_fields`: anything else is not the schema's).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawVerdict {
+    score: String,
+    feedback: String,
+    #[serde(default)]
+    mentioned_elements: Vec<String>,
+    #[serde(default)]
+    source_summary: Option<String>,
+    #[serde(default)]
+    follow_up: Option<String>,
+}
+
+/// Checks a model reply (`truncated` when it stopped at the token cap) against the plan.
+pub fn check_verdict(
+    reply: &str,
+    truncated: bool,
+    bounds: &PlanBounds<'_>,
+) -> Result<Verdict, Rejection> {
+    if truncated {
+        return Err(Rejection::Truncated);
+    }
+    let raw: RawVerdict =
+        serde_json::from_str(reply).map_err(|err| Rejection::Unparseable(err.to_string()))?;
+    let score =
+        Score::parse(raw.score.trim()).ok_or_else(|| Rejection::UnknownScore(raw.score.clone()))?;
+    let feedback = raw.feedback.trim().to_owned();
+    if feedback.is_empty() {
+        return Err(Rejection::EmptyFeedback);
+    }
+    bounded(&feedback, MAX_FEEDBACK, "feedback")?;
+    let source_summary = source_summary_or_default(raw.source_summary.as_deref());
+    bounded(&source_summary, MAX_SOURCES, "source_summary")?;
+    let follow_up = check_follow_up(raw.follow_up.as_deref(), bounds)?;
+    Ok(Verdict {
+        score,
+        feedback,
+        mentioned_elements: pending_only(raw.mentioned_elements, bounds),
+        source_summary,
+        follow_up,
+    })
+}
+
+fn bounded(text: &str, max: usize, field: &'static str) -> Result<(), Rejection> {
+    if text.chars().count() > max {
+        return Err(Rejection::TooLong(field));
+    }
+    Ok(())
+}
+
+/// Mentioned elements the plan still has pending, once each, in the model's order.
+fn pending_only(mentioned: Vec<String>, bounds: &PlanBounds<'_>) -> Vec<String> {
+    let mut kept: Vec<String> = Vec::new();
+    for code in mentioned {
+        let code = code.trim().to_owned();
+        let pending = bounds.pending.contains(&code) && code != bounds.element_code;
+        if pending && !kept.contains(&code) && kept.len() < MAX_MENTIONED {
+            kept.push(code);
+        }
+    }
+    kept
+}
+
+fn check_follow_up(
+    follow_up: Option<&str>,
+    bounds: &PlanBounds<'_>,
+) -> Result<Option<String>, Rejection> {
+    let Some(text) = follow_up
+        .map(str::trim)
+        .filter(|t| !t.is_empty() && *t != "null")
+    else {
+        return Ok(None);
+    };
+    if bounds.follow_ups_used >= bounds.follow_up_max {
+        return Err(Rejection::FollowUpOverCap);
+    }
+    check_question(text).map(Some)
+}
+
+/// One question, trimmed: not empty, not too long, and asking one thing (at most one
+/// question mark, and none before the last sentence).
+pub fn check_question(text: &str) -> Result<String, Rejection> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(Rejection::EmptyQuestion);
+    }
+    bounded(text, MAX_QUESTION, "question")?;
+    if text.matches('?').count() > 1 {
+        return Err(Rejection::SeveralQuestions);
+    }
+    Ok(text.to_owned())
+}
+
+/// The JSON schema for `response_format`: the verdict first (models write in schema order),
+/// bounded strings, and mentioned elements limited to the pending ones.
+pub fn verdict_schema(pending: &[String]) -> Value {
+    let mentioned = if pending.is_empty() {
+        json!({"type": "array", "maxItems": 0, "items": {"type": "string"}})
+    } else {
+        json!({"type": "array", "maxItems": MAX_MENTIONED,
+               "items": {"type": "string", "enum": pending}})
+    };
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["score", "feedback", "mentioned_elements", "source_summary", "follow_up"],
+        "properties": {
+            "score": {"type": "string", "enum": ["satisfactory", "partial", "unsatisfactory"]},
+            "feedback": {"type": "string", "maxLength": MAX_FEEDBACK},
+            "mentioned_elements": mentioned,
+            "source_summary": {"type": "string", "maxLength": MAX_SOURCES},
+            "follow_up": {"type": ["string", "null"], "maxLength": MAX_QUESTION}
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::grounding::NO_SOURCES;
+
+    fn pending() -> Vec<String> {
+        vec!["PA.I.A.K2".to_owned(), "PA.I.A.K3".to_owned()]
+    }
+
+    fn check(reply: &str, follow_ups_used: u32) -> Result<Verdict, Rejection> {
+        let pending = pending();
+        let bounds = PlanBounds {
+            element_code: "PA.I.A.K1",
+            pending: &pending,
+            follow_ups_used,
+            follow_up_max: 1,
+        };
+        check_verdict(reply, false, &bounds)
+    }
+
+    const GOOD: &str = r#"{"score": "partial", "feedback": "You named the certificate but not the medical.",
+        "mentioned_elements": ["PA.I.A.K2"], "source_summary": "14 CFR 61.3",
+        "follow_up": "Which medical certificate does a private pilot need?"}"#;
+
+    #[test]
+    fn a_good_reply_is_used_as_given() {
+        let verdict = check(GOOD, 0).unwrap();
+        assert_eq!(verdict.score, Score::Partial);
+        assert_eq!(verdict.mentioned_elements, ["PA.I.A.K2"]);
+        assert_eq!(verdict.source_summary, "14 CFR 61.3");
+        assert!(verdict.follow_up.is_some());
+    }
+
+    #[test]
+    fn every_rule_has_its_rejection() {
+        let table: &[(&str, u32, Rejection)] = &[
+            ("not json", 0, Rejection::Unparseable(String::new())),
+            (
+                r#"{"score": "good", "feedback": "x"}"#,
+                0,
+                Rejection::UnknownScore("good".into()),
+            ),
+            (
+                r#"{"score": "partial", "feedback": "  "}"#,
+                0,
+                Rejection::EmptyFeedback,
+            ),
+            (
+                r#"{"score": "partial", "feedback": "x", "grade": 4}"#,
+                0,
+                Rejection::Unparseable(String::new()),
+            ),
+            (GOOD, 1, Rejection::FollowUpOverCap),
+            (
+                r#"{"score": "partial", "feedback": "x", "follow_up": "Why? And when?"}"#,
+                0,
+                Rejection::SeveralQuestions,
+            ),
+        ];
+        for (reply, used, expected) in table {
+            let got = check(reply, *used).unwrap_err();
+            assert_eq!(got.label(), expected.label(), "{reply}: {got}");
+        }
+        let long = format!(
+            r#"{{"score": "partial", "feedback": "{}"}}"#,
+            "x".repeat(MAX_FEEDBACK + 1)
+        );
+        assert_eq!(check(&long, 0).unwrap_err(), Rejection::TooLong("feedback"));
+        let bounds = PlanBounds {
+            element_code: "E",
+            pending: &[],
+            follow_ups_used: 0,
+            follow_up_max: 1,
+        };
+        assert_eq!(
+            check_verdict(GOOD, true, &bounds).unwrap_err(),
+            Rejection::Truncated
+        );
+    }
+
+    #[test]
+    fn mention_credit_only_goes_to_pending_elements_once() {
+        let reply = r#"{"score": "satisfactory", "feedback": "Good.",
+            "mentioned_elements": ["PA.I.A.K3", "PA.IX.A.K1", "PA.I.A.K1", "PA.I.A.K3", " PA.I.A.K2 "]}"#;
+        let verdict = check(reply, 0).unwrap();
+        assert_eq!(verdict.mentioned_elements, ["PA.I.A.K3", "PA.I.A.K2"]);
+    }
+
+    #[test]
+    fn a_missing_or_null_source_summary_gets_the_fixed_sentence() {
+        let verdict = check(
+            r#"{"score": "unsatisfactory", "feedback": "No.", "source_summary": "null"}"#,
+            0,
+        );
+        assert_eq!(verdict.unwrap().source_summary, NO_SOURCES);
+        let verdict = check(
+            r#"{"score": "unsatisfactory", "feedback": "No.", "follow_up": null}"#,
+            0,
+        );
+        assert_eq!(verdict.unwrap().source_summary, NO_SOURCES);
+    }
+
+    #[test]
+    fn one_question_at_a_time() {
+        assert!(check_question("What documents must be on board?").is_ok());
+        assert!(check_question("Walk me through your preflight.").is_ok());
+        assert_eq!(
+            check_question("What is VFR? What is IFR?").unwrap_err(),
+            Rejection::SeveralQuestions
+        );
+        assert_eq!(check_question("  ").unwrap_err(), Rejection::EmptyQuestion);
+        let long = "Why ".repeat(MAX_QUESTION);
+        assert_eq!(
+            check_question(&long).unwrap_err(),
+            Rejection::TooLong("question")
+        );
+    }
+
+    #[test]
+    fn the_schema_puts_the_verdict_first_and_bounds_everything() {
+        let schema = verdict_schema(&pending());
+        assert_eq!(schema["required"][0], "score");
+        assert_eq!(schema["properties"]["feedback"]["maxLength"], MAX_FEEDBACK);
+        assert_eq!(
+            schema["properties"]["mentioned_elements"]["items"]["enum"][1],
+            "PA.I.A.K3"
+        );
+        assert_eq!(
+            verdict_schema(&[])["properties"]["mentioned_elements"]["maxItems"],
+            0
+        );
+    }
+}
