@@ -9,10 +9,13 @@
 //!   mention credit for pending elements only, the follow-up bound, one question at a time)
 //!   and the JSON schema asked of the model.
 //!
-//! The provider (async-openai), the examiner that falls back to the embedded one, streaming
-//! and the turn log come next.
+//! - [`provider`]: the model behind an OpenAI-compatible endpoint (async-openai), each call
+//!   bounded by a permit and one timeout, made once.
+//!
+//! The examiner that falls back to the embedded one, streaming and the turn log come next.
 #![warn(missing_docs)]
 
 pub mod grounding;
 pub mod prompts;
+pub mod provider;
 pub mod verdict;
