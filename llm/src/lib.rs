@@ -12,9 +12,14 @@
 //! - [`provider`]: the model behind an OpenAI-compatible endpoint (async-openai), each call
 //!   bounded by a permit and one timeout, made once.
 //!
-//! The examiner that falls back to the embedded one, streaming and the turn log come next.
+//! - [`examiner`]: `LlmExaminer`, which phrases and assesses through the model and falls
+//!   back to the embedded examiner's result on any failure, counting the reason.
+//!
+//! Still to come: the server's configuration and metrics, the previous topic and follow-up
+//! count reaching the examiner, streaming `question.delta`, and the turn log.
 #![warn(missing_docs)]
 
+pub mod examiner;
 pub mod grounding;
 pub mod prompts;
 pub mod provider;
