@@ -37,6 +37,9 @@ pub struct FileConfig {
     /// `[voice]`: speech to text and turn-taking.
     #[serde(default)]
     pub voice: VoiceSection,
+    /// `[llm]`: the examiner's model, if any.
+    #[serde(default)]
+    pub llm: crate::llm_config::LlmSection,
 }
 
 /// `[voice]`.
@@ -294,6 +297,10 @@ pub struct Settings {
     pub partial_share: f64,
     /// Turn-taking for spoken answers.
     pub turns: TurnSettings,
+    /// The examiner's model; `None` runs the embedded examiner.
+    pub llm: Option<viva_llm::provider::LlmSettings>,
+    /// A folder of prompt templates replacing the built-in ones.
+    pub prompts: Option<PathBuf>,
 }
 
 /// The repo's `blueprints/`, used when none is given.

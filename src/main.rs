@@ -15,6 +15,7 @@ mod app;
 mod auth;
 mod blueprints;
 mod config;
+mod llm_config;
 mod models;
 mod server;
 mod talk;
@@ -132,6 +133,19 @@ struct ServeArgs {
     /// 0 turns them off and leaves every thread to finished answers).
     #[arg(long, env = "VIVA_STT_PARTIAL_SHARE")]
     stt_partial_share: Option<f64>,
+    /// An OpenAI-compatible API base for the examiner, such as `http://127.0.0.1:8090/v1`
+    /// (default: none; the embedded examiner runs offline).
+    #[arg(long, env = "VIVA_LLM_URL")]
+    llm_url: Option<String>,
+    /// The model name to ask for.
+    #[arg(long, env = "VIVA_LLM_MODEL")]
+    llm_model: Option<String>,
+    /// The API key, if the endpoint needs one.
+    #[arg(long, env = "VIVA_LLM_API_KEY", hide_env_values = true)]
+    llm_api_key: Option<String>,
+    /// A folder of prompt templates replacing the built-in ones file by file.
+    #[arg(long, env = "VIVA_PROMPTS")]
+    prompts: Option<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -225,6 +239,13 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config::check_dev_mode(args.dev, listen)?;
     let secret = args.common.auth_secret.clone().or(file.auth.secret.clone());
     let speech_model = speech_model(&args, &file, &data_dir);
+    let llm_flags = llm_config::LlmFlags {
+        url: args.llm_url.clone(),
+        model: args.llm_model.clone(),
+        api_key: args.llm_api_key.clone(),
+        prompts: args.prompts.clone(),
+    };
+    let (llm, prompts) = llm_config::resolve(&file.llm, llm_flags)?;
     let settings = config::Settings {
         listen,
         auth_secret: auth::resolve_secret(secret, &data_dir)?,
@@ -249,6 +270,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .max(1),
         partial_share: file.partial_share(args.stt_partial_share)?,
         turns: file.turns()?,
+        llm,
+        prompts,
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(server::run(settings))

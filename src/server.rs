@@ -46,6 +46,26 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
     ))
 }
 
+/// The embedded examiner, or the model-backed one (which falls back to it) when an LLM is
+/// configured; its templates are checked here, so a bad one stops the start.
+fn examiner(
+    settings: &Settings,
+    library: &Arc<AcsLibrary>,
+) -> anyhow::Result<Arc<dyn viva_actors::examiner::Examiner>> {
+    let prompts = viva_llm::prompts::Prompts::load(settings.prompts.as_deref())?;
+    let Some(llm) = settings.llm.clone() else {
+        tracing::info!("examiner: embedded (no LLM configured)");
+        return Ok(Arc::new(EmbeddedExaminer::new(library.clone())));
+    };
+    tracing::info!(url = %llm.base_url, model = %llm.model, timeout = ?llm.timeout, "examiner: LLM, falling back to the embedded one");
+    let provider = viva_llm::provider::Provider::new(llm);
+    Ok(Arc::new(viva_llm::examiner::LlmExaminer::new(
+        provider,
+        prompts,
+        library.clone(),
+    )))
+}
+
 /// Runs the server until a shutdown signal.
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
@@ -55,7 +75,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let speech = start_speech(&settings, &metrics)?;
     let session = Arc::new(SessionDeps {
         store: storage.store,
-        examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
+        examiner: examiner(&settings, &library)?,
         library,
         blueprints,
         clock: Arc::new(SystemClock),

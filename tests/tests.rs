@@ -9,6 +9,7 @@ mod distributed;
 mod exam_flow;
 mod harness;
 mod isolation;
+mod llm_examiner;
 mod metrics;
 mod restart;
 mod talk_cli;
