@@ -44,6 +44,8 @@ pub struct AssessRequest {
     pub answer: String,
     /// Other elements still pending, which the answer may also cover (mention credit).
     pub other_pending: Vec<String>,
+    /// Follow-ups the plan still allows on this element.
+    pub follow_ups_left: u32,
 }
 
 /// The examiner's verdict on one answer.

@@ -147,13 +147,13 @@ impl LlmExaminer {
             .complete(&system, &user, Some(("assessment", schema)))
             .await
             .map_err(|err| fail(err.label()))?;
-        // Follow-ups stay the planner's until the plan's follow-up count reaches the
-        // examiner: a model's follow-up is refused (a bound of 0) rather than trusted.
+        // A follow-up beyond what the plan still allows is refused; the planner decides
+        // whether one is asked, and phrases it.
         let bounds = PlanBounds {
             element_code: &request.element_code,
             pending: &request.other_pending,
             follow_ups_used: 0,
-            follow_up_max: 0,
+            follow_up_max: request.follow_ups_left,
         };
         let verdict = check_verdict(&reply.text, reply.truncated, &bounds)
             .map_err(|rejection| fail(rejection.label()))?;

@@ -55,6 +55,7 @@ fn assess_request() -> AssessRequest {
         element_code: "PA.I.A.K1".into(),
         question: "What documents must you have with you to act as pilot in command?".into(),
         answer: "My pilot certificate and photo ID.".into(),
+        follow_ups_left: 1,
         other_pending: vec!["PA.I.A.K2".into(), "PA.I.A.K3".into()],
     }
 }
@@ -130,4 +131,23 @@ async fn a_phrasing_that_asks_two_questions_is_replaced() {
         examiner.phrase(&question_request()).await,
         "Which documents do you carry as PIC?"
     );
+}
+
+#[tokio::test]
+async fn a_model_follow_up_is_refused_once_the_plan_allows_no_more() {
+    const WITH_FOLLOW_UP: &str = r#"{"score": "partial", "feedback": "Half of it.",
+        "mentioned_elements": [], "source_summary": "14 CFR 61.3",
+        "follow_up": "Which medical certificate do you hold?"}"#;
+    let examiner = examiner_on(Behaviour::Says(WITH_FOLLOW_UP, "stop")).await;
+    let allowed = examiner.assess(&assess_request()).await;
+    assert_eq!(allowed.feedback, "Half of it.");
+    let spent = AssessRequest {
+        follow_ups_left: 0,
+        ..assess_request()
+    };
+    let embedded = EmbeddedExaminer::new(library()).assess_now(&spent);
+    assert_eq!(examiner.assess(&spent).await, embedded);
+    let tally = examiner.tally();
+    assert_eq!(tally.used, 1);
+    assert_eq!(tally.fallbacks.get("assess/follow_up_over_cap"), Some(&1));
 }

@@ -227,7 +227,13 @@ impl ExamCore {
             question: open.text.clone(),
             answer: answer.to_owned(),
             other_pending,
+            follow_ups_left: self.follow_ups_left(&open.element_code),
         }
+    }
+
+    fn follow_ups_left(&self, code: &str) -> u32 {
+        let used = self.plan.follow_ups.get(code).copied().unwrap_or(0);
+        self.plan.follow_up_max_per_element.saturating_sub(used)
     }
 }
 
