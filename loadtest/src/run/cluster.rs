@@ -1,9 +1,10 @@
 //! The `chaos` scenario's cluster: `viva serve --dev` nodes on loopback ports, sharing one
 //! Redis. Part way through the run the first node is killed with SIGKILL — no shutdown, no
-//! final checkpoint — and restarted on the same port a little later. Every node is stopped
-//! when the cluster is dropped.
+//! final checkpoint — and restarted on the same port a little later. Each node keeps its
+//! data folder (signing secret, logs) in a temporary folder the cluster owns. Every node is
+//! stopped when the cluster is dropped.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
@@ -31,6 +32,9 @@ pub enum ClusterError {
     /// The chaos options were incomplete.
     #[error("{0}")]
     Options(String),
+    /// The nodes' data folder could not be made.
+    #[error("a data folder for the nodes: {0}")]
+    DataDir(std::io::Error),
 }
 
 struct Node {
@@ -43,6 +47,7 @@ struct Node {
 pub struct Cluster {
     bin: PathBuf,
     redis_url: String,
+    data: tempfile::TempDir,
     nodes: Vec<Node>,
 }
 
@@ -64,6 +69,7 @@ impl Cluster {
         let mut cluster = Cluster {
             bin,
             redis_url,
+            data: tempfile::tempdir().map_err(ClusterError::DataDir)?,
             nodes: Vec::with_capacity(options.nodes),
         };
         for index in 0..options.nodes {
@@ -91,8 +97,42 @@ impl Cluster {
             .collect()
     }
 
+    /// `viva serve --dev` named `name` on `port`, started once it says it listens. Its
+    /// output is drained so it never blocks on a full pipe.
     async fn spawn(&self, name: &str, port: u16) -> Result<Child, ClusterError> {
-        spawn_node(&self.bin, &self.redis_url, name, port).await
+        let fail = |reason: String| ClusterError::Start {
+            node: name.to_owned(),
+            reason,
+        };
+        let mut child = Command::new(&self.bin)
+            .args(["serve", "--dev", "--listen", &format!("127.0.0.1:{port}")])
+            .args(["--redis", &self.redis_url, "--node-id", name, "--data-dir"])
+            .arg(self.data.path().join(name))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(|err| fail(format!("{}: {err}", self.bin.display())))?;
+        let stdout = child
+            .stdout
+            .take()
+            .ok_or_else(|| fail("no stdout".to_owned()))?;
+        let mut lines = BufReader::new(stdout).lines();
+        let listening = async {
+            while let Ok(Some(line)) = lines.next_line().await {
+                if line.contains("listening on") {
+                    return true;
+                }
+            }
+            false
+        };
+        match tokio::time::timeout(START_TIMEOUT, listening).await {
+            Ok(true) => {}
+            Ok(false) => return Err(fail("exited before listening".to_owned())),
+            Err(_) => return Err(fail(format!("not listening after {START_TIMEOUT:?}"))),
+        }
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        Ok(child)
     }
 
     /// Waits `after`, kills the first node with SIGKILL, waits `down`, and restarts it on
@@ -107,16 +147,12 @@ impl Cluster {
         let Some(node) = self.nodes.first_mut() else {
             return self;
         };
-        if let Some(mut child) = node.child.take() {
-            // ignore: a node that already died needs no kill; `wait` reaps it either way.
-            let _ = child.start_kill();
-            let _ = child.wait().await;
-        }
+        kill(&mut node.child).await;
         timeline.watch(&node.name, None);
         timeline.event(format!("SIGKILL {}", node.name));
-        tokio::time::sleep(down).await;
         let (name, port) = (node.name.clone(), node.port);
-        match spawn_node(&self.bin, &self.redis_url, &name, port).await {
+        tokio::time::sleep(down).await;
+        match self.spawn(&name, port).await {
             Ok(child) => {
                 timeline.watch(&name, child.id());
                 timeline.event(format!("restarted {name}"));
@@ -132,55 +168,18 @@ impl Cluster {
     /// Stops every node (SIGKILL: the run is over, nothing is measured any more).
     pub async fn stop(mut self) {
         for node in &mut self.nodes {
-            if let Some(mut child) = node.child.take() {
-                // ignore: a node that already exited needs no kill.
-                let _ = child.start_kill();
-                let _ = child.wait().await;
-            }
+            kill(&mut node.child).await;
         }
     }
 }
 
-/// `viva serve --dev` on `port`, started once it says it listens. Its output is drained so
-/// it never blocks on a full pipe.
-async fn spawn_node(
-    bin: &Path,
-    redis_url: &str,
-    name: &str,
-    port: u16,
-) -> Result<Child, ClusterError> {
-    let fail = |reason: String| ClusterError::Start {
-        node: name.to_owned(),
-        reason,
-    };
-    let mut child = Command::new(bin)
-        .args(["serve", "--dev", "--listen", &format!("127.0.0.1:{port}")])
-        .args(["--redis", redis_url, "--node-id", name])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|err| fail(format!("{}: {err}", bin.display())))?;
-    let stdout = child
-        .stdout
-        .take()
-        .ok_or_else(|| fail("no stdout".to_owned()))?;
-    let mut lines = BufReader::new(stdout).lines();
-    let listening = async {
-        while let Ok(Some(line)) = lines.next_line().await {
-            if line.contains("listening on") {
-                return true;
-            }
-        }
-        false
-    };
-    match tokio::time::timeout(START_TIMEOUT, listening).await {
-        Ok(true) => {}
-        Ok(false) => return Err(fail("exited before listening".to_owned())),
-        Err(_) => return Err(fail(format!("not listening after {START_TIMEOUT:?}"))),
+/// SIGKILLs a running node and reaps it.
+async fn kill(child: &mut Option<Child>) {
+    if let Some(mut child) = child.take() {
+        // ignore: a node that already died needs no kill; `wait` reaps it either way.
+        let _ = child.start_kill();
+        let _ = child.wait().await;
     }
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    Ok(child)
 }
 
 /// A loopback port nothing listens on now.
