@@ -61,13 +61,14 @@ impl LlmExaminer {
         self.tally.lock().map(|t| t.clone()).unwrap_or_default()
     }
 
-    fn note(&self, outcome: Result<(), Fallback>) {
+    /// Counts a call: its reply was used, or it fell back for `fallback`'s reason.
+    fn note(&self, fallback: Option<&Fallback>) {
         let Ok(mut tally) = self.tally.lock() else {
             return;
         };
-        match outcome {
-            Ok(()) => tally.used += 1,
-            Err(fallback) => {
+        match fallback {
+            None => tally.used += 1,
+            Some(fallback) => {
                 tracing::warn!(
                     call = fallback.call,
                     reason = fallback.reason,
@@ -86,6 +87,30 @@ impl LlmExaminer {
             .map_or_else(String::new, |element| element.text.clone())
     }
 
+    /// One model call for `call`: the rating's system prompt, `template` rendered with
+    /// `variables`, and the reply (JSON following `schema`, when given) not yet checked.
+    async fn ask(
+        &self,
+        call: &'static str,
+        rating: Rating,
+        (template, variables): (Template, serde_json::Value),
+        schema: Option<(&str, serde_json::Value)>,
+    ) -> Result<crate::provider::Reply, Fallback> {
+        let fail = |reason| Fallback { call, reason };
+        let system = self
+            .prompts
+            .examiner_system(rating_title(rating))
+            .map_err(|_| fail("prompt"))?;
+        let user = self
+            .prompts
+            .render(template, &variables)
+            .map_err(|_| fail("prompt"))?;
+        self.provider
+            .complete(&system, &user, schema)
+            .await
+            .map_err(|err| fail(err.label()))
+    }
+
     async fn phrase_by_model(&self, request: &QuestionRequest) -> Result<String, Fallback> {
         let fail = |reason| Fallback {
             call: "phrase",
@@ -99,16 +124,8 @@ impl LlmExaminer {
             "difficulty": format!("{:?}", request.difficulty).to_lowercase(),
             "previous_topic": "",
         });
-        let system = self.system(request.rating).map_err(|_| fail("prompt"))?;
-        let user = self
-            .prompts
-            .render(Template::Question, &variables)
-            .map_err(|_| fail("prompt"))?;
-        let reply = self
-            .provider
-            .complete(&system, &user, None)
-            .await
-            .map_err(|err| fail(err.label()))?;
+        let prompt = (Template::Question, variables);
+        let reply = self.ask("phrase", request.rating, prompt, None).await?;
         if reply.truncated {
             return Err(fail("truncated"));
         }
@@ -136,17 +153,9 @@ impl LlmExaminer {
             "answer": request.answer,
             "pending": pending,
         });
-        let system = self.system(request.rating).map_err(|_| fail("prompt"))?;
-        let user = self
-            .prompts
-            .render(Template::Assessment, &variables)
-            .map_err(|_| fail("prompt"))?;
-        let schema = verdict_schema(&request.other_pending);
-        let reply = self
-            .provider
-            .complete(&system, &user, Some(("assessment", schema)))
-            .await
-            .map_err(|err| fail(err.label()))?;
+        let schema = Some(("assessment", verdict_schema(&request.other_pending)));
+        let prompt = (Template::Assessment, variables);
+        let reply = self.ask("assess", request.rating, prompt, schema).await?;
         // A follow-up beyond what the plan still allows is refused; the planner decides
         // whether one is asked, and phrases it.
         let bounds = PlanBounds {
@@ -167,10 +176,6 @@ impl LlmExaminer {
             source_summary: verdict.source_summary,
         })
     }
-
-    fn system(&self, rating: Rating) -> Result<String, crate::prompts::PromptError> {
-        self.prompts.examiner_system(rating_title(rating))
-    }
 }
 
 fn rating_title(rating: Rating) -> &'static str {
@@ -184,7 +189,7 @@ impl Examiner for LlmExaminer {
     fn phrase<'a>(&'a self, request: &'a QuestionRequest) -> ExaminerFuture<'a, String> {
         Box::pin(async move {
             let outcome = self.phrase_by_model(request).await;
-            self.note(outcome.as_ref().map(drop).map_err(Clone::clone));
+            self.note(outcome.as_ref().err());
             outcome.unwrap_or_else(|_| self.embedded.phrase_now(request))
         })
     }
@@ -193,7 +198,7 @@ impl Examiner for LlmExaminer {
         Box::pin(async move {
             let embedded = self.embedded.assess_now(request);
             let outcome = self.assess_by_model(request, &embedded).await;
-            self.note(outcome.as_ref().map(drop).map_err(Clone::clone));
+            self.note(outcome.as_ref().err());
             outcome.unwrap_or(embedded)
         })
     }

@@ -3,11 +3,10 @@
 //! two things fall back to exactly what the embedded examiner says, each counted by reason.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::{Behaviour, endpoint};
-use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use common::{Behaviour, endpoint, library};
+use viva_actors::exam::acs::Rating;
 use viva_actors::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use viva_actors::examiner::{AssessRequest, EmbeddedExaminer, Examiner, QuestionRequest};
 use viva_llm::examiner::LlmExaminer;
@@ -17,24 +16,6 @@ use viva_llm::provider::{LlmSettings, Provider};
 mod common;
 
 const TIMEOUT: Duration = Duration::from_secs(2);
-
-fn library() -> Arc<AcsLibrary> {
-    let load = |rating: Rating, elements: &str, tasks: &str| {
-        AcsCatalog::from_json(rating, elements, tasks).unwrap()
-    };
-    Arc::new(AcsLibrary::new(
-        load(
-            Rating::Private,
-            include_str!("../../blueprints/acs/acs-private-airplane.json"),
-            include_str!("../../blueprints/acs/acs-private-airplane-tasks.json"),
-        ),
-        load(
-            Rating::Commercial,
-            include_str!("../../blueprints/acs/acs-commercial-airplane.json"),
-            include_str!("../../blueprints/acs/acs-commercial-airplane-tasks.json"),
-        ),
-    ))
-}
 
 async fn examiner_on(behaviour: Behaviour) -> LlmExaminer {
     let (base_url, _) = endpoint(behaviour).await;

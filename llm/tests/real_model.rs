@@ -9,15 +9,17 @@
 use std::io::{Read, Write};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use common::library;
+use viva_actors::exam::acs::Rating;
 use viva_actors::exam::types::{QuestionDifficulty, QuestionKind};
 use viva_actors::examiner::{AssessRequest, EmbeddedExaminer, Examiner, QuestionRequest};
 use viva_llm::examiner::LlmExaminer;
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
+
+mod common;
 
 const MODEL: &str = "SmolLM2-135M-Instruct.Q4_1.gguf";
 
@@ -88,24 +90,6 @@ fn healthy(port: u16) -> bool {
     stream.write_all(request.as_bytes()).is_ok()
         && stream.read_to_string(&mut response).is_ok()
         && response.starts_with("HTTP/1.1 200")
-}
-
-fn library() -> Arc<AcsLibrary> {
-    let load = |rating: Rating, elements: &str, tasks: &str| {
-        AcsCatalog::from_json(rating, elements, tasks).unwrap()
-    };
-    Arc::new(AcsLibrary::new(
-        load(
-            Rating::Private,
-            include_str!("../../blueprints/acs/acs-private-airplane.json"),
-            include_str!("../../blueprints/acs/acs-private-airplane-tasks.json"),
-        ),
-        load(
-            Rating::Commercial,
-            include_str!("../../blueprints/acs/acs-commercial-airplane.json"),
-            include_str!("../../blueprints/acs/acs-commercial-airplane-tasks.json"),
-        ),
-    ))
 }
 
 fn examiner_at(port: u16, timeout: Duration) -> LlmExaminer {

@@ -3,6 +3,11 @@
 
 use std::time::Duration;
 
+/// `value` rounded to three decimals, for reports.
+pub fn round3(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
 /// Nearest-rank percentile `p` (0–100) of ascending `sorted`; zero when empty.
 pub fn percentile(sorted: &[Duration], p: f64) -> Duration {
     let rank = ((p / 100.0) * (sorted.len() as f64 - 1.0)).round() as usize;

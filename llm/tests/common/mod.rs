@@ -1,4 +1,5 @@
-//! A chat-completions endpoint on loopback that behaves as a test tells it to.
+//! A chat-completions endpoint on loopback that behaves as a test tells it to, and the ACS
+//! catalogs the examiner tests need.
 #![allow(dead_code, clippy::unwrap_used)] // each test binary uses part of it
 
 use std::sync::Arc;
@@ -10,6 +11,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::json;
+use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 
 /// How the endpoint answers every request.
 #[derive(Clone, Copy)]
@@ -61,4 +63,23 @@ async fn reply(behaviour: Behaviour) -> Response {
         Behaviour::Garbage => (StatusCode::OK, "{\"choices\": [{\"oops\"").into_response(),
         Behaviour::Says(content, finish) => axum::Json(completion(content, finish)).into_response(),
     }
+}
+
+/// The repository's ACS catalogs.
+pub fn library() -> Arc<AcsLibrary> {
+    let load = |rating: Rating, elements: &str, tasks: &str| {
+        AcsCatalog::from_json(rating, elements, tasks).unwrap()
+    };
+    Arc::new(AcsLibrary::new(
+        load(
+            Rating::Private,
+            include_str!("../../../blueprints/acs/acs-private-airplane.json"),
+            include_str!("../../../blueprints/acs/acs-private-airplane-tasks.json"),
+        ),
+        load(
+            Rating::Commercial,
+            include_str!("../../../blueprints/acs/acs-commercial-airplane.json"),
+            include_str!("../../../blueprints/acs/acs-commercial-airplane-tasks.json"),
+        ),
+    ))
 }

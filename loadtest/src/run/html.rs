@@ -201,15 +201,7 @@ fn per_server(
     samples: &[Sample],
     pick: impl Fn(&super::timeline::ProcessSample) -> Option<f64>,
 ) -> Vec<Series> {
-    let mut names: Vec<String> = Vec::new();
-    for sample in samples {
-        for process in &sample.servers {
-            if !names.contains(&process.name) {
-                names.push(process.name.clone());
-            }
-        }
-    }
-    names
+    super::timeline::server_names(samples)
         .into_iter()
         .map(|name| Series {
             points: samples

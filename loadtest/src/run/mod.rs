@@ -133,10 +133,7 @@ fn spawn_probe(options: &Options, urls: &[String]) -> tokio::task::JoinHandle<Re
         started
     };
     let user = format!("lt-{}-probe", options.seed);
-    let auth = match options.token_for(&user) {
-        Some(token) => format!("access_token={token}"),
-        None => format!("user={user}"),
-    };
+    let auth = user::auth_query(options.token_for(&user).as_deref(), &user);
     let base = urls.first().cloned().unwrap_or_default();
     tokio::spawn(probe::run(base, auth, measure_from, end))
 }

@@ -4,6 +4,7 @@
 //! made only when one fills, and at the merge); they are merged at the end, so recording
 //! takes no lock.
 
+use crate::stats::round3;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -71,12 +72,14 @@ pub struct Recorder {
     errors: BTreeMap<String, u64>,
 }
 
-/// An empty histogram (the bounds are valid constants, so this is always `Some`).
-fn histogram() -> Option<Histogram<u64>> {
+/// An empty latency histogram, in microseconds (the bounds are valid constants, so this is
+/// always `Some`). The timeline's windows use it too.
+pub(super) fn histogram() -> Option<Histogram<u64>> {
     Histogram::new_with_bounds(1, HIGHEST_MICROS, 3).ok()
 }
 
-fn micros_of(took: Duration) -> u32 {
+/// `took` in microseconds, clamped to what a histogram holds.
+pub(super) fn micros_of(took: Duration) -> u32 {
     let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
     u32::try_from(micros.clamp(1, HIGHEST_MICROS)).unwrap_or(u32::MAX)
 }
@@ -211,10 +214,6 @@ impl Recorder {
             })
             .collect()
     }
-}
-
-fn round3(value: f64) -> f64 {
-    (value * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]

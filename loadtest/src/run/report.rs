@@ -1,6 +1,7 @@
 //! The run's report: JSON with the options, throughput, percentiles per step, errors by code
 //! and the audit, a few lines for the terminal, and the thresholds that make the exit status.
 
+use crate::stats::round3;
 use serde_json::{Value, json};
 
 use super::RunResult;
@@ -70,15 +71,7 @@ fn measured_rate(options: &Options, result: &RunResult) -> f64 {
 /// Peak and last RSS and mean CPU of each watched server, and of the load tester.
 fn resources(result: &RunResult) -> Value {
     let mut servers: Vec<Value> = Vec::new();
-    let names = result
-        .samples
-        .iter()
-        .flat_map(|s| s.servers.iter().map(|p| p.name.clone()));
-    let mut seen: Vec<String> = Vec::new();
-    for name in names {
-        if seen.contains(&name) {
-            continue;
-        }
+    for name in super::timeline::server_names(&result.samples) {
         let of_it = || {
             result
                 .samples
@@ -92,7 +85,6 @@ fn resources(result: &RunResult) -> Value {
             "last_rss_mib": rss.last(), "mean_cpu_cores": round3(mean(&cpu)),
             "peak_cpu_cores": cpu.iter().copied().fold(0.0, f64::max)}),
         );
-        seen.push(name);
     }
     let own: Vec<f64> = result
         .samples
@@ -175,10 +167,6 @@ pub fn violations(options: &Options, result: &RunResult) -> Vec<String> {
         broken.push("no answer was acked".to_owned());
     }
     broken
-}
-
-fn round3(value: f64) -> f64 {
-    (value * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 //! answer); a sampler task closes a window at each tick. Chaos events (a node killed or
 //! restarted) are stamped on the same clock, so the charts can mark them.
 
+use crate::stats::round3;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::{Duration, Instant};
@@ -11,6 +12,7 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
+use super::recorder::{histogram, micros_of};
 use crate::voice::cpu::parse_process;
 
 /// `/proc` CPU ticks per second (`USER_HZ`, 100 on Linux).
@@ -85,14 +87,6 @@ pub struct Timeline {
     watched: Mutex<Vec<Watched>>,
 }
 
-/// Latencies above an hour are clamped.
-const HIGHEST_MICROS: u64 = 3_600_000_000;
-
-/// An empty window histogram (the bounds are valid constants, so this is always `Some`).
-fn histogram() -> Option<Histogram<u64>> {
-    Histogram::new_with_bounds(1, HIGHEST_MICROS, 3).ok()
-}
-
 impl Timeline {
     /// An empty timeline starting now, watching `watched`.
     pub fn new(watched: Vec<Watched>) -> Timeline {
@@ -116,11 +110,10 @@ impl Timeline {
 
     /// An answer was acked and its next question came after `took`.
     pub fn answered(&self, took: Duration) {
-        let micros = u64::try_from(took.as_micros()).unwrap_or(u64::MAX);
         if let Ok(mut window) = self.window.lock()
             && let Some(latencies) = window.latencies.as_mut()
         {
-            latencies.saturating_record(micros.clamp(1, HIGHEST_MICROS));
+            latencies.saturating_record(u64::from(micros_of(took)));
         }
     }
 
@@ -235,6 +228,17 @@ impl Timeline {
     }
 }
 
+/// Every watched server's name, in the order the samples first show it.
+pub fn server_names(samples: &[Sample]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for process in samples.iter().flat_map(|sample| &sample.servers) {
+        if !names.contains(&process.name) {
+            names.push(process.name.clone());
+        }
+    }
+    names
+}
+
 /// Pushes onto a bounded, shared list; a full list keeps its earliest entries.
 fn push_bounded<T>(list: &Mutex<Vec<T>>, item: T, cap: usize) {
     if let Ok(mut list) = list.lock()
@@ -293,10 +297,6 @@ fn rss_mib(pid: u32) -> Option<f64> {
 pub fn parse_rss_kib(status: &str) -> Option<u64> {
     let line = status.lines().find(|line| line.starts_with("VmRSS:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
-}
-
-fn round3(value: f64) -> f64 {
-    (value * 1000.0).round() / 1000.0
 }
 
 #[cfg(test)]

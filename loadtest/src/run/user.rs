@@ -189,16 +189,14 @@ async fn exam(
         } else {
             answer::type_answer(spec, run, &mut live, n).await?
         };
-        completed = answered == Answered::Completed;
-        if let Answered::Acked {
-            text,
-            completed: done,
-        } = answered
-        {
-            acked.push(text);
-            run.answers += 1;
-            completed = done;
-        }
+        completed = match answered {
+            Answered::Acked { text, completed } => {
+                acked.push(text);
+                run.answers += 1;
+                completed
+            }
+            Answered::Completed => true,
+        };
         if !completed && n.is_multiple_of(spec.every) && spec.scenario == Scenario::Takeover {
             live = take_over(spec, run, live).await?;
         }
@@ -246,10 +244,10 @@ async fn end(spec: &UserSpec, run: &mut UserRun, live: &mut Live) -> Result<(), 
 
 async fn open(spec: &UserSpec, run: &mut UserRun, device: u64) -> Result<Socket, WsError> {
     let base = &spec.urls[(device as usize) % spec.urls.len().max(1)];
-    let url = match &spec.token {
-        Some(token) => format!("{base}/v1/ws?access_token={token}"),
-        None => format!("{base}/v1/ws?user={}", spec.user),
-    };
+    let url = format!(
+        "{base}/v1/ws?{}",
+        auth_query(spec.token.as_deref(), &spec.user)
+    );
     let began = Instant::now();
     let socket = connect_url(&url).await?;
     run.record(spec, Step::Connect, began.elapsed());
@@ -402,10 +400,7 @@ async fn resume(
 
 /// The owner's result, from the first node that answers.
 async fn read_result(spec: &UserSpec, session_id: &str) -> Result<Value, WsError> {
-    let auth = match &spec.token {
-        Some(token) => format!("access_token={token}"),
-        None => format!("user={}", spec.user),
-    };
+    let auth = auth_query(spec.token.as_deref(), &spec.user);
     let path = format!("/v1/sessions/{session_id}/result?{auth}");
     let mut last = WsError::Other("no server URL".to_owned());
     for base in &spec.urls {
@@ -421,6 +416,14 @@ async fn read_result(spec: &UserSpec, session_id: &str) -> Result<Value, WsError
         }
     }
     Err(last)
+}
+
+/// How `user` signs in on a URL: its token, or its name on a development-mode server.
+pub(super) fn auth_query(token: Option<&str>, user: &str) -> String {
+    match token {
+        Some(token) => format!("access_token={token}"),
+        None => format!("user={user}"),
+    }
 }
 
 /// The error code a failure is counted under.

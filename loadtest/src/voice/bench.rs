@@ -3,6 +3,7 @@
 //! Each phase adds a JSON object to the report and lines to the human summary, which are
 //! printed as they come and again at the end.
 
+use crate::stats::round3;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -140,10 +141,6 @@ fn corpus_json(clips: &[Clip]) -> Value {
         .collect();
     json!({"clips": clips.len(), "audio_seconds": round3(clips.iter().map(Clip::seconds).sum()),
            "items": items})
-}
-
-pub(super) fn round3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
 }
 
 /// Runs [`raw::run`] on a blocking thread.

@@ -7,13 +7,14 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::BenchError;
-use super::bench::{NO_PAUSE_MS, Setup, round3, secs, tally_json};
+use super::bench::{NO_PAUSE_MS, Setup, secs, tally_json};
 use super::capacity::{self, Step};
 use super::cpu::Snapshot;
 use super::latency::{self, LatencyRun, TurnEnd};
 use super::report::{Percentiles, minus, ms};
 use super::server::Server;
 use super::words::Tally;
+use crate::stats::round3;
 
 /// The latency phase: one server with `--workers` decoding threads, two sessions in turn.
 pub async fn latency_phase(setup: &mut Setup) -> Result<Value, BenchError> {
