@@ -1,15 +1,18 @@
-//! The LLM examiner inside a real server, against a loopback endpoint that misbehaves: an
-//! exam whose model only ever sends garbage, or never answers, runs exactly as it does with
-//! the embedded examiner (same questions, same scores, same feedback), and a hanging model
-//! costs each answer no more than its timeout.
+//! The LLM examiner inside a real server, against a loopback endpoint:
+//! - a model that does its job streams each question as `question.delta` pieces before the
+//!   `question`, its verdicts are what the candidate sees, and every call is in the turn log
+//!   (the result's transcript) and in `/metrics`;
+//! - an exam whose model only ever sends garbage, or never answers, runs exactly as it does
+//!   with the embedded examiner (same questions, same scores, same feedback), and a hanging
+//!   model costs each answer no more than its timeout.
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
 use crate::harness::{
-    Auth, Client, Options, Server, run_to_completion, satisfactory_for, start_exam,
+    Auth, Client, Options, Server, answer, http_get, result_path, run_to_completion,
+    satisfactory_for, start_exam, token,
 };
 
 #[path = "../llm/tests/common/mod.rs"]
@@ -56,7 +59,7 @@ async fn a_model_sending_garbage_changes_nothing_the_candidate_sees() {
         got, expected,
         "the fallback is the embedded examiner's exact result"
     );
-    let asked = hits.load(Ordering::SeqCst);
+    let asked = hits.count();
     assert!(
         asked >= 2 * expected.len(),
         "each question and answer went to the model once: {asked}"
@@ -69,7 +72,7 @@ async fn a_hanging_model_costs_each_step_its_timeout_and_no_more() {
     let server = server_with_llm(&url, "300ms").await;
     let began = Instant::now();
     let transcript = exam_transcript(&server, "hal").await;
-    let calls = hits.load(Ordering::SeqCst);
+    let calls = hits.count();
     assert!(!transcript.is_empty());
     // Every call waits out its 300 ms once, then falls back; nothing waits longer.
     let ceiling = Duration::from_millis(300) * calls as u32 + Duration::from_secs(10);
@@ -78,4 +81,122 @@ async fn a_hanging_model_costs_each_step_its_timeout_and_no_more() {
         "{:?} for {calls} calls",
         began.elapsed()
     );
+}
+
+const GOOD_QUESTION: &str =
+    "Let's turn to your documents. Which ones must you carry as pilot in command?";
+const GOOD_VERDICT: &str = r#"{"score": "satisfactory", "feedback": "Clear and complete.",
+    "mentioned_elements": [], "source_summary": "14 CFR 61.3", "follow_up": null}"#;
+
+#[tokio::test]
+async fn a_working_model_streams_its_questions_and_logs_every_call() {
+    let behaviour = Behaviour::Examines {
+        question: GOOD_QUESTION,
+        verdict: GOOD_VERDICT,
+    };
+    let (url, hits) = endpoint(behaviour).await;
+    let server = server_with_llm(&url, "5s").await;
+    let mut client = Client::connect(&server, Auth::bearer("una")).await;
+    let started = start_exam(&mut client, "d1").await;
+    assert_eq!(started.question["text"], GOOD_QUESTION);
+
+    let answered = answer(&mut client, "My pilot certificate, medical and photo ID.").await;
+    assert_eq!(answered.assessment["feedback"], "Clear and complete.");
+    assert_eq!(answered.assessment["source_summary"], "14 CFR 61.3");
+    let next = answered.question();
+    assert_eq!(next["text"], GOOD_QUESTION);
+    let deltas: Vec<&Value> = answered
+        .events
+        .iter()
+        .filter(|event| event["type"] == "question.delta")
+        .collect();
+    assert!(deltas.len() > 1, "{:?}", answered.events);
+    let written: String = deltas
+        .iter()
+        .map(|d| d["text"].as_str().unwrap_or_default())
+        .collect();
+    assert_eq!(written, GOOD_QUESTION);
+    for delta in &deltas {
+        assert_eq!(delta["question_id"], next["question_id"], "{delta}");
+        assert!(delta.get("seq").is_none(), "a preview has no seq: {delta}");
+    }
+    let question_at = answered.events.iter().position(|e| e["type"] == "question");
+    let last_delta_at = answered
+        .events
+        .iter()
+        .rposition(|e| e["type"] == "question.delta");
+    assert!(last_delta_at < question_at, "{:?}", answered.events);
+
+    let run = run_to_completion(&mut client, next, satisfactory_for).await;
+    assert!(
+        run.assessments
+            .iter()
+            .all(|a| a["feedback"] == "Clear and complete.")
+    );
+    let path = result_path(&started.session_id);
+    let result = http_get(&server, &path, Some(&token("una"))).await.json();
+    let transcript = result["transcript"].as_array().cloned().unwrap_or_default();
+    assert!(!transcript.is_empty(), "{result}");
+    for turn in &transcript {
+        let calls: Vec<&str> = turn["examiner"]
+            .as_array()
+            .map(|calls| {
+                calls
+                    .iter()
+                    .map(|c| c["call"].as_str().unwrap_or(""))
+                    .collect()
+            })
+            .unwrap_or_default();
+        assert_eq!(calls, ["phrase", "assess"], "{turn}");
+        for call in turn["examiner"].as_array().into_iter().flatten() {
+            assert_eq!(call["outcome"], "used", "{call}");
+            assert_eq!(call["model"], "test", "{call}");
+            assert_eq!(
+                call["prompt_hash"].as_str().map(str::len),
+                Some(16),
+                "{call}"
+            );
+            assert_eq!(call["prompt_tokens"], 12, "{call}");
+        }
+    }
+    assert_eq!(hits.count(), 2 * transcript.len());
+
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    let used = |call: &str| {
+        format!(
+            "viva_llm_calls_total{{call=\"{call}\",outcome=\"used\"}} {}\n",
+            transcript.len()
+        )
+    };
+    assert!(metrics.contains(&used("phrase")), "{metrics}");
+    assert!(metrics.contains(&used("assess")), "{metrics}");
+    let first_tokens = format!("viva_llm_first_token_seconds_count {}\n", transcript.len());
+    assert!(metrics.contains(&first_tokens), "{metrics}");
+}
+
+#[tokio::test]
+async fn fallbacks_are_in_the_turn_log_and_metrics_with_their_reason() {
+    let (url, _) = endpoint(Behaviour::Garbage).await;
+    let server = server_with_llm(&url, "2s").await;
+    let mut client = Client::connect(&server, Auth::bearer("fay")).await;
+    let started = start_exam(&mut client, "d1").await;
+    let answered = answer(&mut client, &satisfactory_for(&started.question)).await;
+    let path = result_path(&started.session_id);
+    // The result is the owner's once completed; the metrics show the fallbacks at once.
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    assert!(
+        metrics.contains("viva_llm_fallbacks_total{reason=\"endpoint\"} 3\n"),
+        "a phrasing, an assessment and the next phrasing: {metrics}"
+    );
+    assert!(
+        metrics.contains("viva_llm_calls_total{call=\"assess\",outcome=\"fallback\"} 1\n"),
+        "{metrics}"
+    );
+    let run = run_to_completion(&mut client, answered.question(), satisfactory_for).await;
+    assert!(!run.assessments.is_empty());
+    let result = http_get(&server, &path, Some(&token("fay"))).await.json();
+    let first = &result["transcript"][0]["examiner"];
+    assert_eq!(first[0]["outcome"], "fallback", "{result}");
+    assert_eq!(first[0]["fallback_reason"], "endpoint", "{result}");
+    assert_eq!(first[1]["call"], "assess", "{result}");
 }

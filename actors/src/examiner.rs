@@ -1,9 +1,10 @@
 //! The examiner seam: phrasing questions and assessing answers, behind one small trait.
 //!
 //! [`EmbeddedExaminer`] is the default: deterministic, offline, built on
-//! [`crate::exam::examiner`]. An LLM examiner implements the same trait later; whatever it
-//! does, it must always return an answer (falling back to the embedded one), so the session
-//! never waits on a retry loop.
+//! [`crate::exam::examiner`]. The LLM examiner (`viva-llm`) implements the same trait;
+//! whatever it does, it always returns an answer (falling back to the embedded one), so the
+//! session never waits on a retry loop. Each answer comes [`Examined`]: with the turn log of
+//! the model call behind it, when there was one, for the session's audit and metrics.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -12,6 +13,8 @@ use std::sync::Arc;
 use crate::exam::acs::{AcsLibrary, Rating};
 use crate::exam::examiner::{assess_answer, phrase_question, source_summary};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
+
+pub use viva_protocol::result::ExaminerCall;
 
 /// A boxed future returned by examiner methods.
 pub type ExaminerFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -29,7 +32,63 @@ pub struct QuestionRequest {
     pub difficulty: QuestionDifficulty,
     /// For a follow-up: what the last answer did not cover.
     pub missing_terms: Vec<String>,
+    /// The turn before this question, if there was one: a primary question bridges from
+    /// its topic, a follow-up builds on its answer.
+    pub previous: Option<PreviousTurn>,
 }
+
+/// The last question asked and the answer it got.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PreviousTurn {
+    /// The element it was about.
+    pub element_code: String,
+    /// The words asked.
+    pub question: String,
+    /// The answer taken, if any.
+    pub answer: Option<String>,
+}
+
+/// An examiner's answer with the turn log of the model call behind it (`None` when no model
+/// was asked).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Examined<T> {
+    /// The answer the session uses.
+    pub value: T,
+    /// The model call, used or replaced.
+    pub call: Option<ExaminerCall>,
+}
+
+impl<T> Examined<T> {
+    /// An answer no model was asked for.
+    pub fn offline(value: T) -> Examined<T> {
+        Examined { value, call: None }
+    }
+}
+
+/// Where a question's text goes while a model is still writing it, piece by piece.
+pub type QuestionDeltas<'a> = &'a (dyn Fn(&str) + Send + Sync);
+
+/// A [`QuestionDeltas`] that drops every piece.
+pub fn no_deltas(_: &str) {}
+
+/// Every reason an examiner may give for falling back (`viva_llm_fallbacks_total`'s
+/// `reason` label). An examiner's labels outside this list are counted as `other`.
+pub const FALLBACK_REASONS: &[&str] = &[
+    "timeout",
+    "endpoint",
+    "empty",
+    "prompt",
+    "truncated",
+    "unparseable",
+    "unknown_score",
+    "empty_feedback",
+    "too_long",
+    "follow_up_over_cap",
+    "several_questions",
+    "empty_question",
+    "not_a_question",
+    "names_the_code",
+];
 
 /// What the examiner is asked to assess.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -65,10 +124,17 @@ pub struct ExaminerAssessment {
 
 /// Phrases questions and assesses answers. Infallible by contract.
 pub trait Examiner: Send + Sync + 'static {
-    /// The words of a question.
-    fn phrase<'a>(&'a self, request: &'a QuestionRequest) -> ExaminerFuture<'a, String>;
+    /// The words of a question; an examiner that streams sends pieces to `deltas` first.
+    fn phrase<'a>(
+        &'a self,
+        request: &'a QuestionRequest,
+        deltas: QuestionDeltas<'a>,
+    ) -> ExaminerFuture<'a, Examined<String>>;
     /// The verdict on an answer.
-    fn assess<'a>(&'a self, request: &'a AssessRequest) -> ExaminerFuture<'a, ExaminerAssessment>;
+    fn assess<'a>(
+        &'a self,
+        request: &'a AssessRequest,
+    ) -> ExaminerFuture<'a, Examined<ExaminerAssessment>>;
 }
 
 /// The deterministic examiner that needs no network.
@@ -133,11 +199,18 @@ fn unknown_element(code: &str) -> ExaminerAssessment {
 }
 
 impl Examiner for EmbeddedExaminer {
-    fn phrase<'a>(&'a self, request: &'a QuestionRequest) -> ExaminerFuture<'a, String> {
-        Box::pin(async move { self.phrase_now(request) })
+    fn phrase<'a>(
+        &'a self,
+        request: &'a QuestionRequest,
+        _deltas: QuestionDeltas<'a>,
+    ) -> ExaminerFuture<'a, Examined<String>> {
+        Box::pin(async move { Examined::offline(self.phrase_now(request)) })
     }
 
-    fn assess<'a>(&'a self, request: &'a AssessRequest) -> ExaminerFuture<'a, ExaminerAssessment> {
-        Box::pin(async move { self.assess_now(request) })
+    fn assess<'a>(
+        &'a self,
+        request: &'a AssessRequest,
+    ) -> ExaminerFuture<'a, Examined<ExaminerAssessment>> {
+        Box::pin(async move { Examined::offline(self.assess_now(request)) })
     }
 }

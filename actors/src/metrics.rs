@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
+use crate::examiner::{ExaminerCall, FALLBACK_REASONS};
 use crate::session::phase::Phase;
 use crate::voice::DecodeKind;
 
@@ -223,7 +224,21 @@ pub struct Metrics {
     pub stt_partials_skipped: Counter,
     /// Finished turns refused because the speech queue was full.
     pub stt_overloaded: Counter,
+    /// Model calls by call ([`EXAMINER_CALLS`]) and outcome ([`EXAMINER_OUTCOMES`]).
+    pub llm_calls: [[Counter; 2]; 2],
+    /// Model replies replaced by the embedded examiner, by reason.
+    pub llm_fallbacks: LabeledCounter,
+    /// Model call latency by call ([`EXAMINER_CALLS`]).
+    pub llm_call_seconds: [Histogram; 2],
+    /// Until the first streamed token of a phrasing.
+    pub llm_first_token_seconds: Histogram,
 }
+
+/// The examiner's calls, as the `call` label, in the index order of the `llm_` series.
+pub const EXAMINER_CALLS: &[&str] = &["phrase", "assess"];
+
+/// A model call's outcomes, as the `outcome` label, in index order.
+pub const EXAMINER_OUTCOMES: &[&str] = &["used", "fallback"];
 
 impl Metrics {
     /// Every series at zero; `client_types` and `server_types` label the event counters,
@@ -249,6 +264,31 @@ impl Metrics {
             stt_decode_seconds: Default::default(),
             stt_partials_skipped: Counter::default(),
             stt_overloaded: Counter::default(),
+            llm_calls: Default::default(),
+            llm_fallbacks: LabeledCounter::new(FALLBACK_REASONS),
+            llm_call_seconds: Default::default(),
+            llm_first_token_seconds: Histogram::default(),
+        }
+    }
+
+    /// Counts one model call of the examiner's turn log.
+    pub fn record_examiner_call(&self, call: &ExaminerCall) {
+        let index = |names: &[&str], name: &str| names.iter().position(|n| *n == name);
+        let (Some(which), Some(outcome)) = (
+            index(EXAMINER_CALLS, &call.call),
+            index(EXAMINER_OUTCOMES, &call.outcome),
+        ) else {
+            tracing::warn!(call = %call.call, outcome = %call.outcome, "unknown examiner call");
+            return;
+        };
+        self.llm_calls[which][outcome].inc();
+        if let Some(reason) = &call.fallback_reason {
+            self.llm_fallbacks.inc(reason);
+        }
+        self.llm_call_seconds[which].observe(Duration::from_millis(call.latency_ms));
+        if let Some(first) = call.first_token_ms {
+            self.llm_first_token_seconds
+                .observe(Duration::from_millis(first));
         }
     }
 
@@ -375,7 +415,47 @@ impl Metrics {
             "Finished turns refused: the speech queue was full.",
             &self.stt_overloaded,
         );
+        self.render_llm(&mut out);
         out
+    }
+
+    fn render_llm(&self, out: &mut String) {
+        header(
+            out,
+            "viva_llm_calls_total",
+            "LLM examiner calls by call and outcome.",
+            "counter",
+        );
+        for (call, by_outcome) in EXAMINER_CALLS.iter().zip(self.llm_calls.iter()) {
+            for (outcome, count) in EXAMINER_OUTCOMES.iter().zip(by_outcome.iter()) {
+                let labels = format!("call=\"{call}\",outcome=\"{outcome}\"");
+                let _ = writeln!(out, "viva_llm_calls_total{{{labels}}} {}", count.get());
+            }
+        }
+        labeled(
+            out,
+            "viva_llm_fallbacks_total",
+            "LLM replies replaced by the embedded examiner, by reason.",
+            "reason",
+            &self.llm_fallbacks,
+        );
+        header(
+            out,
+            "viva_llm_call_seconds",
+            "LLM examiner call latency by call.",
+            "histogram",
+        );
+        for (call, histogram) in EXAMINER_CALLS.iter().zip(self.llm_call_seconds.iter()) {
+            let labels = format!("call=\"{call}\"");
+            buckets(out, "viva_llm_call_seconds", &labels, histogram);
+        }
+        histogram(
+            out,
+            "viva_llm_first_token_seconds",
+            "Until the first streamed token of a question.",
+            "",
+            &self.llm_first_token_seconds,
+        );
     }
 }
 
@@ -514,6 +594,43 @@ mod tests {
             text.contains("viva_stt_decode_seconds_count{kind=\"final\"} 0\n"),
             "{text}"
         );
+    }
+
+    fn model_call(call: &str, outcome: &str, reason: Option<&str>) -> ExaminerCall {
+        ExaminerCall {
+            call: call.into(),
+            model: "m".into(),
+            prompt_hash: "00".into(),
+            latency_ms: 1_500,
+            first_token_ms: (call == "phrase").then_some(40),
+            prompt_tokens: 10,
+            completion_tokens: 5,
+            outcome: outcome.into(),
+            fallback_reason: reason.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn examiner_calls_count_by_call_outcome_and_reason_with_latency() {
+        let m = metrics();
+        m.record_examiner_call(&model_call("phrase", "used", None));
+        m.record_examiner_call(&model_call("assess", "fallback", Some("timeout")));
+        m.record_examiner_call(&model_call("assess", "fallback", Some("made_up")));
+        m.record_examiner_call(&model_call("nonsense", "used", None));
+        let text = m.render();
+        for expected in [
+            "viva_llm_calls_total{call=\"phrase\",outcome=\"used\"} 1\n",
+            "viva_llm_calls_total{call=\"assess\",outcome=\"fallback\"} 2\n",
+            "viva_llm_calls_total{call=\"assess\",outcome=\"used\"} 0\n",
+            "viva_llm_fallbacks_total{reason=\"timeout\"} 1\n",
+            "viva_llm_fallbacks_total{reason=\"other\"} 1\n",
+            "viva_llm_call_seconds_bucket{call=\"assess\",le=\"2.5\"} 2\n",
+            "viva_llm_call_seconds_bucket{call=\"assess\",le=\"1\"} 0\n",
+            "viva_llm_first_token_seconds_bucket{le=\"0.05\"} 1\n",
+            "viva_llm_first_token_seconds_count 1\n",
+        ] {
+            assert!(text.contains(expected), "{expected} missing in\n{text}");
+        }
     }
 
     #[test]

@@ -1,29 +1,28 @@
 //! `LlmExaminer`: the [`Examiner`] that asks a model to phrase questions and assess answers,
 //! and never trusts it with control. Each call is made once; a reply that fails validation,
-//! comes late, or never comes is replaced by the embedded examiner's deterministic result,
-//! and the reason is counted and logged. The plan, its bounds and the grade stay in code.
+//! comes late, or never comes is replaced by the embedded examiner's deterministic result.
+//! Every call, used or replaced, comes back with its turn log ([`ExaminerCall`]): the prompt
+//! hash, the model, latency, tokens, and the outcome with its reason. The plan, its bounds
+//! and the grade stay in code.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::json;
+use sha2::{Digest, Sha256};
 use viva_actors::exam::acs::{AcsLibrary, Rating};
+use viva_actors::exam::types::QuestionKind;
 use viva_actors::examiner::{
-    AssessRequest, EmbeddedExaminer, Examiner, ExaminerAssessment, ExaminerFuture, QuestionRequest,
+    AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerCall,
+    ExaminerFuture, QuestionDeltas, QuestionRequest,
 };
 
 use crate::prompts::{Prompts, Template};
-use crate::provider::Provider;
-use crate::verdict::{PlanBounds, check_question, check_verdict, verdict_schema};
-
-/// Why the embedded examiner answered instead of the model.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Fallback {
-    /// `phrase` or `assess`.
-    pub call: &'static str,
-    /// The rejection's or the failure's label.
-    pub reason: &'static str,
-}
+use crate::provider::{Flow, Provider, Reply};
+use crate::verdict::{
+    PlanBounds, check_question, check_verdict, hopeless_question, verdict_schema,
+};
 
 /// Calls and fallbacks so far, by reason.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -41,6 +40,61 @@ pub struct LlmExaminer {
     library: Arc<AcsLibrary>,
     embedded: EmbeddedExaminer,
     tally: Mutex<Tally>,
+}
+
+/// One model call under way: what its turn log needs, filled in as it goes.
+struct CallLog {
+    call: &'static str,
+    prompt_hash: String,
+    began: Instant,
+    reply: Option<Reply>,
+}
+
+impl CallLog {
+    fn new(call: &'static str) -> CallLog {
+        CallLog {
+            call,
+            prompt_hash: String::new(),
+            began: Instant::now(),
+            reply: None,
+        }
+    }
+
+    /// The turn log entry: `fallback` names why the reply was not used.
+    fn finish(self, model: &str, fallback: Option<&'static str>) -> ExaminerCall {
+        let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
+        let reply = self.reply.unwrap_or_default();
+        let latency = match reply.latency {
+            Duration::ZERO => self.began.elapsed(),
+            latency => latency,
+        };
+        ExaminerCall {
+            call: self.call.to_owned(),
+            model: model.to_owned(),
+            prompt_hash: self.prompt_hash,
+            latency_ms: millis(latency),
+            first_token_ms: reply.first_token.map(millis),
+            prompt_tokens: reply.prompt_tokens,
+            completion_tokens: reply.completion_tokens,
+            outcome: if fallback.is_some() {
+                "fallback"
+            } else {
+                "used"
+            }
+            .to_owned(),
+            fallback_reason: fallback.map(str::to_owned),
+        }
+    }
+}
+
+/// The first 16 hex digits of the SHA-256 of a call's two prompts.
+pub fn prompt_hash(system: &str, user: &str) -> String {
+    let digest = Sha256::new()
+        .chain_update(system.as_bytes())
+        .chain_update([0])
+        .chain_update(user.as_bytes())
+        .finalize();
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 impl LlmExaminer {
@@ -61,23 +115,19 @@ impl LlmExaminer {
         self.tally.lock().map(|t| t.clone()).unwrap_or_default()
     }
 
-    /// Counts a call: its reply was used, or it fell back for `fallback`'s reason.
-    fn note(&self, fallback: Option<&Fallback>) {
-        let Ok(mut tally) = self.tally.lock() else {
-            return;
-        };
-        match fallback {
-            None => tally.used += 1,
-            Some(fallback) => {
-                tracing::warn!(
-                    call = fallback.call,
-                    reason = fallback.reason,
-                    "LLM fallback"
-                );
-                let key = format!("{}/{}", fallback.call, fallback.reason);
-                *tally.fallbacks.entry(key).or_default() += 1;
+    /// Ends a call's log and counts it.
+    fn finish(&self, log: CallLog, fallback: Option<&'static str>) -> ExaminerCall {
+        let call = log.finish(&self.provider.settings().model, fallback);
+        if let Ok(mut tally) = self.tally.lock() {
+            match fallback {
+                None => tally.used += 1,
+                Some(reason) => {
+                    let key = format!("{}/{reason}", call.call);
+                    *tally.fallbacks.entry(key).or_default() += 1;
+                }
             }
         }
+        call
     }
 
     fn element_text(&self, rating: Rating, code: &str) -> String {
@@ -87,60 +137,88 @@ impl LlmExaminer {
             .map_or_else(String::new, |element| element.text.clone())
     }
 
-    /// One model call for `call`: the rating's system prompt, `template` rendered with
-    /// `variables`, and the reply (JSON following `schema`, when given) not yet checked.
-    async fn ask(
+    /// The system prompt and the rendered user prompt of one call, hashed into `log`.
+    fn prompts_for(
         &self,
-        call: &'static str,
         rating: Rating,
         (template, variables): (Template, serde_json::Value),
-        schema: Option<(&str, serde_json::Value)>,
-    ) -> Result<crate::provider::Reply, Fallback> {
-        let fail = |reason| Fallback { call, reason };
+        log: &mut CallLog,
+    ) -> Result<(String, String), &'static str> {
         let system = self
             .prompts
             .examiner_system(rating_title(rating))
-            .map_err(|_| fail("prompt"))?;
+            .map_err(|_| "prompt")?;
         let user = self
             .prompts
             .render(template, &variables)
-            .map_err(|_| fail("prompt"))?;
-        self.provider
-            .complete(&system, &user, schema)
-            .await
-            .map_err(|err| fail(err.label()))
+            .map_err(|_| "prompt")?;
+        log.prompt_hash = prompt_hash(&system, &user);
+        Ok((system, user))
     }
 
-    async fn phrase_by_model(&self, request: &QuestionRequest) -> Result<String, Fallback> {
-        let fail = |reason| Fallback {
-            call: "phrase",
-            reason,
-        };
-        let variables = json!({
-            "rating": rating_title(request.rating),
-            "element_code": request.element_code,
-            "element_text": self.element_text(request.rating, &request.element_code),
-            "kind": format!("{:?}", request.kind).to_lowercase(),
-            "difficulty": format!("{:?}", request.difficulty).to_lowercase(),
-            "previous_topic": "",
-        });
-        let prompt = (Template::Question, variables);
-        let reply = self.ask("phrase", request.rating, prompt, None).await?;
-        if reply.truncated {
-            return Err(fail("truncated"));
+    /// The template and variables that phrase `request`: a follow-up builds on the last
+    /// answer; any other question may bridge from the previous topic.
+    fn question_prompt(&self, request: &QuestionRequest) -> (Template, serde_json::Value) {
+        let rating = request.rating;
+        let element_text = self.element_text(rating, &request.element_code);
+        let previous = request.previous.as_ref();
+        if let (QuestionKind::FollowUp, Some(previous)) = (request.kind, previous) {
+            let variables = json!({
+                "element_code": request.element_code,
+                "element_text": element_text,
+                "question": previous.question,
+                "answer": previous.answer.clone().unwrap_or_default(),
+                "missing_terms": request.missing_terms,
+            });
+            return (Template::FollowUp, variables);
         }
-        check_question(&reply.text).map_err(|rejection| fail(rejection.label()))
+        let previous_topic = previous
+            .filter(|previous| previous.element_code != request.element_code)
+            .map(|previous| self.element_text(rating, &previous.element_code))
+            .unwrap_or_default();
+        let variables = json!({
+            "rating": rating_title(rating),
+            "element_code": request.element_code,
+            "element_text": element_text,
+            "kind": request.kind.as_str(),
+            "difficulty": format!("{:?}", request.difficulty).to_lowercase(),
+            "previous_topic": previous_topic,
+        });
+        (Template::Question, variables)
+    }
+
+    async fn phrase_by_model(
+        &self,
+        request: &QuestionRequest,
+        deltas: QuestionDeltas<'_>,
+        log: &mut CallLog,
+    ) -> Result<String, &'static str> {
+        let prompt = self.question_prompt(request);
+        let (system, user) = self.prompts_for(request.rating, prompt, log)?;
+        let mut so_far = String::new();
+        let mut piece = |text: &str| {
+            deltas(text);
+            so_far.push_str(text);
+            if hopeless_question(&so_far) {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        };
+        let reply = self.provider.stream(&system, &user, &mut piece).await;
+        let reply = log.reply.insert(reply.map_err(|err| err.label())?);
+        if reply.truncated {
+            return Err("truncated");
+        }
+        check_question(&reply.text).map_err(|rejection| rejection.label())
     }
 
     async fn assess_by_model(
         &self,
         request: &AssessRequest,
         embedded: &ExaminerAssessment,
-    ) -> Result<ExaminerAssessment, Fallback> {
-        let fail = |reason| Fallback {
-            call: "assess",
-            reason,
-        };
+        log: &mut CallLog,
+    ) -> Result<ExaminerAssessment, &'static str> {
         let pending: Vec<_> = request
             .other_pending
             .iter()
@@ -153,9 +231,11 @@ impl LlmExaminer {
             "answer": request.answer,
             "pending": pending,
         });
+        let (system, user) =
+            self.prompts_for(request.rating, (Template::Assessment, variables), log)?;
         let schema = Some(("assessment", verdict_schema(&request.other_pending)));
-        let prompt = (Template::Assessment, variables);
-        let reply = self.ask("assess", request.rating, prompt, schema).await?;
+        let reply = self.provider.complete(&system, &user, schema).await;
+        let reply = log.reply.insert(reply.map_err(|err| err.label())?);
         // A follow-up beyond what the plan still allows is refused; the planner decides
         // whether one is asked, and phrases it.
         let bounds = PlanBounds {
@@ -165,7 +245,7 @@ impl LlmExaminer {
             follow_up_max: request.follow_ups_left,
         };
         let verdict = check_verdict(&reply.text, reply.truncated, &bounds)
-            .map_err(|rejection| fail(rejection.label()))?;
+            .map_err(|rejection| rejection.label())?;
         Ok(ExaminerAssessment {
             score: verdict.score,
             feedback: verdict.feedback,
@@ -186,20 +266,76 @@ fn rating_title(rating: Rating) -> &'static str {
 }
 
 impl Examiner for LlmExaminer {
-    fn phrase<'a>(&'a self, request: &'a QuestionRequest) -> ExaminerFuture<'a, String> {
+    fn phrase<'a>(
+        &'a self,
+        request: &'a QuestionRequest,
+        deltas: QuestionDeltas<'a>,
+    ) -> ExaminerFuture<'a, Examined<String>> {
         Box::pin(async move {
-            let outcome = self.phrase_by_model(request).await;
-            self.note(outcome.as_ref().err());
-            outcome.unwrap_or_else(|_| self.embedded.phrase_now(request))
+            let mut log = CallLog::new("phrase");
+            let outcome = self.phrase_by_model(request, deltas, &mut log).await;
+            let call = self.finish(log, outcome.as_ref().err().copied());
+            let value = outcome.unwrap_or_else(|_| self.embedded.phrase_now(request));
+            Examined {
+                value,
+                call: Some(call),
+            }
         })
     }
 
-    fn assess<'a>(&'a self, request: &'a AssessRequest) -> ExaminerFuture<'a, ExaminerAssessment> {
+    fn assess<'a>(
+        &'a self,
+        request: &'a AssessRequest,
+    ) -> ExaminerFuture<'a, Examined<ExaminerAssessment>> {
         Box::pin(async move {
             let embedded = self.embedded.assess_now(request);
-            let outcome = self.assess_by_model(request, &embedded).await;
-            self.note(outcome.as_ref().err());
-            outcome.unwrap_or(embedded)
+            let mut log = CallLog::new("assess");
+            let outcome = self.assess_by_model(request, &embedded, &mut log).await;
+            let call = self.finish(log, outcome.as_ref().err().copied());
+            Examined {
+                value: outcome.unwrap_or(embedded),
+                call: Some(call),
+            }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_prompt_hash_is_stable_and_tells_system_from_user() {
+        let hash = prompt_hash("system", "user");
+        assert_eq!(hash.len(), 16);
+        assert_eq!(hash, prompt_hash("system", "user"));
+        assert_ne!(hash, prompt_hash("systemuser", ""));
+        assert_ne!(hash, prompt_hash("system", "user "));
+    }
+
+    #[test]
+    fn a_call_log_says_used_or_why_not() {
+        let mut log = CallLog::new("assess");
+        log.prompt_hash = "ab".into();
+        log.reply = Some(Reply {
+            prompt_tokens: 600,
+            completion_tokens: 80,
+            latency: Duration::from_millis(2_500),
+            first_token: Some(Duration::from_millis(40)),
+            ..Reply::default()
+        });
+        let used = log.finish("qwen", None);
+        assert_eq!(
+            (used.outcome.as_str(), used.latency_ms, used.first_token_ms),
+            ("used", 2_500, Some(40))
+        );
+        assert_eq!((used.prompt_tokens, used.completion_tokens), (600, 80));
+        let failed = CallLog::new("phrase").finish("qwen", Some("timeout"));
+        assert_eq!(failed.outcome, "fallback");
+        assert_eq!(failed.fallback_reason.as_deref(), Some("timeout"));
+        assert_eq!(
+            (failed.call.as_str(), failed.model.as_str()),
+            ("phrase", "qwen")
+        );
     }
 }

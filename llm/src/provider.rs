@@ -13,9 +13,10 @@ use async_openai::Client;
 use async_openai::config::OpenAIConfig;
 use async_openai::types::chat::{
     ChatCompletionRequestMessage, ChatCompletionRequestSystemMessageArgs,
-    ChatCompletionRequestUserMessageArgs, CreateChatCompletionRequestArgs, FinishReason,
-    ResponseFormat, ResponseFormatJsonSchema,
+    ChatCompletionRequestUserMessageArgs, ChatCompletionStreamOptions, CreateChatCompletionRequest,
+    CreateChatCompletionRequestArgs, FinishReason, ResponseFormat, ResponseFormatJsonSchema,
 };
+use futures_util::StreamExt;
 use serde_json::Value;
 use tokio::sync::Semaphore;
 
@@ -36,8 +37,17 @@ pub struct LlmSettings {
     pub max_tokens: u32,
 }
 
+/// What a streaming caller wants after a piece of text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Keep the model writing.
+    Continue,
+    /// Stop: the text so far is enough, or already unusable.
+    Stop,
+}
+
 /// A reply.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Reply {
     /// Its text.
     pub text: String,
@@ -47,6 +57,8 @@ pub struct Reply {
     pub prompt_tokens: u32,
     /// Reply tokens.
     pub completion_tokens: u32,
+    /// From asking to the first piece of a streamed reply (`None` when not streamed).
+    pub first_token: Option<Duration>,
     /// From asking for a permit to the whole reply.
     pub latency: Duration,
 }
@@ -120,30 +132,108 @@ impl Provider {
         user: &str,
         schema: Option<(&str, Value)>,
     ) -> Result<Reply, CallError> {
+        let request = self.request(system, user, schema)?;
+        self.bounded(Instant::now(), async {
+            let response = self.client.chat().create(request).await.map_err(endpoint)?;
+            let usage = response.usage.unwrap_or_default();
+            let choice = response
+                .choices
+                .into_iter()
+                .next()
+                .ok_or(CallError::Empty)?;
+            let text = choice.message.content.unwrap_or_default();
+            Ok(Reply {
+                text,
+                truncated: choice.finish_reason == Some(FinishReason::Length),
+                prompt_tokens: usage.prompt_tokens,
+                completion_tokens: usage.completion_tokens,
+                first_token: None,
+                latency: Duration::ZERO,
+            })
+        })
+        .await
+    }
+
+    /// A reply to `user` under `system`, streamed: each piece of text goes to `piece` as it
+    /// arrives, and the stream is dropped (the model server stops generating) as soon as
+    /// `piece` answers [`Flow::Stop`]. The reply holds the text received until then.
+    pub async fn stream(
+        &self,
+        system: &str,
+        user: &str,
+        piece: &mut (dyn FnMut(&str) -> Flow + Send),
+    ) -> Result<Reply, CallError> {
+        let mut request = self.request(system, user, None)?;
+        request.stream_options = Some(ChatCompletionStreamOptions {
+            include_usage: Some(true),
+            include_obfuscation: None,
+        });
         let began = Instant::now();
+        self.bounded(began, async {
+            let mut stream = self
+                .client
+                .chat()
+                .create_stream(request)
+                .await
+                .map_err(endpoint)?;
+            let mut reply = Reply::default();
+            while let Some(chunk) = stream.next().await {
+                let chunk = chunk.map_err(endpoint)?;
+                if let Some(usage) = chunk.usage {
+                    reply.prompt_tokens = usage.prompt_tokens;
+                    reply.completion_tokens = usage.completion_tokens;
+                }
+                let Some(choice) = chunk.choices.into_iter().next() else {
+                    continue;
+                };
+                reply.truncated |= choice.finish_reason == Some(FinishReason::Length);
+                let text = choice.delta.content.unwrap_or_default();
+                if text.is_empty() {
+                    continue;
+                }
+                reply.first_token.get_or_insert_with(|| began.elapsed());
+                reply.text.push_str(&text);
+                if piece(&text) == Flow::Stop {
+                    break;
+                }
+            }
+            Ok(reply)
+        })
+        .await
+    }
+
+    /// Runs `call` under a permit and the timeout, both counted in the reply's latency
+    /// (since `began`); a reply without text is [`CallError::Empty`].
+    async fn bounded(
+        &self,
+        began: Instant,
+        call: impl Future<Output = Result<Reply, CallError>>,
+    ) -> Result<Reply, CallError> {
         let limit = self.settings.timeout;
-        let call = async {
+        let permitted = async {
             let _permit = self
                 .permits
                 .acquire()
                 .await
                 .map_err(|err| CallError::Endpoint(err.to_string()))?;
-            self.call(system, user, schema).await
+            call.await
         };
-        let mut reply = tokio::time::timeout(limit, call)
+        let mut reply = tokio::time::timeout(limit, permitted)
             .await
             .map_err(|_| CallError::Timeout(limit))??;
+        if reply.text.trim().is_empty() {
+            return Err(CallError::Empty);
+        }
         reply.latency = began.elapsed();
         Ok(reply)
     }
 
-    async fn call(
+    fn request(
         &self,
         system: &str,
         user: &str,
         schema: Option<(&str, Value)>,
-    ) -> Result<Reply, CallError> {
-        let endpoint = |err: async_openai::error::OpenAIError| CallError::Endpoint(err.to_string());
+    ) -> Result<CreateChatCompletionRequest, CallError> {
         let messages: Vec<ChatCompletionRequestMessage> = vec![
             ChatCompletionRequestSystemMessageArgs::default()
                 .content(system)
@@ -171,21 +261,10 @@ impl Provider {
                 },
             });
         }
-        let request = request.build().map_err(endpoint)?;
-        let response = self.client.chat().create(request).await.map_err(endpoint)?;
-        let choice = response
-            .choices
-            .into_iter()
-            .next()
-            .ok_or(CallError::Empty)?;
-        let text = choice.message.content.filter(|t| !t.trim().is_empty());
-        let usage = response.usage.unwrap_or_default();
-        Ok(Reply {
-            text: text.ok_or(CallError::Empty)?,
-            truncated: choice.finish_reason == Some(FinishReason::Length),
-            prompt_tokens: usage.prompt_tokens,
-            completion_tokens: usage.completion_tokens,
-            latency: Duration::ZERO,
-        })
+        request.build().map_err(endpoint)
     }
+}
+
+fn endpoint(err: async_openai::error::OpenAIError) -> CallError {
+    CallError::Endpoint(err.to_string())
 }

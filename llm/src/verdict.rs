@@ -83,6 +83,12 @@ pub enum Rejection {
     /// An empty question.
     #[error("empty question")]
     EmptyQuestion,
+    /// Text that neither ends with a question nor makes a request.
+    #[error("does not read as a question")]
+    NotAQuestion,
+    /// Text that reads out an ACS element code.
+    #[error("reads out an ACS code")]
+    NamesTheCode,
 }
 
 impl Rejection {
@@ -97,6 +103,8 @@ impl Rejection {
             Rejection::FollowUpOverCap => "follow_up_over_cap",
             Rejection::SeveralQuestions => "several_questions",
             Rejection::EmptyQuestion => "empty_question",
+            Rejection::NotAQuestion => "not_a_question",
+            Rejection::NamesTheCode => "names_the_code",
         }
     }
 }
@@ -181,18 +189,105 @@ fn check_follow_up(
     check_question(text).map(Some)
 }
 
-/// One question, trimmed: not empty, not too long, and asking one thing (at most one
-/// question mark, and none before the last sentence).
+/// Words that open a spoken request an examiner may make instead of a literal question
+/// ("Explain ...", "Walk me through ...").
+const REQUEST_OPENERS: &[&str] = &[
+    "explain",
+    "describe",
+    "tell",
+    "walk",
+    "talk",
+    "list",
+    "name",
+    "give",
+    "define",
+    "compare",
+    "show",
+    "discuss",
+    "summarize",
+    "outline",
+];
+
+/// One question as a candidate would hear it, tidied (surrounding quotes dropped, runs of
+/// whitespace made one space) and checked:
+/// - not empty and not too long;
+/// - asking one thing and saying nothing after it: at most one question mark, and that one
+///   ends the text;
+/// - reading as a question: it ends with its question mark, or, with none, its last
+///   sentence is a request ("Explain ...", "Walk me through ...");
+/// - never reading out an ACS code ("PA.I.A.K1"): an examiner names the topic, not its
+///   number.
 pub fn check_question(text: &str) -> Result<String, Rejection> {
-    let text = text.trim();
+    let text = tidy(text);
     if text.is_empty() {
         return Err(Rejection::EmptyQuestion);
     }
-    bounded(text, MAX_QUESTION, "question")?;
-    if text.matches('?').count() > 1 {
-        return Err(Rejection::SeveralQuestions);
+    bounded(&text, MAX_QUESTION, "question")?;
+    match text.matches('?').count() {
+        0 if is_request(last_sentence(&text)) => {}
+        0 => return Err(Rejection::NotAQuestion),
+        1 if text.ends_with('?') => {}
+        // A second question, or anything said after the question.
+        _ => return Err(Rejection::SeveralQuestions),
     }
-    Ok(text.to_owned())
+    if text.split_whitespace().any(looks_like_acs_code) {
+        return Err(Rejection::NamesTheCode);
+    }
+    Ok(text)
+}
+
+/// Quotes a model may wrap its question in.
+const QUOTES: &[char] = &['"', '\'', '\u{201c}', '\u{201d}', '`'];
+
+/// Whether the text streamed so far can no longer become one valid question (something
+/// after its question mark, or too long), so the model may stop writing.
+pub fn hopeless_question(so_far: &str) -> bool {
+    let after_question = so_far.find('?').is_some_and(|at| {
+        so_far[at + 1..]
+            .trim_matches(|c: char| c.is_whitespace() || QUOTES.contains(&c))
+            .chars()
+            .next()
+            .is_some()
+    });
+    after_question || so_far.chars().count() > MAX_QUESTION + 8
+}
+
+fn tidy(text: &str) -> String {
+    let words: Vec<&str> = text
+        .trim()
+        .trim_matches(QUOTES)
+        .split_whitespace()
+        .collect();
+    words.join(" ")
+}
+
+/// The text after the last ". " or "! " (a dot inside a word, as in "14 CFR 61.3" or an
+/// ACS code, ends no sentence).
+fn last_sentence(text: &str) -> &str {
+    let ends = [". ", "! "].map(|end| text.rfind(end).map(|at| at + end.len()));
+    let start = ends.into_iter().flatten().max().unwrap_or(0);
+    &text[start..]
+}
+
+/// A sentence that asks for something within its first three words ("Explain ...", "Now,
+/// please describe ...").
+fn is_request(sentence: &str) -> bool {
+    sentence.split_whitespace().take(3).any(|word| {
+        let word = word
+            .trim_matches(|c: char| !c.is_alphanumeric())
+            .to_lowercase();
+        REQUEST_OPENERS.contains(&word.as_str())
+    })
+}
+
+/// `PA.I.A.K1`, `CA.IX.B.R2`: two capitals, then dotted parts.
+fn looks_like_acs_code(word: &str) -> bool {
+    let word = word.trim_matches(|c: char| !c.is_alphanumeric());
+    let mut parts = word.split('.');
+    let prefix_ok = parts
+        .next()
+        .is_some_and(|p| p.len() == 2 && p.chars().all(|c| c.is_ascii_uppercase()));
+    prefix_ok && parts.count() >= 2
 }
 
 /// The JSON schema for `response_format`: the verdict first (models write in schema order),
@@ -222,6 +317,7 @@ pub fn verdict_schema(pending: &[String]) -> Value {
 mod tests {
     use super::*;
     use crate::grounding::NO_SOURCES;
+    use viva_actors::examiner::FALLBACK_REASONS;
 
     fn pending() -> Vec<String> {
         vec!["PA.I.A.K2".to_owned(), "PA.I.A.K3".to_owned()]
@@ -321,14 +417,47 @@ mod tests {
     }
 
     #[test]
-    fn one_question_at_a_time() {
-        assert!(check_question("What documents must be on board?").is_ok());
-        assert!(check_question("Walk me through your preflight.").is_ok());
-        assert_eq!(
-            check_question("What is VFR? What is IFR?").unwrap_err(),
-            Rejection::SeveralQuestions
-        );
-        assert_eq!(check_question("  ").unwrap_err(), Rejection::EmptyQuestion);
+    fn one_question_at_a_time_that_reads_as_one() {
+        let table: &[(&str, Result<&str, Rejection>)] = &[
+            (
+                "What documents must be on board?",
+                Ok("What documents must be on board?"),
+            ),
+            (
+                " \"Walk me through\n your preflight.\" ",
+                Ok("Walk me through your preflight."),
+            ),
+            (
+                "Good. Now explain the privileges of a private pilot.",
+                Ok("Good. Now explain the privileges of a private pilot."),
+            ),
+            (
+                "Moving on from weather. Describe how you would plan fuel.",
+                Ok("Moving on from weather. Describe how you would plan fuel."),
+            ),
+            (
+                "What is VFR? What is IFR?",
+                Err(Rejection::SeveralQuestions),
+            ),
+            (
+                "What is VFR? Take your time.",
+                Err(Rejection::SeveralQuestions),
+            ),
+            (
+                "The privileges of a private pilot.",
+                Err(Rejection::NotAQuestion),
+            ),
+            ("What does PA.I.A.K1 cover?", Err(Rejection::NamesTheCode)),
+            (
+                "Explain element (CA.IX.B.R2).",
+                Err(Rejection::NamesTheCode),
+            ),
+            ("  ", Err(Rejection::EmptyQuestion)),
+        ];
+        for (text, expected) in table {
+            let got = check_question(text);
+            assert_eq!(&got.as_deref().map_err(Clone::clone), expected, "{text:?}");
+        }
         let long = "Why ".repeat(MAX_QUESTION);
         assert_eq!(
             check_question(&long).unwrap_err(),
@@ -337,9 +466,52 @@ mod tests {
     }
 
     #[test]
+    fn a_stream_is_hopeless_once_it_asks_twice_or_runs_long() {
+        assert!(!hopeless_question("What is VFR"));
+        assert!(!hopeless_question("\"What is VFR?\" "));
+        assert!(hopeless_question("What is VFR? What is"));
+        assert!(hopeless_question("What is VFR? Take"));
+        assert!(hopeless_question(&"a".repeat(MAX_QUESTION + 9)));
+    }
+
+    #[test]
+    fn every_label_is_one_the_server_counts() {
+        let rejections = [
+            Rejection::Truncated,
+            Rejection::Unparseable(String::new()),
+            Rejection::UnknownScore(String::new()),
+            Rejection::EmptyFeedback,
+            Rejection::TooLong("x"),
+            Rejection::FollowUpOverCap,
+            Rejection::SeveralQuestions,
+            Rejection::EmptyQuestion,
+            Rejection::NotAQuestion,
+            Rejection::NamesTheCode,
+        ];
+        for rejection in rejections {
+            let label = rejection.label();
+            assert!(FALLBACK_REASONS.contains(&label), "{label}");
+        }
+    }
+
+    #[test]
     fn the_schema_puts_the_verdict_first_and_bounds_everything() {
         let schema = verdict_schema(&pending());
         assert_eq!(schema["required"][0], "score");
+        // Models write properties in the schema's order: serde_json keeps it
+        // (`preserve_order`), so the request carries the verdict before the explanation.
+        let order: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        let expected = [
+            "score",
+            "feedback",
+            "mentioned_elements",
+            "source_summary",
+            "follow_up",
+        ];
+        assert_eq!(order, expected);
+        let sent = serde_json::to_string(&schema).unwrap();
+        let position = |key: &str| sent.find(&format!("\"{key}\":{{")).unwrap();
+        assert!(position("score") < position("feedback"), "{sent}");
         assert_eq!(schema["properties"]["feedback"]["maxLength"], MAX_FEEDBACK);
         assert_eq!(
             schema["properties"]["mentioned_elements"]["items"]["enum"][1],

@@ -5,10 +5,14 @@
 
 use std::time::{Duration, Instant};
 
-use common::{Behaviour, endpoint, library};
+use std::sync::Mutex;
+
+use common::{Behaviour, Requests, endpoint, library, user_prompt};
 use viva_actors::exam::acs::Rating;
 use viva_actors::exam::types::{QuestionDifficulty, QuestionKind, Score};
-use viva_actors::examiner::{AssessRequest, EmbeddedExaminer, Examiner, QuestionRequest};
+use viva_actors::examiner::{
+    AssessRequest, EmbeddedExaminer, Examiner, PreviousTurn, QuestionRequest, no_deltas,
+};
 use viva_llm::examiner::LlmExaminer;
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
@@ -18,7 +22,11 @@ mod common;
 const TIMEOUT: Duration = Duration::from_secs(2);
 
 async fn examiner_on(behaviour: Behaviour) -> LlmExaminer {
-    let (base_url, _) = endpoint(behaviour).await;
+    recording_examiner(behaviour).await.0
+}
+
+async fn recording_examiner(behaviour: Behaviour) -> (LlmExaminer, Requests) {
+    let (base_url, requests) = endpoint(behaviour).await;
     let provider = Provider::new(LlmSettings {
         base_url,
         model: "test".into(),
@@ -27,7 +35,8 @@ async fn examiner_on(behaviour: Behaviour) -> LlmExaminer {
         max_in_flight: 2,
         max_tokens: 128,
     });
-    LlmExaminer::new(provider, Prompts::load(None).unwrap(), library())
+    let examiner = LlmExaminer::new(provider, Prompts::load(None).unwrap(), library());
+    (examiner, requests)
 }
 
 fn assess_request() -> AssessRequest {
@@ -48,6 +57,7 @@ fn question_request() -> QuestionRequest {
         kind: QuestionKind::Primary,
         difficulty: QuestionDifficulty::Medium,
         missing_terms: Vec::new(),
+        previous: None,
     }
 }
 
@@ -58,12 +68,18 @@ const VERDICT: &str = r#"{"score": "partial", "feedback": "You forgot the medica
 #[tokio::test]
 async fn a_valid_verdict_is_used_and_mention_credit_stays_within_the_plan() {
     let examiner = examiner_on(Behaviour::Says(VERDICT, "stop")).await;
-    let verdict = examiner.assess(&assess_request()).await;
+    let assessed = examiner.assess(&assess_request()).await;
+    let verdict = assessed.value;
     assert_eq!(verdict.score, Score::Partial);
     assert_eq!(verdict.feedback, "You forgot the medical certificate.");
     assert_eq!(verdict.mentioned_elements, ["PA.I.A.K2"]);
     assert_eq!(verdict.source_summary, "14 CFR 61.3");
     assert_eq!(examiner.tally().used, 1);
+    let log = assessed.call.unwrap();
+    assert_eq!((log.call.as_str(), log.model.as_str()), ("assess", "test"));
+    assert_eq!((log.outcome.as_str(), log.fallback_reason), ("used", None));
+    assert_eq!((log.prompt_tokens, log.completion_tokens), (12, 5));
+    assert_eq!(log.prompt_hash.len(), 16);
 }
 
 #[tokio::test]
@@ -79,12 +95,21 @@ async fn every_failure_falls_back_to_the_embedded_verdict_and_is_counted() {
     for (behaviour, reason) in cases {
         let examiner = examiner_on(behaviour).await;
         let began = Instant::now();
-        let verdict = examiner.assess(&assess_request()).await;
+        let assessed = examiner.assess(&assess_request()).await;
         assert!(
             began.elapsed() < TIMEOUT + Duration::from_secs(1),
             "{reason}: never stalls"
         );
-        assert_eq!(verdict, embedded, "{reason}: the deterministic result");
+        assert_eq!(
+            assessed.value, embedded,
+            "{reason}: the deterministic result"
+        );
+        let log = assessed.call.unwrap();
+        assert_eq!(log.outcome, "fallback");
+        assert_eq!(
+            Some(format!("assess/{}", log.fallback_reason.unwrap())).as_deref(),
+            Some(reason)
+        );
         let tally = examiner.tally();
         assert_eq!(
             (tally.used, tally.fallbacks.get(reason)),
@@ -95,22 +120,92 @@ async fn every_failure_falls_back_to_the_embedded_verdict_and_is_counted() {
 }
 
 #[tokio::test]
-async fn a_phrasing_that_asks_two_questions_is_replaced() {
+async fn a_phrasing_that_is_not_one_question_is_replaced() {
     let embedded = EmbeddedExaminer::new(library()).phrase_now(&question_request());
-    let examiner = examiner_on(Behaviour::Says("What is a METAR? And a TAF?", "stop")).await;
-    assert_eq!(examiner.phrase(&question_request()).await, embedded);
+    let cases = [
+        ("What is a METAR? And a TAF?", "phrase/several_questions"),
+        (
+            "Sure! Here is a question about documents.",
+            "phrase/not_a_question",
+        ),
+        (
+            "What does PA.I.A.K1 require of you?",
+            "phrase/names_the_code",
+        ),
+    ];
+    for (said, reason) in cases {
+        let examiner = examiner_on(Behaviour::Says(said, "stop")).await;
+        let phrased = examiner.phrase(&question_request(), &no_deltas).await;
+        assert_eq!(phrased.value, embedded, "{said}");
+        assert_eq!(examiner.tally().fallbacks.get(reason), Some(&1), "{said}");
+    }
+}
+
+#[tokio::test]
+async fn a_good_phrasing_is_streamed_piece_by_piece_and_used() {
+    let said = "Which documents do you carry as pilot in command?";
+    let examiner = examiner_on(Behaviour::Says(said, "stop")).await;
+    let pieces = Mutex::new(Vec::new());
+    let deltas = |piece: &str| pieces.lock().unwrap().push(piece.to_owned());
+    let phrased = examiner.phrase(&question_request(), &deltas).await;
+    assert_eq!(phrased.value, said);
+    let pieces = pieces.into_inner().unwrap();
+    assert!(pieces.len() > 1, "{pieces:?}");
+    assert_eq!(pieces.concat(), said);
+    let log = phrased.call.unwrap();
     assert_eq!(
-        examiner.tally().fallbacks.get("phrase/several_questions"),
-        Some(&1)
+        (log.call.as_str(), log.outcome.as_str()),
+        ("phrase", "used")
     );
-    let examiner = examiner_on(Behaviour::Says(
-        "Which documents do you carry as PIC?",
-        "stop",
-    ))
-    .await;
-    assert_eq!(
-        examiner.phrase(&question_request()).await,
-        "Which documents do you carry as PIC?"
+    assert!(
+        log.first_token_ms
+            .is_some_and(|first| first <= log.latency_ms)
+    );
+}
+
+#[tokio::test]
+async fn the_previous_topic_and_the_last_answer_reach_the_prompts() {
+    let said = "Good. Now, what does a preflight weather briefing include?";
+    let (examiner, requests) = recording_examiner(Behaviour::Says(said, "stop")).await;
+    let previous = PreviousTurn {
+        element_code: "PA.I.A.K1".into(),
+        question: "What documents must you carry?".into(),
+        answer: Some("My certificate and a photo ID.".into()),
+    };
+    let next_topic = QuestionRequest {
+        element_code: "PA.I.A.K2".into(),
+        previous: Some(previous.clone()),
+        ..question_request()
+    };
+    examiner.phrase(&next_topic, &no_deltas).await;
+    let follow_up = QuestionRequest {
+        kind: QuestionKind::FollowUp,
+        missing_terms: vec!["medical certificate".into()],
+        previous: Some(previous),
+        ..question_request()
+    };
+    examiner.phrase(&follow_up, &no_deltas).await;
+    let prompts: Vec<String> = requests.all().iter().map(user_prompt).collect();
+    let first_topic = library()
+        .catalog(Rating::Private)
+        .element("PA.I.A.K1")
+        .unwrap()
+        .text
+        .clone();
+    assert!(
+        prompts[0].contains(&format!("The last question was about: {first_topic}")),
+        "{}",
+        prompts[0]
+    );
+    assert!(
+        prompts[1].contains("Answer: My certificate and a photo ID."),
+        "{}",
+        prompts[1]
+    );
+    assert!(
+        prompts[1].contains("did not cover: medical certificate"),
+        "{}",
+        prompts[1]
     );
 }
 
@@ -121,13 +216,13 @@ async fn a_model_follow_up_is_refused_once_the_plan_allows_no_more() {
         "follow_up": "Which medical certificate do you hold?"}"#;
     let examiner = examiner_on(Behaviour::Says(WITH_FOLLOW_UP, "stop")).await;
     let allowed = examiner.assess(&assess_request()).await;
-    assert_eq!(allowed.feedback, "Half of it.");
+    assert_eq!(allowed.value.feedback, "Half of it.");
     let spent = AssessRequest {
         follow_ups_left: 0,
         ..assess_request()
     };
     let embedded = EmbeddedExaminer::new(library()).assess_now(&spent);
-    assert_eq!(examiner.assess(&spent).await, embedded);
+    assert_eq!(examiner.assess(&spent).await.value, embedded);
     let tally = examiner.tally();
     assert_eq!(tally.used, 1);
     assert_eq!(tally.fallbacks.get("assess/follow_up_over_cap"), Some(&1));

@@ -3,11 +3,10 @@
 //! call returns within its timeout, and each is made exactly once (no retries).
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
 
-use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use common::{Behaviour, endpoint};
-use viva_llm::provider::{CallError, LlmSettings, Provider};
+use viva_llm::provider::{CallError, Flow, LlmSettings, Provider};
 
 mod common;
 
@@ -35,7 +34,7 @@ async fn call(
     let (url, hits) = endpoint(behaviour).await;
     let began = Instant::now();
     let outcome = provider(url).complete("system", "user", None).await;
-    (outcome, began.elapsed(), hits.load(Ordering::SeqCst))
+    (outcome, began.elapsed(), hits.count())
 }
 
 #[tokio::test]
@@ -76,4 +75,57 @@ async fn a_good_reply_carries_its_text_and_tokens() {
     assert_eq!((reply.prompt_tokens, reply.completion_tokens), (12, 5));
     assert!(!reply.truncated);
     assert_eq!(hits, 1);
+}
+
+#[tokio::test]
+async fn a_streamed_reply_comes_in_pieces_and_stops_when_told() {
+    let text = "Which documents must be on board before a flight, and who checks them?";
+    let (url, hits) = endpoint(Behaviour::Says(text, "stop")).await;
+    let provider = provider(url);
+    let mut pieces = Vec::new();
+    let mut keep = |piece: &str| {
+        pieces.push(piece.to_owned());
+        Flow::Continue
+    };
+    let reply = provider.stream("system", "user", &mut keep).await.unwrap();
+    assert_eq!(reply.text, text);
+    assert_eq!(pieces.concat(), text);
+    assert!(pieces.len() > 3, "{pieces:?}");
+    assert!(
+        reply
+            .first_token
+            .is_some_and(|first| first <= reply.latency)
+    );
+    assert_eq!((reply.prompt_tokens, reply.completion_tokens), (12, 5));
+
+    let mut stop_after_two = {
+        let mut seen = 0;
+        move |_: &str| {
+            seen += 1;
+            if seen == 2 {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            }
+        }
+    };
+    let cut = provider
+        .stream("system", "user", &mut stop_after_two)
+        .await
+        .unwrap();
+    assert_eq!(cut.text, pieces[..2].concat());
+    assert_eq!(hits.count(), 2, "each stream is one request");
+}
+
+#[tokio::test]
+async fn a_hanging_stream_times_out_and_garbage_in_a_stream_fails() {
+    let mut ignore = |_: &str| Flow::Continue;
+    let (url, _) = endpoint(Behaviour::Hangs).await;
+    let began = Instant::now();
+    let outcome = provider(url).stream("s", "u", &mut ignore).await;
+    assert_eq!(outcome.unwrap_err(), CallError::Timeout(TIMEOUT));
+    assert!(began.elapsed() < TIMEOUT + Duration::from_secs(1));
+    let (url, _) = endpoint(Behaviour::Garbage).await;
+    let outcome = provider(url).stream("s", "u", &mut ignore).await;
+    assert_eq!(outcome.unwrap_err().label(), "endpoint");
 }

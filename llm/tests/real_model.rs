@@ -14,7 +14,9 @@ use std::time::{Duration, Instant};
 use common::library;
 use viva_actors::exam::acs::Rating;
 use viva_actors::exam::types::{QuestionDifficulty, QuestionKind};
-use viva_actors::examiner::{AssessRequest, EmbeddedExaminer, Examiner, QuestionRequest};
+use viva_actors::examiner::{
+    AssessRequest, EmbeddedExaminer, Examiner, QuestionRequest, no_deltas,
+};
 use viva_llm::examiner::LlmExaminer;
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
@@ -131,10 +133,11 @@ fn a_real_model_is_used_or_replaced_within_its_timeout_and_a_forced_timeout_is_d
             kind: QuestionKind::Primary,
             difficulty: QuestionDifficulty::Easy,
             missing_terms: Vec::new(),
+            previous: None,
         };
         let began = Instant::now();
-        let asked = examiner.phrase(&question).await;
-        let verdict = examiner.assess(&assess_request()).await;
+        let asked = examiner.phrase(&question, &no_deltas).await.value;
+        let verdict = examiner.assess(&assess_request()).await.value;
         assert!(began.elapsed() < 2 * timeout, "{:?}", began.elapsed());
         assert!(
             !asked.trim().is_empty() && asked.matches('?').count() <= 1,
@@ -152,7 +155,7 @@ fn a_real_model_is_used_or_replaced_within_its_timeout_and_a_forced_timeout_is_d
 
         let hurried = examiner_at(llama.port, Duration::from_millis(1));
         let embedded = EmbeddedExaminer::new(library()).assess_now(&assess_request());
-        assert_eq!(hurried.assess(&assess_request()).await, embedded);
+        assert_eq!(hurried.assess(&assess_request()).await.value, embedded);
         assert_eq!(hurried.tally().fallbacks.get("assess/timeout"), Some(&1));
     });
 }

@@ -98,6 +98,7 @@ pub fn synthetic_turn(n: usize) -> TurnCheckpoint {
         answer: Some(words(150, seed + 300)),
         score: Some("satisfactory".to_owned()),
         feedback: Some(words(100, seed + 600)),
+        examiner: Vec::new(),
     }
 }
 

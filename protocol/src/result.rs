@@ -67,6 +67,44 @@ pub struct TranscriptTurn {
     /// Its score (absent until assessed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<String>,
+    /// The turn log: each model call made for this turn (phrasing the question, assessing
+    /// the answer), absent when the embedded examiner answered without a model.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examiner: Vec<ExaminerCall>,
+}
+
+/// One call to the LLM examiner, as the turn log keeps it.
+///
+/// # Format
+/// ```json
+/// {"call": "assess", "model": "qwen2.5-0.5b", "prompt_hash": "3f9c0a1be4d27765",
+///  "latency_ms": 2140, "prompt_tokens": 612, "completion_tokens": 88,
+///  "outcome": "fallback", "fallback_reason": "follow_up_over_cap"}
+/// ```
+/// `outcome` is `used` (the reply passed validation and was used) or `fallback` (the
+/// embedded examiner's deterministic result was used instead, for `fallback_reason`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct ExaminerCall {
+    /// `phrase` or `assess`.
+    pub call: String,
+    /// The model named in the request.
+    pub model: String,
+    /// The first 16 hex digits of the SHA-256 of the system and user prompts.
+    pub prompt_hash: String,
+    /// From asking to the whole reply (or the failure).
+    pub latency_ms: u64,
+    /// Until the first streamed token, for a streamed phrasing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_token_ms: Option<u64>,
+    /// Prompt tokens as the model server counted them (0 when unknown).
+    pub prompt_tokens: u32,
+    /// Reply tokens as the model server counted them (0 when unknown).
+    pub completion_tokens: u32,
+    /// `used` or `fallback`.
+    pub outcome: String,
+    /// Why the reply was not used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback_reason: Option<String>,
 }
 
 /// The overall outcome of an exam.

@@ -40,6 +40,9 @@ pub enum ServerEvent {
     /// `session.paused`.
     #[serde(rename = "session.paused")]
     SessionPaused(SessionPaused),
+    /// `question.delta`.
+    #[serde(rename = "question.delta")]
+    QuestionDelta(QuestionDelta),
     /// `question`.
     #[serde(rename = "question")]
     Question(Question),
@@ -77,6 +80,7 @@ impl ServerEvent {
         "session.started",
         "session.resumed",
         "session.paused",
+        "question.delta",
         "question",
         "transcript.partial",
         "transcript.final",
@@ -93,6 +97,7 @@ impl ServerEvent {
             ServerEvent::SessionStarted(_) => "session.started",
             ServerEvent::SessionResumed(_) => "session.resumed",
             ServerEvent::SessionPaused(_) => "session.paused",
+            ServerEvent::QuestionDelta(_) => "question.delta",
             ServerEvent::Question(_) => "question",
             ServerEvent::TranscriptPartial(_) => "transcript.partial",
             ServerEvent::TranscriptFinal(_) => "transcript.final",
@@ -215,6 +220,29 @@ pub enum PauseReason {
     OtherDevice,
     /// The server is shutting down; resume on reconnect.
     ServerShutdown,
+}
+
+/// `question.delta`: a piece of a question's text while the examiner's model is still
+/// writing it, sent only when an LLM examiner streams its phrasing.
+///
+/// Deltas are a preview, without `seq`, and never replayed on resume. Appending the
+/// `text` of a question's deltas in order gives the text so far. The `question` event that
+/// follows, with the same `question_id`, is authoritative: its `text` replaces whatever the
+/// deltas showed, and it may differ from them when the model's wording was refused and the
+/// examiner's own wording is used instead.
+///
+/// # Format
+/// ```json
+/// {"type": "question.delta", "question_id": "q3", "number": 3, "text": " privileges"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct QuestionDelta {
+    /// The question being written; the `question` that follows carries the same id.
+    pub question_id: String,
+    /// 1-based count of questions, this one included.
+    pub number: u32,
+    /// The next piece of text, to append.
+    pub text: String,
 }
 
 /// `question`.

@@ -32,6 +32,7 @@ fn turn(n: usize, answer: Option<&str>) -> TurnCheckpoint {
         answer: answer.map(str::to_owned),
         score: None,
         feedback: None,
+        examiner: Vec::new(),
     }
 }
 

@@ -47,7 +47,8 @@ pub fn render(event: &ServerEvent) -> Shown {
             error.code.as_str(),
             error.message
         )],
-        Ack(_) | Pong => return Shown::Nothing,
+        // The `question` that follows is shown (and spoken) whole; its pieces add nothing.
+        QuestionDelta(_) | Ack(_) | Pong => return Shown::Nothing,
     };
     Shown::Lines(lines)
 }

@@ -206,7 +206,10 @@ impl Talk {
             ServerEvent::SessionCompleted(_) => self.ending = Some(Ending::Done),
             ServerEvent::SessionPaused(paused) => self.on_paused(paused.reason),
             ServerEvent::Error(error) => self.on_error(error),
-            ServerEvent::TranscriptPartial(_) | ServerEvent::Ack(_) | ServerEvent::Pong => {}
+            ServerEvent::QuestionDelta(_)
+            | ServerEvent::TranscriptPartial(_)
+            | ServerEvent::Ack(_)
+            | ServerEvent::Pong => {}
         }
     }
 

@@ -166,6 +166,10 @@ pub struct TurnCheckpoint {
     pub score: Option<String>,
     /// The feedback given.
     pub feedback: Option<String>,
+    /// The turn log of the model calls behind the turn (absent in checkpoints written
+    /// before the LLM examiner, and when no model was asked).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examiner: Vec<viva_protocol::result::ExaminerCall>,
 }
 
 /// The assessment part of a checkpoint, answer keys included (checkpoints never leave the
@@ -300,5 +304,39 @@ impl UserRecord {
             start_event_ids: Vec::new(),
             element_scores: BTreeMap::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OLD_TURN: &str = r#"{"question_id": "q1", "element_code": "PA.I.A.K1",
+        "kind": "primary", "question": "Which documents?", "answer": null, "score": null,
+        "feedback": null}"#;
+
+    #[test]
+    fn a_turn_written_before_the_turn_log_still_reads() {
+        let turn: TurnCheckpoint = serde_json::from_str(OLD_TURN).unwrap();
+        assert!(turn.examiner.is_empty());
+    }
+
+    #[test]
+    fn the_turn_log_survives_a_checkpoint() {
+        let mut turn: TurnCheckpoint = serde_json::from_str(OLD_TURN).unwrap();
+        turn.examiner.push(viva_protocol::result::ExaminerCall {
+            call: "assess".into(),
+            model: "qwen".into(),
+            prompt_hash: "0123456789abcdef".into(),
+            latency_ms: 2_100,
+            first_token_ms: None,
+            prompt_tokens: 600,
+            completion_tokens: 80,
+            outcome: "fallback".into(),
+            fallback_reason: Some("truncated".into()),
+        });
+        let written = serde_json::to_string(&turn).unwrap();
+        let read: TurnCheckpoint = serde_json::from_str(&written).unwrap();
+        assert_eq!(read, turn);
     }
 }

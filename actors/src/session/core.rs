@@ -12,7 +12,7 @@ use crate::exam::acs::Rating;
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
-use crate::examiner::{AssessRequest, QuestionRequest};
+use crate::examiner::{AssessRequest, ExaminerCall, PreviousTurn, QuestionRequest};
 
 pub use super::lifecycle::Refusal;
 
@@ -50,6 +50,8 @@ pub struct Turn {
     pub score: Option<Score>,
     /// The feedback.
     pub feedback: Option<String>,
+    /// The turn log: the model calls behind this turn's question and assessment.
+    pub examiner: Vec<ExaminerCall>,
 }
 
 /// What comes after an assessment, until it is done.
@@ -88,6 +90,20 @@ pub struct QuestionDraft {
     pub planner_index: Option<usize>,
     /// What to phrase.
     pub request: QuestionRequest,
+    /// The 1-based number it will have once asked.
+    pub number: u32,
+}
+
+impl QuestionDraft {
+    /// The id it will have once asked.
+    pub fn question_id(&self) -> String {
+        question_id(self.number)
+    }
+}
+
+/// The id of the `number`th question of an exam.
+pub fn question_id(number: u32) -> String {
+    format!("q{number}")
 }
 
 /// The state of one exam session.
@@ -130,6 +146,7 @@ impl ExamCore {
                 kind: turn.kind.as_str().to_owned(),
                 answer: turn.answer.clone(),
                 score: turn.score.map(|score| score.as_str().to_owned()),
+                examiner: turn.examiner.clone(),
             })
             .collect();
         Some(result)
@@ -209,8 +226,18 @@ impl ExamCore {
                 kind,
                 difficulty: question_difficulty(self.config.difficulty, self.questions_asked + 1),
                 missing_terms: missing,
+                previous: self.previous_turn(),
             },
+            number: self.questions_asked + 1,
         }
+    }
+
+    fn previous_turn(&self) -> Option<PreviousTurn> {
+        self.transcript.last().map(|turn| PreviousTurn {
+            element_code: turn.element_code.clone(),
+            question: turn.question.clone(),
+            answer: turn.answer.clone(),
+        })
     }
 
     fn assess_request(&self, open: &OpenQuestion, answer: &str) -> AssessRequest {

@@ -162,6 +162,7 @@ fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
         answer: turn.answer.clone(),
         score: turn.score.map(|s| s.as_str().to_owned()),
         feedback: turn.feedback.clone(),
+        examiner: turn.examiner.clone(),
     }
 }
 
@@ -336,5 +337,6 @@ fn restore_turn(stored: &TurnCheckpoint) -> Result<Turn, String> {
         answer: stored.answer.clone(),
         score,
         feedback: stored.feedback.clone(),
+        examiner: stored.examiner.clone(),
     })
 }

@@ -12,7 +12,7 @@ use super::core::{ExamCore, PendingWork, QuestionDraft};
 use super::lifecycle::{Lifecycle, Refusal};
 use crate::exam::acs::AcsLibrary;
 use crate::exam::types::Score;
-use crate::examiner::{AssessRequest, ExaminerAssessment};
+use crate::examiner::{AssessRequest, Examined, ExaminerAssessment};
 
 /// The data the pure steps read.
 #[derive(Clone, Copy)]
@@ -107,7 +107,7 @@ impl SessionState {
     /// Stores an exam assessment.
     pub fn store_assessment(
         &mut self,
-        verdict: ExaminerAssessment,
+        verdict: Examined<ExaminerAssessment>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match self {
@@ -120,11 +120,11 @@ impl SessionState {
     pub fn commit_question(
         &mut self,
         draft: QuestionDraft,
-        text: String,
+        phrased: Examined<String>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match self {
-            SessionState::Exam(core) => core.commit_question(draft, text, now_ms),
+            SessionState::Exam(core) => core.commit_question(draft, phrased, now_ms),
             SessionState::Assessment(_) => Err(Refusal::new(ErrorCode::Internal, "not an exam")),
         }
     }

@@ -6,7 +6,7 @@ use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn};
+use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id};
 use super::lifecycle::Lifecycle;
 use super::phase::PhaseEvent;
 use crate::exam::acs::AcsCatalog;
@@ -15,7 +15,7 @@ use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
 use crate::exam::planner::PlannerState;
 use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
 use crate::exam::types::{QuestionKind, Score};
-use crate::examiner::ExaminerAssessment;
+use crate::examiner::{Examined, ExaminerAssessment};
 
 /// Everything needed to create an exam session.
 #[derive(Debug, Clone)]
@@ -88,9 +88,10 @@ impl ExamCore {
     pub fn commit_question(
         &mut self,
         draft: QuestionDraft,
-        text: String,
+        phrased: Examined<String>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
+        let Examined { value: text, call } = phrased;
         self.life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
         let kind = match draft.planner_index {
@@ -107,7 +108,7 @@ impl ExamCore {
         self.questions_asked += 1;
         self.next_step = None;
         let open = OpenQuestion {
-            question_id: format!("q{}", self.questions_asked),
+            question_id: question_id(self.questions_asked),
             element_code: code,
             kind,
             number: self.questions_asked,
@@ -122,6 +123,7 @@ impl ExamCore {
             answer: None,
             score: None,
             feedback: None,
+            examiner: call.into_iter().collect(),
         });
         self.open_question = Some(open);
         self.emit_open_question();
@@ -177,9 +179,13 @@ impl ExamCore {
     /// Stores the examiner's verdict on the committed answer and queues the `assessment`.
     pub fn store_assessment(
         &mut self,
-        verdict: ExaminerAssessment,
+        assessed: Examined<ExaminerAssessment>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
+        let Examined {
+            value: verdict,
+            call,
+        } = assessed;
         let Some(open) = self
             .open_question
             .clone()
@@ -204,6 +210,7 @@ impl ExamCore {
         if let Some(turn) = self.transcript.last_mut() {
             turn.score = Some(verdict.score);
             turn.feedback = Some(verdict.feedback.clone());
+            turn.examiner.extend(call);
         }
         self.open_question = None;
         self.life.emit(ServerEvent::Assessment(Assessment {

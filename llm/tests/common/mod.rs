@@ -2,15 +2,14 @@
 //! catalogs the examiner tests need.
 #![allow(dead_code, clippy::unwrap_used)] // each test binary uses part of it
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Router;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use serde_json::json;
+use serde_json::{Value, json};
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 
 /// How the endpoint answers every request.
@@ -22,28 +21,61 @@ pub enum Behaviour {
     Hangs,
     /// A body that is not a completion.
     Garbage,
-    /// A completion with this content and finish reason.
+    /// A completion with this content and finish reason (streamed when asked to stream).
     Says(&'static str, &'static str),
+    /// A model that does its job: streamed requests (phrasing) get `question`, the others
+    /// (assessments) get `verdict`.
+    Examines {
+        /// The phrasing, streamed in pieces.
+        question: &'static str,
+        /// The assessment JSON.
+        verdict: &'static str,
+    },
 }
 
-/// Serves `behaviour`; returns the API base URL and a count of the requests it got.
-pub async fn endpoint(behaviour: Behaviour) -> (String, Arc<AtomicUsize>) {
-    let hits = Arc::new(AtomicUsize::new(0));
-    let counted = hits.clone();
+/// The request bodies an endpoint got, in order.
+#[derive(Clone, Default)]
+pub struct Requests(Arc<Mutex<Vec<Value>>>);
+
+impl Requests {
+    /// How many came.
+    pub fn count(&self) -> usize {
+        self.0.lock().unwrap().len()
+    }
+
+    /// Every one so far.
+    pub fn all(&self) -> Vec<Value> {
+        self.0.lock().unwrap().clone()
+    }
+}
+
+/// Serves `behaviour`; returns the API base URL and the requests it gets.
+pub async fn endpoint(behaviour: Behaviour) -> (String, Requests) {
+    let requests = Requests::default();
+    let recorded = requests.clone();
     let app = Router::new().route(
         "/v1/chat/completions",
-        post(move || {
-            let counted = counted.clone();
+        post(move |axum::Json(request): axum::Json<Value>| {
+            let recorded = recorded.clone();
             async move {
-                counted.fetch_add(1, Ordering::SeqCst);
-                reply(behaviour).await
+                let streamed = request["stream"] == json!(true);
+                recorded.0.lock().unwrap().push(request);
+                reply(behaviour, streamed).await
             }
         }),
     );
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let address = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
-    (format!("http://{address}/v1"), hits)
+    (format!("http://{address}/v1"), requests)
+}
+
+/// The user prompt of a recorded request.
+pub fn user_prompt(request: &Value) -> String {
+    request["messages"][1]["content"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 fn completion(content: &str, finish: &str) -> serde_json::Value {
@@ -53,16 +85,52 @@ fn completion(content: &str, finish: &str) -> serde_json::Value {
            "usage": {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}})
 }
 
-async fn reply(behaviour: Behaviour) -> Response {
+async fn reply(behaviour: Behaviour, streamed: bool) -> Response {
     match behaviour {
         Behaviour::Fails => (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response(),
         Behaviour::Hangs => {
             tokio::time::sleep(Duration::from_secs(60)).await;
             StatusCode::OK.into_response()
         }
+        Behaviour::Garbage if streamed => sse(vec!["{\"choices\": [{\"oops\"".to_owned()]),
         Behaviour::Garbage => (StatusCode::OK, "{\"choices\": [{\"oops\"").into_response(),
+        Behaviour::Says(content, finish) if streamed => sse(chunks(content, finish)),
         Behaviour::Says(content, finish) => axum::Json(completion(content, finish)).into_response(),
+        Behaviour::Examines { question, .. } if streamed => sse(chunks(question, "stop")),
+        Behaviour::Examines { verdict, .. } => {
+            axum::Json(completion(verdict, "stop")).into_response()
+        }
     }
+}
+
+/// A streamed completion of `content`, a few words per chunk, then the finish reason and
+/// the usage, as `data:` lines.
+fn chunks(content: &str, finish: &str) -> Vec<String> {
+    let chunk = |delta: serde_json::Value, finish: Option<&str>| {
+        json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "test",
+               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+        .to_string()
+    };
+    let words: Vec<&str> = content.split_inclusive(' ').collect();
+    let mut events: Vec<String> = words
+        .chunks(2)
+        .map(|piece| chunk(json!({"content": piece.concat()}), None))
+        .collect();
+    events.push(chunk(json!({}), Some(finish)));
+    let usage = json!({"id": "c1", "object": "chat.completion.chunk", "created": 1,
+        "model": "test", "choices": [],
+        "usage": {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}});
+    events.push(usage.to_string());
+    events.push("[DONE]".to_owned());
+    events
+}
+
+fn sse(events: Vec<String>) -> Response {
+    let body: String = events
+        .iter()
+        .map(|data| format!("data: {data}\n\n"))
+        .collect();
+    ([("content-type", "text/event-stream")], body).into_response()
 }
 
 /// The repository's ACS catalogs.

@@ -12,14 +12,15 @@ use kameo::Actor;
 use kameo::actor::{ActorRef, WeakActorRef};
 use tracing::Instrument;
 use viva_blueprint::library::BlueprintLibrary;
-use viva_protocol::server::{PauseReason, SessionStatus};
-use viva_protocol::{ErrorCode, ServerMessage};
+use viva_protocol::server::{PauseReason, QuestionDelta, SessionStatus};
+use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
 
+use super::core::QuestionDraft;
 use super::state::{SessionState, StepContext, Work};
 use crate::checkpoint::{CheckpointStore, SessionKey};
 use crate::clock::Clock;
 use crate::exam::acs::AcsLibrary;
-use crate::examiner::Examiner;
+use crate::examiner::{Examined, Examiner, ExaminerCall};
 use crate::link::DeviceLink;
 use crate::metrics::phase_index;
 use crate::session::lifecycle::Refusal;
@@ -262,11 +263,14 @@ impl LiveSession {
                 Work::Nothing => return,
                 Work::Assess(request) => {
                     let verdict = self.deps.examiner.assess(&request).await;
+                    self.log_examiner_call(verdict.call.as_ref());
                     self.state.store_assessment(verdict, now)
                 }
                 Work::Phrase(draft) => {
-                    let text = self.deps.examiner.phrase(&draft.request).await;
-                    self.state.commit_question(draft, text, now)
+                    let link = self.link.clone();
+                    let phrased = phrase_streamed(&*self.deps.examiner, link, &draft).await;
+                    self.log_examiner_call(phrased.call.as_ref());
+                    self.state.commit_question(draft, phrased, now)
                 }
                 Work::Step => self.state.step(Self::context(&self.deps), now),
             };
@@ -279,6 +283,26 @@ impl LiveSession {
             }
             self.notify_if_finished();
         }
+    }
+
+    /// The turn log of one model call: in the trace, under this session, and in metrics.
+    /// (The session's audit keeps it in the transcript.)
+    fn log_examiner_call(&self, call: Option<&ExaminerCall>) {
+        let Some(call) = call else { return };
+        self.deps.metrics.record_examiner_call(call);
+        tracing::info!(
+            session = %self.state.life().session_id,
+            call = %call.call,
+            model = %call.model,
+            prompt_hash = %call.prompt_hash,
+            latency_ms = call.latency_ms,
+            first_token_ms = ?call.first_token_ms,
+            prompt_tokens = call.prompt_tokens,
+            completion_tokens = call.completion_tokens,
+            outcome = %call.outcome,
+            fallback_reason = ?call.fallback_reason,
+            "examiner call"
+        );
     }
 
     fn notify_if_finished(&self) {
@@ -325,4 +349,27 @@ impl LiveSession {
         }
         true
     }
+}
+
+/// The examiner's words for `draft`, streamed to `link`'s device as `question.delta`
+/// pieces while a model writes them.
+async fn phrase_streamed(
+    examiner: &dyn Examiner,
+    link: Option<DeviceLink>,
+    draft: &QuestionDraft,
+) -> Examined<String> {
+    let (question_id, number) = (draft.question_id(), draft.number);
+    let deltas = move |text: &str| {
+        if let Some(link) = &link {
+            let delta = QuestionDelta {
+                question_id: question_id.clone(),
+                number,
+                text: text.to_owned(),
+            };
+            link.send(ServerMessage::unsequenced(ServerEvent::QuestionDelta(
+                delta,
+            )));
+        }
+    };
+    examiner.phrase(&draft.request, &deltas).await
 }
