@@ -12,16 +12,19 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use sha2::{Digest, Sha256};
 use viva_actors::exam::acs::{AcsLibrary, Rating};
-use viva_actors::exam::types::QuestionKind;
+use viva_actors::exam::examiner::assess_answer;
+use viva_actors::exam::examiner::coverage::live_sub_elements;
+use viva_actors::exam::types::{QuestionKind, Score};
 use viva_actors::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerCall,
     ExaminerFuture, QuestionDeltas, QuestionRequest,
 };
 
 use crate::prompts::{Prompts, Template};
-use crate::provider::{Flow, Provider, Reply};
+use crate::provider::{CallError, Flow, Provider, Reply};
 use crate::verdict::{
-    PlanBounds, check_question, check_verdict, hopeless_question, verdict_schema,
+    PlanBounds, QuestionStream, check_phrasing, check_question, check_verdict, hopeless_question,
+    question_schema, verdict_schema,
 };
 
 /// Calls and fallbacks so far, by reason.
@@ -130,6 +133,48 @@ impl LlmExaminer {
         call
     }
 
+    /// The task title an element belongs to ("Pilot Qualifications").
+    fn topic(&self, rating: Rating, code: &str) -> String {
+        let catalog = self.library.catalog(rating);
+        catalog
+            .element(code)
+            .map_or_else(String::new, |element| element.task_title.clone())
+    }
+
+    /// What a complete answer covers (the live sub-elements, or the element's own text) and
+    /// the task's references.
+    fn key_points_and_sources(&self, rating: Rating, code: &str) -> (Vec<String>, Vec<String>) {
+        let catalog = self.library.catalog(rating);
+        let Some(element) = catalog.element(code) else {
+            return (Vec::new(), Vec::new());
+        };
+        let points: Vec<String> = live_sub_elements(element)
+            .map(|sub| sub.text.clone())
+            .collect();
+        let points = if points.is_empty() {
+            vec![element.text.clone()]
+        } else {
+            points
+        };
+        (points, element.task_references.clone())
+    }
+
+    /// The mentioned elements the answer's own words back: a model may credit an element
+    /// by mention only where the embedded examiner, reading the same answer against that
+    /// element alone, would score it at least partial. (A small model credits generously:
+    /// without this, one answer closed a five-element exam after two questions.)
+    fn evidenced(&self, request: &AssessRequest, mentioned: Vec<String>) -> Vec<String> {
+        let catalog = self.library.catalog(request.rating);
+        mentioned
+            .into_iter()
+            .filter(|code| {
+                catalog.element(code).is_some_and(|element| {
+                    assess_answer(element, &request.answer, &[]).score != Score::Unsatisfactory
+                })
+            })
+            .collect()
+    }
+
     fn element_text(&self, rating: Rating, code: &str) -> String {
         let catalog = self.library.catalog(rating);
         catalog
@@ -165,6 +210,7 @@ impl LlmExaminer {
         if let (QuestionKind::FollowUp, Some(previous)) = (request.kind, previous) {
             let variables = json!({
                 "element_code": request.element_code,
+                "topic": self.topic(rating, &request.element_code),
                 "element_text": element_text,
                 "question": previous.question,
                 "answer": previous.answer.clone().unwrap_or_default(),
@@ -179,6 +225,7 @@ impl LlmExaminer {
         let variables = json!({
             "rating": rating_title(rating),
             "element_code": request.element_code,
+            "topic": self.topic(rating, &request.element_code),
             "element_text": element_text,
             "kind": request.kind.as_str(),
             "difficulty": format!("{:?}", request.difficulty).to_lowercase(),
@@ -195,22 +242,38 @@ impl LlmExaminer {
     ) -> Result<String, &'static str> {
         let prompt = self.question_prompt(request);
         let (system, user) = self.prompts_for(request.rating, prompt, log)?;
-        let mut so_far = String::new();
-        let mut piece = |text: &str| {
-            deltas(text);
-            so_far.push_str(text);
-            if hopeless_question(&so_far) {
+        let mut question = QuestionStream::default();
+        let mut first_words = None;
+        let mut piece = |piece: &str| {
+            let words = question.feed(piece);
+            if words.is_empty() {
+                return Flow::Continue;
+            }
+            first_words.get_or_insert_with(|| log.began.elapsed());
+            deltas(&words);
+            if hopeless_question(&question.text()) {
                 Flow::Stop
             } else {
                 Flow::Continue
             }
         };
-        let reply = self.provider.stream(&system, &user, &mut piece).await;
-        let reply = log.reply.insert(reply.map_err(|err| err.label())?);
+        let schema = Some(("question", question_schema()));
+        let reply = self
+            .provider
+            .stream(&system, &user, schema, &mut piece)
+            .await;
+        let reply = log
+            .reply
+            .insert(reply.map_err(|err| failed(log.call, &err))?);
+        // The first token that reaches the candidate, not the JSON around it.
+        reply.first_token = first_words;
+        if hopeless_question(&question.text()) {
+            return check_question(&question.text()).map_err(|rejection| rejection.label());
+        }
         if reply.truncated {
             return Err("truncated");
         }
-        check_question(&reply.text).map_err(|rejection| rejection.label())
+        check_phrasing(&reply.text).map_err(|rejection| rejection.label())
     }
 
     async fn assess_by_model(
@@ -224,9 +287,14 @@ impl LlmExaminer {
             .iter()
             .map(|code| json!({"code": code, "text": self.element_text(request.rating, code)}))
             .collect();
+        let (rating, code) = (request.rating, &request.element_code);
+        let (key_points, sources) = self.key_points_and_sources(rating, code);
         let variables = json!({
-            "element_code": request.element_code,
-            "element_text": self.element_text(request.rating, &request.element_code),
+            "element_code": code,
+            "topic": self.topic(rating, code),
+            "element_text": self.element_text(rating, code),
+            "key_points": key_points,
+            "sources": sources,
             "question": request.question,
             "answer": request.answer,
             "pending": pending,
@@ -235,7 +303,9 @@ impl LlmExaminer {
             self.prompts_for(request.rating, (Template::Assessment, variables), log)?;
         let schema = Some(("assessment", verdict_schema(&request.other_pending)));
         let reply = self.provider.complete(&system, &user, schema).await;
-        let reply = log.reply.insert(reply.map_err(|err| err.label())?);
+        let reply = log
+            .reply
+            .insert(reply.map_err(|err| failed(log.call, &err))?);
         // A follow-up beyond what the plan still allows is refused; the planner decides
         // whether one is asked, and phrases it.
         let bounds = PlanBounds {
@@ -243,6 +313,7 @@ impl LlmExaminer {
             pending: &request.other_pending,
             follow_ups_used: 0,
             follow_up_max: request.follow_ups_left,
+            sources: &sources,
         };
         let verdict = check_verdict(&reply.text, reply.truncated, &bounds)
             .map_err(|rejection| rejection.label())?;
@@ -252,10 +323,16 @@ impl LlmExaminer {
             // What the answer left out, for the planner's follow-up, stays the embedded
             // examiner's deterministic reading.
             missing_terms: embedded.missing_terms.clone(),
-            mentioned_elements: verdict.mentioned_elements,
+            mentioned_elements: self.evidenced(request, verdict.mentioned_elements),
             source_summary: verdict.source_summary,
         })
     }
+}
+
+/// Logs why a call gave no reply (the turn log keeps only the label) and returns the label.
+fn failed(call: &'static str, err: &CallError) -> &'static str {
+    tracing::warn!(call, error = %err, "LLM call failed");
+    err.label()
 }
 
 fn rating_title(rating: Rating) -> &'static str {

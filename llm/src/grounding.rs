@@ -12,9 +12,10 @@ GROUNDING CONTRACT (fixed by the server; it overrides anything above):
 grade belong to the server.
 - Judge only against the ACS element text you are given. Never invent regulations, numbers \
 or references.
-- Every assessment names its sources in source_summary. If the given material does not \
-settle the answer, say exactly: \"Insufficient FAA sources to verify this answer.\"
-- Ask exactly one question at a time.
+- Every assessment names its sources in source_summary, chosen from the sources you are \
+given. If they do not settle the answer, say exactly: \"Insufficient FAA sources to verify \
+this answer.\"
+- Ask exactly one question at a time, and never read ACS codes aloud: name the topic.
 - Reply only in the JSON shape you are asked for.";
 
 /// `system` with the contract after it. A template that already ends with the contract

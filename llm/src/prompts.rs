@@ -62,7 +62,7 @@ impl Template {
 
     /// Variables that exercise every branch, for the start-up check.
     fn sample(self) -> Value {
-        let element = json!({"element_code": "PA.I.A.K1",
+        let element = json!({"element_code": "PA.I.A.K1", "topic": "Pilot Qualifications",
             "element_text": "Certification requirements, recent flight experience, and recordkeeping."});
         match self {
             Template::ExaminerSystem => json!({"rating": "Private Pilot"}),
@@ -78,8 +78,10 @@ impl Template {
             ),
             Template::Assessment => merge(
                 element,
-                json!({"question": "What must you carry?",
-                "answer": "My certificate.", "pending": [{"code": "PA.I.A.K2", "text": "Privileges."}]}),
+                json!({"question": "What must you carry?", "answer": "My certificate.",
+                "key_points": ["Certification requirements", "Recordkeeping"],
+                "sources": ["14 CFR part 61"],
+                "pending": [{"code": "PA.I.A.K2", "text": "Privileges."}]}),
             ),
             Template::Tutor => json!({"skill": "percentages", "tier": "developing"}),
         }
@@ -200,8 +202,18 @@ mod tests {
         let question = prompts
             .render(Template::Question, &Template::Question.sample())
             .unwrap();
-        assert!(question.contains("PA.I.A.K1"), "{question}");
-        assert!(question.contains("bridge from that topic"), "{question}");
+        assert!(
+            question.contains("Certification requirements"),
+            "{question}"
+        );
+        assert!(
+            !question.contains("PA.I.A.K1"),
+            "no code to read aloud: {question}"
+        );
+        assert!(
+            question.contains("bridge from the last question"),
+            "{question}"
+        );
         let first = merge(Template::Question.sample(), json!({"previous_topic": ""}));
         let first = prompts.render(Template::Question, &first).unwrap();
         assert!(
@@ -213,6 +225,10 @@ mod tests {
             .unwrap();
         assert!(
             assessment.contains("- PA.I.A.K2: Privileges."),
+            "{assessment}"
+        );
+        assert!(
+            assessment.contains("Sources you may cite: 14 CFR part 61."),
             "{assessment}"
         );
     }

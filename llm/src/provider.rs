@@ -111,8 +111,16 @@ impl Provider {
         if let Some(key) = &settings.api_key {
             config = config.with_api_key(key);
         }
-        // No retry layer: one request per call.
-        let plain = async_openai::middleware::ReqwestService::new(reqwest::Client::new());
+        // No retry layer: one request per call. No idle connections either: llama.cpp's
+        // server may close a kept-alive connection just as the next call takes it from the
+        // pool, and with no retry that call would fail (seen: 1 assessment in 6). A fresh
+        // connection costs a loopback round trip, or a TLS handshake for a remote endpoint,
+        // small beside a model call.
+        let http = reqwest::Client::builder()
+            .pool_max_idle_per_host(0)
+            .build()
+            .unwrap_or_default();
+        let plain = async_openai::middleware::ReqwestService::new(http);
         Provider {
             client: Client::with_config(config).with_http_service(plain),
             permits: Arc::new(Semaphore::new(settings.max_in_flight.max(1))),
@@ -154,16 +162,17 @@ impl Provider {
         .await
     }
 
-    /// A reply to `user` under `system`, streamed: each piece of text goes to `piece` as it
-    /// arrives, and the stream is dropped (the model server stops generating) as soon as
+    /// A reply to `user` under `system` (as JSON following `schema` when one is given),
+    /// streamed: each piece of text goes to `piece` as it arrives, and the stream is dropped (the model server stops generating) as soon as
     /// `piece` answers [`Flow::Stop`]. The reply holds the text received until then.
     pub async fn stream(
         &self,
         system: &str,
         user: &str,
+        schema: Option<(&str, Value)>,
         piece: &mut (dyn FnMut(&str) -> Flow + Send),
     ) -> Result<Reply, CallError> {
-        let mut request = self.request(system, user, None)?;
+        let mut request = self.request(system, user, schema)?;
         request.stream_options = Some(ChatCompletionStreamOptions {
             include_usage: Some(true),
             include_obfuscation: None,

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 use viva_actors::exam::types::Score;
 
-use crate::grounding::source_summary_or_default;
+use crate::grounding::{NO_SOURCES, source_summary_or_default};
 
 /// Longest feedback accepted, in characters (the schema asks for at most this too).
 pub const MAX_FEEDBACK: usize = 600;
@@ -39,6 +39,10 @@ pub struct PlanBounds<'a> {
     pub follow_ups_used: u32,
     /// The plan's `follow_up_max_per_element`.
     pub follow_up_max: u32,
+    /// The references the model was given (`14 CFR part 61`, `FAA-H-8083-25`): a source
+    /// summary that cites none of them is replaced by the fixed "Insufficient FAA sources"
+    /// sentence.
+    pub sources: &'a [String],
 }
 
 /// A checked assessment.
@@ -141,9 +145,14 @@ pub fn check_verdict(
         return Err(Rejection::EmptyFeedback);
     }
     bounded(&feedback, MAX_FEEDBACK, "feedback")?;
-    let source_summary = source_summary_or_default(raw.source_summary.as_deref());
+    let source_summary = grounded_summary(raw.source_summary.as_deref(), bounds.sources);
     bounded(&source_summary, MAX_SOURCES, "source_summary")?;
-    let follow_up = check_follow_up(raw.follow_up.as_deref(), bounds)?;
+    // Only a partial answer has something left to follow up; otherwise the model's
+    // follow-up is ignored.
+    let follow_up = match score {
+        Score::Partial => check_follow_up(raw.follow_up.as_deref(), bounds)?,
+        _ => None,
+    };
     Ok(Verdict {
         score,
         feedback,
@@ -151,6 +160,21 @@ pub fn check_verdict(
         source_summary,
         follow_up,
     })
+}
+
+/// The model's source summary if it cites one of `sources`; otherwise (none given, none
+/// cited, or sources invented) the fixed "Insufficient FAA sources" sentence.
+fn grounded_summary(summary: Option<&str>, sources: &[String]) -> String {
+    let summary = source_summary_or_default(summary);
+    // "14 CFR part 61" is cited as "14 CFR 61.3" too.
+    let plain = |text: &str| text.to_lowercase().replace("part ", "");
+    let cited = plain(&summary);
+    let cites = sources.iter().any(|source| cited.contains(&plain(source)));
+    if cites {
+        summary
+    } else {
+        NO_SOURCES.to_owned()
+    }
 }
 
 fn bounded(text: &str, max: usize, field: &'static str) -> Result<(), Rejection> {
@@ -290,8 +314,98 @@ fn looks_like_acs_code(word: &str) -> bool {
     prefix_ok && parts.count() >= 2
 }
 
+/// The JSON schema of a phrasing: `{"question": "..."}`, its text one line that starts
+/// with a capital and ends with its only question mark (servers that honour `pattern`
+/// enforce it while generating; [`check_phrasing`] checks it again).
+pub fn question_schema() -> Value {
+    let pattern = format!("^[A-Z][^?\\n]{{10,{}}}[?]$", MAX_QUESTION - 2);
+    json!({
+        "type": "object",
+        "additionalProperties": false,
+        "required": ["question"],
+        "properties": {"question": {"type": "string", "pattern": pattern}}
+    })
+}
+
+/// The reply's shape for a phrasing.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPhrasing {
+    question: String,
+}
+
+/// The question of a phrasing reply (`{"question": "..."}`), checked by
+/// [`check_question`].
+pub fn check_phrasing(reply: &str) -> Result<String, Rejection> {
+    let raw: RawPhrasing =
+        serde_json::from_str(reply).map_err(|err| Rejection::Unparseable(err.to_string()))?;
+    check_question(&raw.question)
+}
+
+/// The text of a JSON reply's `question` string as it streams in: fed the reply piece by
+/// piece, it gives back the newly decoded part of the question each time, so a client can
+/// be shown the words and not the JSON around them.
+#[derive(Debug, Default)]
+pub struct QuestionStream {
+    raw: String,
+    shown: usize,
+}
+
+impl QuestionStream {
+    /// Adds a piece of the reply; returns the question text it completes (may be empty).
+    pub fn feed(&mut self, piece: &str) -> String {
+        self.raw.push_str(piece);
+        let text = self.text();
+        let new: String = text.chars().skip(self.shown).collect();
+        self.shown += new.chars().count();
+        new
+    }
+
+    /// The question decoded so far.
+    pub fn text(&self) -> String {
+        value_start(&self.raw, "question").map_or_else(String::new, |rest| decode_prefix(rest))
+    }
+}
+
+/// What follows `"key"`, the colon and the opening quote of its string value.
+fn value_start<'a>(raw: &'a str, key: &str) -> Option<&'a str> {
+    let quoted = format!("\"{key}\"");
+    let after_key = &raw[raw.find(&quoted)? + quoted.len()..];
+    let after_colon = after_key.trim_start().strip_prefix(':')?;
+    after_colon.trim_start().strip_prefix('"')
+}
+
+/// The decoded characters of a JSON string body up to its closing quote or to the end of
+/// what has arrived (an escape cut in half waits for its other half).
+fn decode_prefix(body: &str) -> String {
+    let mut out = String::new();
+    let mut chars = body.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => break,
+            '\\' => match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('u') => {
+                    let hex: String = chars.by_ref().take(4).collect();
+                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                        Some(decoded) if hex.len() == 4 => out.push(decoded),
+                        _ => break,
+                    }
+                }
+                Some(other) => out.push(other),
+                None => break,
+            },
+            other => out.push(other),
+        }
+    }
+    out
+}
+
 /// The JSON schema for `response_format`: the verdict first (models write in schema order),
-/// bounded strings, and mentioned elements limited to the pending ones.
+/// bounded strings (asked shorter than the validator's limits: each character asked for is
+/// generation time, and a small model fills what it is given), and mentioned elements
+/// limited to the pending ones.
 pub fn verdict_schema(pending: &[String]) -> Value {
     let mentioned = if pending.is_empty() {
         json!({"type": "array", "maxItems": 0, "items": {"type": "string"}})
@@ -305,10 +419,10 @@ pub fn verdict_schema(pending: &[String]) -> Value {
         "required": ["score", "feedback", "mentioned_elements", "source_summary", "follow_up"],
         "properties": {
             "score": {"type": "string", "enum": ["satisfactory", "partial", "unsatisfactory"]},
-            "feedback": {"type": "string", "maxLength": MAX_FEEDBACK},
+            "feedback": {"type": "string", "maxLength": MAX_FEEDBACK / 2},
             "mentioned_elements": mentioned,
-            "source_summary": {"type": "string", "maxLength": MAX_SOURCES},
-            "follow_up": {"type": ["string", "null"], "maxLength": MAX_QUESTION}
+            "source_summary": {"type": "string", "maxLength": MAX_SOURCES / 2},
+            "follow_up": {"type": ["string", "null"], "maxLength": MAX_QUESTION * 2 / 3}
         }
     })
 }
@@ -316,8 +430,11 @@ pub fn verdict_schema(pending: &[String]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::grounding::NO_SOURCES;
     use viva_actors::examiner::FALLBACK_REASONS;
+
+    fn sources() -> Vec<String> {
+        vec!["14 CFR part 61".to_owned(), "FAA-H-8083-25".to_owned()]
+    }
 
     fn pending() -> Vec<String> {
         vec!["PA.I.A.K2".to_owned(), "PA.I.A.K3".to_owned()]
@@ -330,6 +447,7 @@ mod tests {
             pending: &pending,
             follow_ups_used,
             follow_up_max: 1,
+            sources: &sources(),
         };
         check_verdict(reply, false, &bounds)
     }
@@ -387,6 +505,7 @@ mod tests {
             pending: &[],
             follow_ups_used: 0,
             follow_up_max: 1,
+            sources: &[],
         };
         assert_eq!(
             check_verdict(GOOD, true, &bounds).unwrap_err(),
@@ -400,6 +519,75 @@ mod tests {
             "mentioned_elements": ["PA.I.A.K3", "PA.IX.A.K1", "PA.I.A.K1", "PA.I.A.K3", " PA.I.A.K2 "]}"#;
         let verdict = check(reply, 0).unwrap();
         assert_eq!(verdict.mentioned_elements, ["PA.I.A.K3", "PA.I.A.K2"]);
+    }
+
+    #[test]
+    fn a_summary_citing_none_of_the_given_sources_gets_the_fixed_sentence() {
+        let with = |summary: &str| {
+            let reply = json!({"score": "satisfactory", "feedback": "Good.",
+                "source_summary": summary});
+            check(&reply.to_string(), 0).unwrap().source_summary
+        };
+        assert_eq!(
+            with("14 CFR 61.113 and FAA-H-8083-25"),
+            "14 CFR 61.113 and FAA-H-8083-25"
+        );
+        assert_eq!(with("See 14 CFR Part 61."), "See 14 CFR Part 61.");
+        assert_eq!(with("The National Pilot Act of 1999"), NO_SOURCES);
+    }
+
+    #[test]
+    fn a_follow_up_counts_only_after_a_partial_answer() {
+        let satisfactory = r#"{"score": "satisfactory", "feedback": "Good.",
+            "follow_up": "What was missing if the score is partial, else null."}"#;
+        assert_eq!(check(satisfactory, 0).unwrap().follow_up, None);
+        assert_eq!(
+            check(satisfactory, 1).unwrap().follow_up,
+            None,
+            "no cap to pass"
+        );
+        let partial = r#"{"score": "partial", "feedback": "Half.",
+            "follow_up": "What was missing if the score is partial, else null."}"#;
+        assert_eq!(check(partial, 0).unwrap_err(), Rejection::NotAQuestion);
+    }
+
+    #[test]
+    fn a_phrasing_is_json_with_one_question() {
+        assert_eq!(
+            check_phrasing(r#"{"question": " Which documents do you carry? "}"#).unwrap(),
+            "Which documents do you carry?"
+        );
+        let table = [
+            (r#"{"question": "What? Why?"}"#, "several_questions"),
+            (r#"{"question": "Which documents"#, "unparseable"),
+            (r#"{"question": "Which?", "hint": "x"}"#, "unparseable"),
+        ];
+        for (reply, label) in table {
+            assert_eq!(check_phrasing(reply).unwrap_err().label(), label, "{reply}");
+        }
+        let schema = question_schema();
+        let pattern = schema["properties"]["question"]["pattern"]
+            .as_str()
+            .unwrap();
+        assert_eq!(
+            pattern,
+            format!("^[A-Z][^?\\n]{{10,{}}}[?]$", MAX_QUESTION - 2)
+        );
+    }
+
+    #[test]
+    fn a_streamed_question_shows_its_words_not_its_json() {
+        let reply = r#"{ "question" : "Say \"when\", then\u0020why?" }"#;
+        let mut stream = QuestionStream::default();
+        let shown: Vec<String> = reply
+            .as_bytes()
+            .chunks(3)
+            .map(|piece| stream.feed(std::str::from_utf8(piece).unwrap()))
+            .collect();
+        assert_eq!(shown.concat(), "Say \"when\", then why?");
+        assert_eq!(stream.text(), "Say \"when\", then why?");
+        assert!(shown.iter().filter(|piece| !piece.is_empty()).count() > 3);
+        assert_eq!(QuestionStream::default().feed(r#"{"quest"#), "");
     }
 
     #[test]
@@ -512,7 +700,10 @@ mod tests {
         let sent = serde_json::to_string(&schema).unwrap();
         let position = |key: &str| sent.find(&format!("\"{key}\":{{")).unwrap();
         assert!(position("score") < position("feedback"), "{sent}");
-        assert_eq!(schema["properties"]["feedback"]["maxLength"], MAX_FEEDBACK);
+        assert_eq!(
+            schema["properties"]["feedback"]["maxLength"],
+            MAX_FEEDBACK / 2
+        );
         assert_eq!(
             schema["properties"]["mentioned_elements"]["items"]["enum"][1],
             "PA.I.A.K3"

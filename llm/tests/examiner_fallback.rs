@@ -61,6 +61,33 @@ fn question_request() -> QuestionRequest {
     }
 }
 
+/// An element's text and all its sub-elements' texts: every key term said.
+fn full_answer(code: &str) -> String {
+    let library = library();
+    let element = library.catalog(Rating::Private).element(code).unwrap();
+    let mut answer = element.text.clone();
+    for sub in &element.sub_elements {
+        answer.push(' ');
+        answer.push_str(&sub.text);
+    }
+    answer
+}
+
+#[tokio::test]
+async fn mention_credit_needs_the_answers_own_words() {
+    let examiner = examiner_on(Behaviour::Says(VERDICT, "stop")).await;
+    let assessed = examiner.assess(&assess_request()).await;
+    assert_eq!(
+        assessed.value.feedback,
+        "You forgot the medical certificate."
+    );
+    assert!(
+        assessed.value.mentioned_elements.is_empty(),
+        "a certificate and an ID say nothing of privileges: {:?}",
+        assessed.value
+    );
+}
+
 const VERDICT: &str = r#"{"score": "partial", "feedback": "You forgot the medical certificate.",
     "mentioned_elements": ["PA.I.A.K2", "PA.IX.A.K1"], "source_summary": "14 CFR 61.3",
     "follow_up": null}"#;
@@ -68,7 +95,16 @@ const VERDICT: &str = r#"{"score": "partial", "feedback": "You forgot the medica
 #[tokio::test]
 async fn a_valid_verdict_is_used_and_mention_credit_stays_within_the_plan() {
     let examiner = examiner_on(Behaviour::Says(VERDICT, "stop")).await;
-    let assessed = examiner.assess(&assess_request()).await;
+    // The answer also covers PA.I.A.K2 in its own words (not PA.I.A.K3, which the model
+    // does not claim, nor PA.IX.A.K1, which is outside the plan).
+    let request = AssessRequest {
+        answer: format!(
+            "My pilot certificate and photo ID. {}",
+            full_answer("PA.I.A.K2")
+        ),
+        ..assess_request()
+    };
+    let assessed = examiner.assess(&request).await;
     let verdict = assessed.value;
     assert_eq!(verdict.score, Score::Partial);
     assert_eq!(verdict.feedback, "You forgot the medical certificate.");
@@ -123,15 +159,19 @@ async fn every_failure_falls_back_to_the_embedded_verdict_and_is_counted() {
 async fn a_phrasing_that_is_not_one_question_is_replaced() {
     let embedded = EmbeddedExaminer::new(library()).phrase_now(&question_request());
     let cases = [
-        ("What is a METAR? And a TAF?", "phrase/several_questions"),
         (
-            "Sure! Here is a question about documents.",
+            r#"{"question": "What is a METAR? And a TAF?"}"#,
+            "phrase/several_questions",
+        ),
+        (
+            r#"{"question": "Sure! Here is a question about documents."}"#,
             "phrase/not_a_question",
         ),
         (
-            "What does PA.I.A.K1 require of you?",
+            r#"{"question": "What does PA.I.A.K1 require of you?"}"#,
             "phrase/names_the_code",
         ),
+        ("What documents do you carry?", "phrase/unparseable"),
     ];
     for (said, reason) in cases {
         let examiner = examiner_on(Behaviour::Says(said, "stop")).await;
@@ -144,7 +184,8 @@ async fn a_phrasing_that_is_not_one_question_is_replaced() {
 #[tokio::test]
 async fn a_good_phrasing_is_streamed_piece_by_piece_and_used() {
     let said = "Which documents do you carry as pilot in command?";
-    let examiner = examiner_on(Behaviour::Says(said, "stop")).await;
+    let reply = r#"{"question": "Which documents do you carry as pilot in command?"}"#;
+    let examiner = examiner_on(Behaviour::Says(reply, "stop")).await;
     let pieces = Mutex::new(Vec::new());
     let deltas = |piece: &str| pieces.lock().unwrap().push(piece.to_owned());
     let phrased = examiner.phrase(&question_request(), &deltas).await;
@@ -165,7 +206,7 @@ async fn a_good_phrasing_is_streamed_piece_by_piece_and_used() {
 
 #[tokio::test]
 async fn the_previous_topic_and_the_last_answer_reach_the_prompts() {
-    let said = "Good. Now, what does a preflight weather briefing include?";
+    let said = r#"{"question": "Good. Now, what does a weather briefing include?"}"#;
     let (examiner, requests) = recording_examiner(Behaviour::Says(said, "stop")).await;
     let previous = PreviousTurn {
         element_code: "PA.I.A.K1".into(),
@@ -198,12 +239,12 @@ async fn the_previous_topic_and_the_last_answer_reach_the_prompts() {
         prompts[0]
     );
     assert!(
-        prompts[1].contains("Answer: My certificate and a photo ID."),
+        prompts[1].contains("answered: \"My certificate and a photo ID.\""),
         "{}",
         prompts[1]
     );
     assert!(
-        prompts[1].contains("did not cover: medical certificate"),
+        prompts[1].contains("left out: medical certificate"),
         "{}",
         prompts[1]
     );

@@ -87,7 +87,10 @@ async fn a_streamed_reply_comes_in_pieces_and_stops_when_told() {
         pieces.push(piece.to_owned());
         Flow::Continue
     };
-    let reply = provider.stream("system", "user", &mut keep).await.unwrap();
+    let reply = provider
+        .stream("system", "user", None, &mut keep)
+        .await
+        .unwrap();
     assert_eq!(reply.text, text);
     assert_eq!(pieces.concat(), text);
     assert!(pieces.len() > 3, "{pieces:?}");
@@ -110,7 +113,7 @@ async fn a_streamed_reply_comes_in_pieces_and_stops_when_told() {
         }
     };
     let cut = provider
-        .stream("system", "user", &mut stop_after_two)
+        .stream("system", "user", None, &mut stop_after_two)
         .await
         .unwrap();
     assert_eq!(cut.text, pieces[..2].concat());
@@ -122,10 +125,10 @@ async fn a_hanging_stream_times_out_and_garbage_in_a_stream_fails() {
     let mut ignore = |_: &str| Flow::Continue;
     let (url, _) = endpoint(Behaviour::Hangs).await;
     let began = Instant::now();
-    let outcome = provider(url).stream("s", "u", &mut ignore).await;
+    let outcome = provider(url).stream("s", "u", None, &mut ignore).await;
     assert_eq!(outcome.unwrap_err(), CallError::Timeout(TIMEOUT));
     assert!(began.elapsed() < TIMEOUT + Duration::from_secs(1));
     let (url, _) = endpoint(Behaviour::Garbage).await;
-    let outcome = provider(url).stream("s", "u", &mut ignore).await;
+    let outcome = provider(url).stream("s", "u", None, &mut ignore).await;
     assert_eq!(outcome.unwrap_err().label(), "endpoint");
 }

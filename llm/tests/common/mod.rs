@@ -2,6 +2,8 @@
 //! catalogs the examiner tests need.
 #![allow(dead_code, clippy::unwrap_used)] // each test binary uses part of it
 
+pub mod llama;
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -23,8 +25,8 @@ pub enum Behaviour {
     Garbage,
     /// A completion with this content and finish reason (streamed when asked to stream).
     Says(&'static str, &'static str),
-    /// A model that does its job: streamed requests (phrasing) get `question`, the others
-    /// (assessments) get `verdict`.
+    /// A model that does its job: streamed requests (phrasing) get `{"question": question}`,
+    /// the others (assessments) get `verdict`.
     Examines {
         /// The phrasing, streamed in pieces.
         question: &'static str,
@@ -96,7 +98,10 @@ async fn reply(behaviour: Behaviour, streamed: bool) -> Response {
         Behaviour::Garbage => (StatusCode::OK, "{\"choices\": [{\"oops\"").into_response(),
         Behaviour::Says(content, finish) if streamed => sse(chunks(content, finish)),
         Behaviour::Says(content, finish) => axum::Json(completion(content, finish)).into_response(),
-        Behaviour::Examines { question, .. } if streamed => sse(chunks(question, "stop")),
+        Behaviour::Examines { question, .. } if streamed => {
+            let reply = json!({"question": question}).to_string();
+            sse(chunks(&reply, "stop"))
+        }
         Behaviour::Examines { verdict, .. } => {
             axum::Json(completion(verdict, "stop")).into_response()
         }

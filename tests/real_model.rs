@@ -1,0 +1,103 @@
+//! A short exam end to end through a real `viva serve` whose examiner is a real small model:
+//! llama.cpp's `llama-server` with Qwen2.5-Coder-0.5B on loopback, set up by
+//! `scripts/llm-setup`. Its own test binary, so it runs with the machine to itself (cargo
+//! runs test binaries one after another) and the model's latency stays within each call's
+//! timeout. Without the model it is skipped loudly, except under CI, where it fails.
+
+#[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
+mod harness;
+
+#[path = "../llm/tests/common/mod.rs"]
+mod fake_llm;
+
+use serde_json::Value;
+
+use fake_llm::llama::LlamaServer;
+use harness::{
+    Auth, Client, Options, Server, http_get, result_path, run_to_completion, satisfactory_for,
+    start_exam, token,
+};
+
+/// Each model call's limit: under the harness's 10 s wait for any event, so a slow reply
+/// falls back before the client gives up.
+const CALL_TIMEOUT: &str = "9s";
+
+async fn server_with_model(base_url: &str) -> Server {
+    let dir = tempfile::tempdir().expect("config dir");
+    let config = dir.path().join("viva.toml");
+    let text = format!(
+        "[llm]\nurl = \"{base_url}\"\nmodel = \"qwen2.5-coder-0.5b\"\ntimeout = \"{CALL_TIMEOUT}\"\n"
+    );
+    std::fs::write(&config, text).expect("write config");
+    Server::start_with_options(Options {
+        blueprints: None,
+        args: vec!["--config".into(), config.display().to_string()],
+    })
+    .await
+}
+
+/// The turn log of every turn of the result's transcript.
+fn turn_logs(result: &Value) -> Vec<Vec<Value>> {
+    let transcript = result["transcript"].as_array().cloned().unwrap_or_default();
+    transcript
+        .iter()
+        .map(|turn| turn["examiner"].as_array().cloned().unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
+    let Some(llama) = LlamaServer::start(2) else {
+        return;
+    };
+    let server = server_with_model(&llama.base_url()).await;
+    let mut client = Client::connect(&server, Auth::bearer("rae")).await;
+    let started = start_exam(&mut client, "d1").await;
+    let run = run_to_completion(&mut client, started.question, satisfactory_for).await;
+    assert_eq!(run.completed["type"], "session.completed");
+
+    let path = result_path(&started.session_id);
+    let result = http_get(&server, &path, Some(&token("rae"))).await.json();
+    let logs = turn_logs(&result);
+    assert_eq!(logs.len(), run.questions.len(), "{result}");
+    let mut outcomes = Vec::new();
+    for log in &logs {
+        let calls: Vec<&str> = log
+            .iter()
+            .map(|c| c["call"].as_str().unwrap_or(""))
+            .collect();
+        assert_eq!(calls, ["phrase", "assess"], "{log:?}");
+        for call in log {
+            assert_eq!(call["model"], "qwen2.5-coder-0.5b", "{call}");
+            let used = call["outcome"] == "used";
+            assert!(used || call["fallback_reason"].is_string(), "{call}");
+            outcomes.push((call["call"].clone(), call["outcome"].clone()));
+        }
+    }
+    eprintln!("real model exam: {outcomes:?}");
+    for call in ["phrase", "assess"] {
+        let used = outcomes
+            .iter()
+            .filter(|(c, o)| *c == call && *o == "used")
+            .count();
+        assert!(
+            used > 0,
+            "some {call} reply was the model's own: {outcomes:?}"
+        );
+    }
+    // Every question the model phrased reached the candidate word for word.
+    for (question, log) in run.questions.iter().zip(&logs) {
+        if log[0]["outcome"] == "used" {
+            let text = question["text"].as_str().unwrap_or_default();
+            assert!(
+                text.ends_with('?') && text.matches('?').count() == 1,
+                "{text}"
+            );
+        }
+    }
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    assert!(
+        metrics.contains("viva_llm_call_seconds_count{call=\"assess\"}"),
+        "{metrics}"
+    );
+}
