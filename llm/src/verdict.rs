@@ -363,7 +363,7 @@ impl QuestionStream {
 
     /// The question decoded so far.
     pub fn text(&self) -> String {
-        value_start(&self.raw, "question").map_or_else(String::new, |rest| decode_prefix(rest))
+        value_start(&self.raw, "question").map_or_else(String::new, decode_prefix)
     }
 }
 
