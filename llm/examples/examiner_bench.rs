@@ -11,11 +11,10 @@
 //! Usage: `examiner_bench URL MODEL [ANSWERS] [TIMEOUT_SECS]`; prints one JSON report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)] // a bench tool
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use viva_actors::exam::acs::{AcsCatalog, AcsElement, AcsLibrary, Rating};
+use viva_actors::exam::acs::{AcsElement, Rating};
 use viva_actors::exam::types::{QuestionDifficulty, QuestionKind};
 use viva_actors::examiner::{
     AssessRequest, Examiner, ExaminerCall, PreviousTurn, QuestionRequest, no_deltas,
@@ -24,23 +23,10 @@ use viva_llm::examiner::LlmExaminer;
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
 
-fn library() -> Arc<AcsLibrary> {
-    let load = |rating: Rating, elements: &str, tasks: &str| {
-        AcsCatalog::from_json(rating, elements, tasks).unwrap()
-    };
-    Arc::new(AcsLibrary::new(
-        load(
-            Rating::Private,
-            include_str!("../../blueprints/acs/acs-private-airplane.json"),
-            include_str!("../../blueprints/acs/acs-private-airplane-tasks.json"),
-        ),
-        load(
-            Rating::Commercial,
-            include_str!("../../blueprints/acs/acs-commercial-airplane.json"),
-            include_str!("../../blueprints/acs/acs-commercial-airplane-tasks.json"),
-        ),
-    ))
-}
+// The ACS catalogs, loaded as the tests load them.
+#[path = "../tests/common/mod.rs"]
+mod common;
+use common::library;
 
 /// The scripted answer to the `n`th element: full, partial or wrong, in turn.
 fn scripted_answer(element: &AcsElement, n: usize) -> (&'static str, String) {
