@@ -8,10 +8,10 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::harness::{
-    Auth, Client, Options, Server, answer, http_get, result_path, run_to_completion,
+    Auth, Client, Options, Server, answer, http_get, next_event_id, result_path, run_to_completion,
     satisfactory_for, start_exam, token,
 };
 
@@ -93,6 +93,7 @@ async fn a_working_model_streams_its_questions_and_logs_every_call() {
     let behaviour = Behaviour::Examines {
         question: GOOD_QUESTION,
         verdict: GOOD_VERDICT,
+        assess_delay: Duration::ZERO,
     };
     let (url, hits) = endpoint(behaviour).await;
     let server = server_with_llm(&url, "5s").await;
@@ -199,4 +200,57 @@ async fn fallbacks_are_in_the_turn_log_and_metrics_with_their_reason() {
     assert_eq!(first[0]["outcome"], "fallback", "{result}");
     assert_eq!(first[0]["fallback_reason"], "endpoint", "{result}");
     assert_eq!(first[1]["call"], "assess", "{result}");
+}
+
+#[tokio::test]
+async fn a_takeover_is_not_kept_waiting_behind_a_slow_model() {
+    let behaviour = Behaviour::Examines {
+        question: GOOD_QUESTION,
+        verdict: GOOD_VERDICT,
+        assess_delay: Duration::from_secs(3),
+    };
+    let (url, model) = endpoint(behaviour).await;
+    let server = server_with_llm(&url, "8s").await;
+    let mut first = Client::connect(&server, Auth::bearer("tao"))
+        .await
+        .named("first");
+    start_exam(&mut first, "d1").await;
+    let event_id = next_event_id("answer");
+    let frame = json!({"type": "answer.text", "event_id": event_id, "text": "My certificate."});
+    first.send_json(frame).await;
+    let ack = first.expect("ack").await;
+    assert_eq!(ack["event_id"], event_id.as_str());
+
+    // The model is still assessing that answer when another device takes the session.
+    let mut second = Client::connect(&server, Auth::bearer("tao"))
+        .await
+        .named("second");
+    let frame = json!({"type": "session.resume", "event_id": "r1", "device_id": "d2"});
+    second.send_json(frame).await;
+    let resumed = second.expect("session.resumed").await;
+    assert_eq!(
+        model.answered(),
+        1,
+        "resumed while the assessment was still being written: {resumed}"
+    );
+    let paused = first.expect("session.paused").await;
+    assert_eq!(paused["reason"], "other_device");
+
+    // The verdict, when it comes, goes to the device that holds the session now.
+    let events = second
+        .collect_until(|events| {
+            events
+                .iter()
+                .any(|e| e["type"] == "question" && e["number"] == 2)
+        })
+        .await;
+    let assessment = events.iter().find(|e| e["type"] == "assessment");
+    let assessment = assessment.unwrap_or_else(|| panic!("no assessment: {events:?}"));
+    assert_eq!(assessment["question_id"], "q1");
+    assert_eq!(assessment["feedback"], "Clear and complete.");
+    assert_eq!(
+        model.answered(),
+        3,
+        "one phrasing, one assessment, one phrasing"
+    );
 }

@@ -135,6 +135,12 @@ pub trait Examiner: Send + Sync + 'static {
         &'a self,
         request: &'a AssessRequest,
     ) -> ExaminerFuture<'a, Examined<ExaminerAssessment>>;
+
+    /// Whether a call may take long (a model over the network). The session actor then runs
+    /// it off its mailbox, so a takeover or a pause is not kept waiting behind it.
+    fn is_slow(&self) -> bool {
+        false
+    }
 }
 
 /// The deterministic examiner that needs no network.

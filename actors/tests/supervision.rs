@@ -13,7 +13,10 @@ use viva_actors::clock::ManualClock;
 use viva_actors::directory::Directory;
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::exam::plan::PlanDefaults;
-use viva_actors::examiner::EmbeddedExaminer;
+use viva_actors::examiner::{
+    AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
+    QuestionDeltas, QuestionRequest,
+};
 use viva_actors::link::DeviceLink;
 use viva_actors::metrics::Metrics;
 use viva_actors::session::actor::{Command, CommandOutcome, Inspect, SessionCommand, SessionDeps};
@@ -64,11 +67,20 @@ fn world(store: Arc<MemoryStore>) -> World {
 
 /// A fresh process over `store` (as after a restart), reading time from `clock`.
 fn world_on(store: Arc<dyn CheckpointStore>, clock: Arc<ManualClock>) -> World {
+    let examiner = Arc::new(EmbeddedExaminer::new(library()));
+    world_with(store, clock, examiner)
+}
+
+fn world_with(
+    store: Arc<dyn CheckpointStore>,
+    clock: Arc<ManualClock>,
+    examiner: Arc<dyn Examiner>,
+) -> World {
     let library = library();
     let metrics = Arc::new(Metrics::new(&[], &[], &[]));
     let session = Arc::new(SessionDeps {
         store,
-        examiner: Arc::new(EmbeddedExaminer::new(library.clone())),
+        examiner,
         library,
         blueprints: Arc::new(BlueprintLibrary::default()),
         clock: clock.clone(),
@@ -505,5 +517,134 @@ async fn a_finished_session_stops_once_its_device_lets_go_and_its_result_stays_r
     assert!(
         matches!(lookup, viva_actors::supervisor::ResultLookup::Completed(_)),
         "{lookup:?}"
+    );
+}
+
+/// The embedded examiner's answers, each one only once the test lets it through, as a model
+/// takes its time; it counts the calls.
+struct GatedExaminer {
+    inner: EmbeddedExaminer,
+    gate: Arc<tokio::sync::Semaphore>,
+    calls: std::sync::atomic::AtomicUsize,
+}
+
+impl GatedExaminer {
+    async fn wait(&self) {
+        self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.gate.acquire().await.unwrap().forget();
+    }
+
+    fn calls(&self) -> usize {
+        self.calls.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+impl Examiner for GatedExaminer {
+    fn phrase<'a>(
+        &'a self,
+        request: &'a QuestionRequest,
+        _: QuestionDeltas<'a>,
+    ) -> ExaminerFuture<'a, Examined<String>> {
+        Box::pin(async move {
+            self.wait().await;
+            Examined::offline(self.inner.phrase_now(request))
+        })
+    }
+
+    fn assess<'a>(
+        &'a self,
+        request: &'a AssessRequest,
+    ) -> ExaminerFuture<'a, Examined<ExaminerAssessment>> {
+        Box::pin(async move {
+            self.wait().await;
+            Examined::offline(self.inner.assess_now(request))
+        })
+    }
+
+    fn is_slow(&self) -> bool {
+        true
+    }
+}
+
+async fn until_assessment(receiver: &mut viva_actors::link::Outbound) -> String {
+    loop {
+        if let ServerEvent::Assessment(assessment) = next_event(receiver).await {
+            return assessment.question_id;
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_slow_examiner_keeps_no_takeover_or_pause_waiting() {
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let examiner = Arc::new(GatedExaminer {
+        inner: EmbeddedExaminer::new(library()),
+        gate: gate.clone(),
+        calls: Default::default(),
+    });
+    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
+    let world = world_with(Arc::new(MemoryStore::new()), clock, examiner.clone());
+    let (first, mut first_events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", first).await else {
+        panic!("refused")
+    };
+    gate.add_permits(1);
+    assert_eq!(until_question(&mut first_events).await.number, 1);
+    let answer = |connection_id: u64, id: &str| Command {
+        connection_id,
+        event_id: Some(id.into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
+    };
+    let applied = session.ask(answer(1, "a1")).await.unwrap();
+    assert_eq!(
+        applied,
+        CommandOutcome::Applied,
+        "acked while the examiner works"
+    );
+
+    // A takeover while the examiner is still assessing is answered at once.
+    let (second, mut second_events) = device(2);
+    let resume = |link| ResumeSession {
+        link,
+        event_id: None,
+        session_id: None,
+    };
+    let supervisor = world.directory.supervisor("alice");
+    let resumed = tokio::time::timeout(Duration::from_millis(100), supervisor.ask(resume(second)));
+    resumed.await.expect("not kept waiting").unwrap();
+    let paused = loop {
+        if let ServerEvent::SessionPaused(paused) = next_event(&mut first_events).await {
+            break paused;
+        }
+    };
+    assert_eq!(paused.reason, PauseReason::OtherDevice);
+    // The verdict then goes to the device holding the session, and the exam goes on.
+    gate.add_permits(2);
+    assert_eq!(until_assessment(&mut second_events).await, "q1");
+    assert_eq!(until_question(&mut second_events).await.number, 2);
+    assert_eq!(examiner.calls(), 3);
+
+    // A pause while the examiner works: its answer is dropped, and asked again on resume.
+    session.ask(answer(2, "a2")).await.unwrap();
+    let pause = Command {
+        connection_id: 2,
+        event_id: Some("p".into()),
+        command: SessionCommand::Pause,
+    };
+    assert_eq!(session.ask(pause).await.unwrap(), CommandOutcome::Applied);
+    gate.add_permits(1);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let while_paused = drain(&mut second_events);
+    let assessed = |m: &ServerMessage| matches!(m.event, ServerEvent::Assessment(_));
+    assert!(!while_paused.iter().any(assessed), "{while_paused:?}");
+    assert_eq!(examiner.calls(), 4);
+    let (third, mut third_events) = device(3);
+    supervisor.ask(resume(third)).await.unwrap();
+    gate.add_permits(2);
+    assert_eq!(until_assessment(&mut third_events).await, "q2");
+    assert_eq!(
+        examiner.calls(),
+        6,
+        "the dropped assessment was asked again"
     );
 }

@@ -67,10 +67,8 @@ impl CallLog {
     fn finish(self, model: &str, fallback: Option<&'static str>) -> ExaminerCall {
         let millis = |d: Duration| u64::try_from(d.as_millis()).unwrap_or(u64::MAX);
         let reply = self.reply.unwrap_or_default();
-        let latency = match reply.latency {
-            Duration::ZERO => self.began.elapsed(),
-            latency => latency,
-        };
+        // From the call's start, as the first token is: rendering the prompts included.
+        let latency = self.began.elapsed();
         ExaminerCall {
             call: self.call.to_owned(),
             model: model.to_owned(),
@@ -343,6 +341,10 @@ fn rating_title(rating: Rating) -> &'static str {
 }
 
 impl Examiner for LlmExaminer {
+    fn is_slow(&self) -> bool {
+        true
+    }
+
     fn phrase<'a>(
         &'a self,
         request: &'a QuestionRequest,
@@ -394,18 +396,21 @@ mod tests {
     fn a_call_log_says_used_or_why_not() {
         let mut log = CallLog::new("assess");
         log.prompt_hash = "ab".into();
+        log.began = Instant::now()
+            .checked_sub(Duration::from_millis(2_500))
+            .unwrap();
         log.reply = Some(Reply {
             prompt_tokens: 600,
             completion_tokens: 80,
-            latency: Duration::from_millis(2_500),
             first_token: Some(Duration::from_millis(40)),
             ..Reply::default()
         });
         let used = log.finish("qwen", None);
         assert_eq!(
-            (used.outcome.as_str(), used.latency_ms, used.first_token_ms),
-            ("used", 2_500, Some(40))
+            (used.outcome.as_str(), used.first_token_ms),
+            ("used", Some(40))
         );
+        assert!(used.latency_ms >= 2_500, "from the call's start: {used:?}");
         assert_eq!((used.prompt_tokens, used.completion_tokens), (600, 80));
         let failed = CallLog::new("phrase").finish("qwen", Some("timeout"));
         assert_eq!(failed.outcome, "fallback");

@@ -4,6 +4,7 @@
 
 pub mod llama;
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -32,12 +33,14 @@ pub enum Behaviour {
         question: &'static str,
         /// The assessment JSON.
         verdict: &'static str,
+        /// How long each assessment takes.
+        assess_delay: Duration,
     },
 }
 
-/// The request bodies an endpoint got, in order.
+/// The request bodies an endpoint got, in order, and how many it has answered.
 #[derive(Clone, Default)]
-pub struct Requests(Arc<Mutex<Vec<Value>>>);
+pub struct Requests(Arc<Mutex<Vec<Value>>>, Arc<AtomicUsize>);
 
 impl Requests {
     /// How many came.
@@ -48,6 +51,11 @@ impl Requests {
     /// Every one so far.
     pub fn all(&self) -> Vec<Value> {
         self.0.lock().unwrap().clone()
+    }
+
+    /// How many got their answer (after any delay).
+    pub fn answered(&self) -> usize {
+        self.1.load(Ordering::SeqCst)
     }
 }
 
@@ -62,7 +70,9 @@ pub async fn endpoint(behaviour: Behaviour) -> (String, Requests) {
             async move {
                 let streamed = request["stream"] == json!(true);
                 recorded.0.lock().unwrap().push(request);
-                reply(behaviour, streamed).await
+                let response = reply(behaviour, streamed).await;
+                recorded.1.fetch_add(1, Ordering::SeqCst);
+                response
             }
         }),
     );
@@ -102,7 +112,12 @@ async fn reply(behaviour: Behaviour, streamed: bool) -> Response {
             let reply = json!({"question": question}).to_string();
             sse(chunks(&reply, "stop"))
         }
-        Behaviour::Examines { verdict, .. } => {
+        Behaviour::Examines {
+            verdict,
+            assess_delay,
+            ..
+        } => {
+            tokio::time::sleep(assess_delay).await;
             axum::Json(completion(verdict, "stop")).into_response()
         }
     }

@@ -12,15 +12,14 @@ use kameo::Actor;
 use kameo::actor::{ActorRef, WeakActorRef};
 use tracing::Instrument;
 use viva_blueprint::library::BlueprintLibrary;
-use viva_protocol::server::{PauseReason, QuestionDelta, SessionStatus};
-use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
+use viva_protocol::server::{PauseReason, SessionStatus};
+use viva_protocol::{ErrorCode, ServerMessage};
 
-use super::core::QuestionDraft;
 use super::state::{SessionState, StepContext, Work};
 use crate::checkpoint::{CheckpointStore, SessionKey};
 use crate::clock::Clock;
 use crate::exam::acs::AcsLibrary;
-use crate::examiner::{Examined, Examiner, ExaminerCall};
+use crate::examiner::Examiner;
 use crate::link::DeviceLink;
 use crate::metrics::phase_index;
 use crate::session::lifecycle::Refusal;
@@ -28,11 +27,14 @@ use crate::session::phase::Phase;
 use crate::supervisor::{SessionFinished, UserSupervisor};
 
 mod commit;
+mod examining;
 mod messages;
 mod ownership;
 mod timers;
 mod voice;
 
+pub use examining::ExaminerReturned;
+use examining::phrase_streamed;
 pub use messages::{
     AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
     SessionView, Shutdown, TimeLimitCheck, Yield,
@@ -94,6 +96,8 @@ pub struct LiveSession {
     /// `session` (session, user, node): the parent of every message's `turn` span.
     span: tracing::Span,
     me: Option<WeakActorRef<Self>>,
+    /// The slow examiner's call under way, if any (never more than one).
+    in_flight: Option<examining::InFlight>,
 }
 
 /// Told to a device whose session a newer claim took.
@@ -161,6 +165,9 @@ impl Actor for LiveSession {
         _: WeakActorRef<Self>,
         _: kameo::error::ActorStopReason,
     ) -> Result<(), Self::Error> {
+        if let Some(call) = self.in_flight.take() {
+            call.abort();
+        }
         let timers = [
             self.abandon_timer.take(),
             self.deadline_timer.take(),
@@ -207,6 +214,7 @@ impl LiveSession {
             voice: None,
             counted_phase: Phase::Idle,
             me: None,
+            in_flight: None,
         }
     }
 
@@ -255,54 +263,48 @@ impl LiveSession {
     }
 
     /// Does the work the state asks for — assess, ask, judge, grade — committing after each
-    /// step.
+    /// step. A slow examiner's call (a model) runs off the mailbox instead: `drive` starts it
+    /// and returns, and [`ExaminerReturned`] goes on from there.
     async fn drive(&mut self) {
         loop {
+            if self.in_flight.is_some() {
+                return;
+            }
             let now = self.now();
-            let stepped = match self.state.work() {
+            let work = self.state.work();
+            let stepped = match work {
                 Work::Nothing => return,
+                Work::Assess(_) | Work::Phrase(_) if self.deps.examiner.is_slow() => {
+                    return self.start_examiner_call(work);
+                }
                 Work::Assess(request) => {
                     let verdict = self.deps.examiner.assess(&request).await;
-                    self.log_examiner_call(verdict.call.as_ref());
-                    self.state.store_assessment(verdict, now)
+                    self.store_verdict(verdict, now)
                 }
                 Work::Phrase(draft) => {
-                    let link = self.link.clone();
-                    let phrased = phrase_streamed(&*self.deps.examiner, link, &draft).await;
-                    self.log_examiner_call(phrased.call.as_ref());
-                    self.state.commit_question(draft, phrased, now)
+                    let (link, muted) = (self.link.clone(), Arc::default());
+                    let phrased = phrase_streamed(&*self.deps.examiner, link, muted, &draft).await;
+                    self.commit_phrasing(draft, phrased, now)
                 }
                 Work::Step => self.state.step(Self::context(&self.deps), now),
             };
-            if let Err(refusal) = stepped {
-                tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
+            if !self.after_step(stepped).await {
                 return;
             }
-            if !self.commit().await {
-                return;
-            }
-            self.notify_if_finished();
         }
     }
 
-    /// The turn log of one model call: in the trace, under this session, and in metrics.
-    /// (The session's audit keeps it in the transcript.)
-    fn log_examiner_call(&self, call: Option<&ExaminerCall>) {
-        let Some(call) = call else { return };
-        self.deps.metrics.record_examiner_call(call);
-        tracing::info!(
-            session = %self.state.life().session_id,
-            call = %call.call,
-            model = %call.model,
-            prompt_hash = %call.prompt_hash,
-            latency_ms = call.latency_ms,
-            first_token_ms = ?call.first_token_ms,
-            prompt_tokens = call.prompt_tokens,
-            completion_tokens = call.completion_tokens,
-            outcome = %call.outcome,
-            fallback_reason = ?call.fallback_reason,
-            "examiner call"
-        );
+    /// Commits a step's result; whether the session may go on.
+    async fn after_step(&mut self, stepped: Result<(), Refusal>) -> bool {
+        if let Err(refusal) = stepped {
+            tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
+            return false;
+        }
+        if !self.commit().await {
+            return false;
+        }
+        self.notify_if_finished();
+        true
     }
 
     fn notify_if_finished(&self) {
@@ -325,6 +327,10 @@ impl LiveSession {
     async fn pause_link(&mut self, reason: PauseReason, actor_ref: ActorRef<Self>) {
         if reason == PauseReason::OtherDevice {
             self.deps.metrics.takeovers.inc();
+        }
+        // The device losing the session sees no more of a question being written.
+        if let Some(call) = &self.in_flight {
+            call.mute();
         }
         let now = self.now();
         if self.state.life().phase.live().is_some()
@@ -349,27 +355,4 @@ impl LiveSession {
         }
         true
     }
-}
-
-/// The examiner's words for `draft`, streamed to `link`'s device as `question.delta`
-/// pieces while a model writes them.
-async fn phrase_streamed(
-    examiner: &dyn Examiner,
-    link: Option<DeviceLink>,
-    draft: &QuestionDraft,
-) -> Examined<String> {
-    let (question_id, number) = (draft.question_id(), draft.number);
-    let deltas = move |text: &str| {
-        if let Some(link) = &link {
-            let delta = QuestionDelta {
-                question_id: question_id.clone(),
-                number,
-                text: text.to_owned(),
-            };
-            link.send(ServerMessage::unsequenced(ServerEvent::QuestionDelta(
-                delta,
-            )));
-        }
-    };
-    examiner.phrase(&draft.request, &deltas).await
 }

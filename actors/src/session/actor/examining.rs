@@ -1,0 +1,181 @@
+//! The examiner's calls from the session actor. A fast examiner (the embedded one) is
+//! awaited inside `drive`. A slow one (a model) runs in a task of its own, so the actor keeps
+//! handling its mailbox meanwhile: a takeover, a pause or a resume is answered at once, not
+//! after the model. The task hands its answer back as [`ExaminerReturned`], which is applied
+//! only if the session still wants exactly that work; otherwise (paused, ended, moved on) it
+//! is dropped, and the work is asked for again when the session next needs it, from state
+//! that was durable all along.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use kameo::message::{Context, Message};
+use viva_protocol::server::QuestionDelta;
+use viva_protocol::{ServerEvent, ServerMessage};
+
+use super::LiveSession;
+use crate::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
+use crate::link::DeviceLink;
+use crate::session::core::QuestionDraft;
+use crate::session::lifecycle::Refusal;
+use crate::session::state::Work;
+
+/// A slow examiner's call under way.
+pub(super) struct InFlight {
+    work: Work,
+    /// Set when the device that would see the question being written loses the session.
+    muted: Arc<AtomicBool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl InFlight {
+    /// No more `question.delta` pieces go to the device.
+    pub(super) fn mute(&self) {
+        self.muted.store(true, Ordering::Relaxed);
+    }
+
+    /// Stops the call (the actor is stopping).
+    pub(super) fn abort(self) {
+        self.task.abort();
+    }
+}
+
+/// What a slow examiner's call gave.
+#[derive(Debug)]
+pub enum Answer {
+    /// A question's words.
+    Phrased(Examined<String>),
+    /// A verdict.
+    Assessed(Examined<ExaminerAssessment>),
+}
+
+/// A slow examiner's call finished: the work it was for, and its answer.
+#[derive(Debug)]
+pub struct ExaminerReturned {
+    work: Work,
+    answer: Answer,
+}
+
+impl Message<ExaminerReturned> for LiveSession {
+    type Reply = ();
+
+    async fn handle(&mut self, msg: ExaminerReturned, _: &mut Context<Self, ()>) {
+        if self
+            .in_flight
+            .as_ref()
+            .is_none_or(|call| call.work != msg.work)
+        {
+            return;
+        }
+        self.in_flight = None;
+        let wanted = !self.evicted && self.state.work() == msg.work;
+        if wanted {
+            let now = self.now();
+            let stepped = match (msg.work, msg.answer) {
+                (Work::Assess(_), Answer::Assessed(verdict)) => self.store_verdict(verdict, now),
+                (Work::Phrase(draft), Answer::Phrased(text)) => {
+                    self.commit_phrasing(draft, text, now)
+                }
+                _ => return,
+            };
+            if !self.after_step(stepped).await {
+                return;
+            }
+        }
+        self.drive().await;
+    }
+}
+
+impl LiveSession {
+    /// Runs `work` (an assessment or a phrasing) in a task of its own; its answer comes back
+    /// as [`ExaminerReturned`].
+    pub(super) fn start_examiner_call(&mut self, work: Work) {
+        let (Some(me), true) = (self.me.clone(), self.in_flight.is_none()) else {
+            return;
+        };
+        let examiner = self.deps.examiner.clone();
+        let muted = Arc::new(AtomicBool::new(false));
+        let (link, quiet) = (self.link.clone(), muted.clone());
+        let call = work.clone();
+        let task = tokio::spawn(async move {
+            let answer = match &call {
+                Work::Assess(request) => Answer::Assessed(examiner.assess(request).await),
+                Work::Phrase(draft) => {
+                    Answer::Phrased(phrase_streamed(&*examiner, link, quiet, draft).await)
+                }
+                Work::Step | Work::Nothing => return,
+            };
+            if let Some(session) = me.upgrade() {
+                // ignore: a session that stopped meanwhile wants no answer.
+                let _ = session.tell(ExaminerReturned { work: call, answer }).await;
+            }
+        });
+        self.in_flight = Some(InFlight { work, muted, task });
+    }
+
+    /// Stores a verdict, logging the model call behind it.
+    pub(super) fn store_verdict(
+        &mut self,
+        verdict: Examined<ExaminerAssessment>,
+        now: u64,
+    ) -> Result<(), Refusal> {
+        self.log_examiner_call(verdict.call.as_ref());
+        self.state.store_assessment(verdict, now)
+    }
+
+    /// Commits a phrased question, logging the model call behind it.
+    pub(super) fn commit_phrasing(
+        &mut self,
+        draft: QuestionDraft,
+        phrased: Examined<String>,
+        now: u64,
+    ) -> Result<(), Refusal> {
+        self.log_examiner_call(phrased.call.as_ref());
+        self.state.commit_question(draft, phrased, now)
+    }
+
+    /// The turn log of one model call: in the trace, under this session, and in metrics.
+    /// (The session's audit keeps it in the transcript.)
+    fn log_examiner_call(&self, call: Option<&ExaminerCall>) {
+        let Some(call) = call else { return };
+        self.deps.metrics.record_examiner_call(call);
+        tracing::info!(
+            session = %self.state.life().session_id,
+            call = %call.call,
+            model = %call.model,
+            prompt_hash = %call.prompt_hash,
+            latency_ms = call.latency_ms,
+            first_token_ms = ?call.first_token_ms,
+            prompt_tokens = call.prompt_tokens,
+            completion_tokens = call.completion_tokens,
+            outcome = %call.outcome,
+            fallback_reason = ?call.fallback_reason,
+            "examiner call"
+        );
+    }
+}
+
+/// The examiner's words for `draft`, streamed to `link`'s device as `question.delta`
+/// pieces while a model writes them, until `muted`.
+pub(super) async fn phrase_streamed(
+    examiner: &dyn Examiner,
+    link: Option<DeviceLink>,
+    muted: Arc<AtomicBool>,
+    draft: &QuestionDraft,
+) -> Examined<String> {
+    let (question_id, number) = (draft.question_id(), draft.number);
+    let deltas = move |text: &str| {
+        let Some(link) = link.as_ref().filter(|_| !muted.load(Ordering::Relaxed)) else {
+            return;
+        };
+        let delta = QuestionDelta {
+            question_id: question_id.clone(),
+            number,
+            text: text.to_owned(),
+        };
+        link.send(ServerMessage::unsequenced(ServerEvent::QuestionDelta(
+            delta,
+        )));
+    };
+    examiner.phrase(&draft.request, &deltas).await
+}
