@@ -68,8 +68,10 @@ impl Message<ExaminerReturned> for LiveSession {
             return;
         }
         self.in_flight = None;
-        let wanted = !self.evicted && self.state.work() == msg.work;
-        if wanted {
+        if self.evicted {
+            return;
+        }
+        if self.state.work() == msg.work {
             let now = self.now();
             let stepped = match (msg.work, msg.answer) {
                 (Work::Assess(_), Answer::Assessed(verdict)) => self.store_verdict(verdict, now),
