@@ -3,7 +3,7 @@
 //! dropped on purpose (`reconnect`) or by a dead node (`chaos`) — is resent after the resume
 //! with the same event id, so the server applies it once.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use futures_util::SinkExt;
 use serde_json::{Value, json};
@@ -49,7 +49,7 @@ pub async fn type_answer(
     let dropped = spec.scenario == Scenario::Reconnect && n.is_multiple_of(spec.every);
     let outcome = match send(&mut live.socket, frame.clone()).await {
         Ok(()) if dropped => Err(None),
-        Ok(()) => wait_ack_and_next(live).await.map_err(Some),
+        Ok(()) => wait_ack_and_next(live, began).await.map_err(Some),
         Err(err) => Err(Some(err)),
     };
     let resumed = match outcome {
@@ -91,17 +91,28 @@ async fn resend(
             completed: false,
         });
     }
-    let completed = wait_ack_and_next(live).await?;
-    Ok(acked(spec, run, began, mark, completed))
+    let next = wait_ack_and_next(live, began).await?;
+    Ok(acked(spec, run, began, mark, next))
 }
 
 /// The answer's ack, then the next question or the completion; true when completed.
-async fn wait_ack_and_next(live: &mut Live) -> Result<bool, WsError> {
+/// Waits for the answer's ack and what follows it; whether the exam completed, and when
+/// (since `began`) the first streamed word of the next question came, if any did.
+async fn wait_ack_and_next(
+    live: &mut Live,
+    began: Instant,
+) -> Result<(bool, Option<Duration>), WsError> {
     wait_for(&mut live.socket, &["ack"]).await?;
-    let next = wait_for(&mut live.socket, &["question", "session.completed"]).await?;
+    let next_types = ["question.delta", "question", "session.completed"];
+    let mut next = wait_for(&mut live.socket, &next_types).await?;
+    let mut first_word = None;
+    while next["type"] == "question.delta" {
+        first_word.get_or_insert_with(|| began.elapsed());
+        next = wait_for(&mut live.socket, &next_types).await?;
+    }
     let completed = next["type"] == "session.completed";
     live.question = next;
-    Ok(completed)
+    Ok((completed, first_word))
 }
 
 fn acked(
@@ -109,9 +120,12 @@ fn acked(
     run: &mut UserRun,
     began: Instant,
     text: String,
-    completed: bool,
+    (completed, first_word): (bool, Option<Duration>),
 ) -> Answered {
     run.record(spec, Step::AnswerToNext, began.elapsed());
+    if let Some(first_word) = first_word {
+        run.record(spec, Step::AnswerToFirstWord, first_word);
+    }
     Answered::Acked { text, completed }
 }
 
@@ -134,8 +148,8 @@ pub async fn speak(
     let heard = wait_for(&mut live.socket, &["transcript.final"]).await?;
     run.record(spec, Step::SpeechToFinal, spoken.elapsed());
     let text = heard["text"].as_str().unwrap_or_default().to_owned();
-    let completed = wait_ack_and_next(live).await?;
-    Ok(acked(spec, run, spoken, text, completed))
+    let next = wait_ack_and_next(live, spoken).await?;
+    Ok(acked(spec, run, spoken, text, next))
 }
 
 /// The clip for answer `n` of this user: users start at different clips.

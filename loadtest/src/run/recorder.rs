@@ -20,6 +20,9 @@ pub enum Step {
     SessionStart,
     /// An answer sent → the next `question` (or `session.completed`).
     AnswerToNext,
+    /// An answer sent → the first `question.delta` of the next question (an LLM examiner
+    /// streaming its words; not measured otherwise).
+    AnswerToFirstWord,
     /// `session.resume` → `session.resumed`.
     Resume,
     /// The baseline: a protocol-level `ping` → `pong` on a connection of its own.
@@ -32,10 +35,11 @@ pub enum Step {
 
 impl Step {
     /// Every step, in report order.
-    pub const ALL: [Step; 7] = [
+    pub const ALL: [Step; 8] = [
         Step::Ping,
         Step::Connect,
         Step::SessionStart,
+        Step::AnswerToFirstWord,
         Step::AnswerToNext,
         Step::Resume,
         Step::Failover,
@@ -48,6 +52,7 @@ impl Step {
             Step::Connect => "connect",
             Step::SessionStart => "session_start",
             Step::AnswerToNext => "answer_to_next_question",
+            Step::AnswerToFirstWord => "answer_to_first_question_word",
             Step::Resume => "resume",
             Step::Ping => "baseline_ping",
             Step::Failover => "failover_resume",

@@ -36,12 +36,18 @@ pub fn to_json(options: &Options, result: &RunResult) -> Value {
     report
 }
 
-/// p50 and p99 of answer → next question (and of failover resumes and spoken finals, when
-/// measured) over the same quantile of the baseline ping.
+/// p50 and p99 of answer → next question (and of the first streamed word of it, failover
+/// resumes and spoken finals, when measured) over the same quantile of the baseline ping.
 fn ratios(result: &RunResult) -> Value {
     let recorder = &result.recorder;
     let mut ratios = serde_json::Map::new();
-    for step in [Step::AnswerToNext, Step::Failover, Step::SpeechToFinal] {
+    let measured = [
+        Step::AnswerToFirstWord,
+        Step::AnswerToNext,
+        Step::Failover,
+        Step::SpeechToFinal,
+    ];
+    for step in measured {
         if recorder.count(step) == 0 || recorder.count(Step::Ping) == 0 {
             continue;
         }
