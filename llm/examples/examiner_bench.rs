@@ -11,15 +11,17 @@
 //! Usage: `examiner_bench URL MODEL [ANSWERS] [TIMEOUT_SECS]`; prints one JSON report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)] // a bench tool
 
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use viva_actors::exam::acs::{AcsElement, Rating};
+use viva_actors::exam::acs::{AcsElement, AcsLibrary, Rating};
 use viva_actors::exam::types::{QuestionDifficulty, QuestionKind};
 use viva_actors::examiner::{
-    AssessRequest, Examiner, ExaminerCall, PreviousTurn, QuestionRequest, no_deltas,
+    AssessRequest, Examined, Examiner, ExaminerAssessment, ExaminerCall, PreviousTurn,
+    QuestionRequest, no_deltas,
 };
-use viva_llm::examiner::LlmExaminer;
+use viva_llm::examiner::{LlmExaminer, Tally};
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
 
@@ -82,6 +84,154 @@ async fn baseline_ms(provider: &Provider) -> f64 {
     millis(began.elapsed())
 }
 
+/// What the scripted exam collected.
+#[derive(Default)]
+struct Collected {
+    calls: Vec<ExaminerCall>,
+    pings: Vec<f64>,
+    samples: Vec<serde_json::Value>,
+    /// Scripted answer kind → score → count, for the model's verdicts that were used.
+    agreement: BTreeMap<String, BTreeMap<String, u32>>,
+}
+
+/// The elements the script walks: the Private ASEL ones, in ACS order.
+fn script_elements(library: &AcsLibrary, answers: usize) -> Vec<AcsElement> {
+    library
+        .catalog(Rating::Private)
+        .elements()
+        .iter()
+        .filter(|e| !e.archived && e.applicable_classes.iter().any(|c| c == "ASEL"))
+        .take(answers)
+        .cloned()
+        .collect()
+}
+
+/// Phrases, then assesses, each element in turn, bridging from the previous one.
+async fn run_script(
+    examiner: &LlmExaminer,
+    baseline: &Provider,
+    elements: &[AcsElement],
+) -> Collected {
+    let mut collected = Collected::default();
+    let mut previous: Option<PreviousTurn> = None;
+    for (n, element) in elements.iter().enumerate() {
+        collected.pings.push(baseline_ms(baseline).await);
+        let question = QuestionRequest {
+            rating: Rating::Private,
+            element_code: element.code.clone(),
+            kind: QuestionKind::Primary,
+            difficulty: QuestionDifficulty::Medium,
+            missing_terms: Vec::new(),
+            previous: previous.take(),
+        };
+        let phrased = examiner.phrase(&question, &no_deltas).await;
+        let (answer_kind, answer) = scripted_answer(element, n);
+        let request = AssessRequest {
+            rating: Rating::Private,
+            element_code: element.code.clone(),
+            question: phrased.value.clone(),
+            answer: answer.clone(),
+            other_pending: elements[n + 1..]
+                .iter()
+                .take(6)
+                .map(|e| e.code.clone())
+                .collect(),
+            follow_ups_left: 1,
+        };
+        let assessed = examiner.assess(&request).await;
+        collected.note(n, element, answer_kind, &phrased, &assessed);
+        previous = Some(PreviousTurn {
+            element_code: element.code.clone(),
+            question: phrased.value,
+            answer: Some(answer),
+        });
+    }
+    collected
+}
+
+impl Collected {
+    fn note(
+        &mut self,
+        n: usize,
+        element: &AcsElement,
+        answer_kind: &str,
+        phrased: &Examined<String>,
+        assessed: &Examined<ExaminerAssessment>,
+    ) {
+        let score = assessed.value.score.as_str();
+        if assessed.call.as_ref().is_some_and(|c| c.outcome == "used") {
+            let scores = self.agreement.entry(answer_kind.to_owned()).or_default();
+            *scores.entry(score.to_owned()).or_default() += 1;
+        }
+        if n < 6 {
+            self.samples
+                .push(json!({"element": element.code, "answer": answer_kind,
+                "question": phrased.value, "score": score,
+                "feedback": assessed.value.feedback,
+                "phrase": phrased.call, "assess": assessed.call}));
+        }
+        self.calls.extend(phrased.call.clone());
+        self.calls.extend(assessed.call.clone());
+    }
+
+    fn latencies(&self, call: &str, used_only: bool, first_token: bool) -> serde_json::Value {
+        let values = self
+            .calls
+            .iter()
+            .filter(|c| c.call == call && (!used_only || c.outcome == "used"))
+            .filter_map(|c| {
+                if first_token {
+                    c.first_token_ms
+                } else {
+                    Some(c.latency_ms)
+                }
+            })
+            .map(|ms| ms as f64)
+            .collect();
+        summary(values)
+    }
+
+    fn fallback_rate(&self, call: Option<&str>) -> f64 {
+        let of_call = || {
+            self.calls
+                .iter()
+                .filter(|c| call.is_none_or(|name| c.call == name))
+        };
+        let fallbacks = of_call().filter(|c| c.outcome == "fallback").count();
+        fallbacks as f64 / of_call().count().max(1) as f64
+    }
+
+    fn report(self, tally: Tally, wall: Duration) -> serde_json::Value {
+        let first_token = self.latencies("phrase", false, true);
+        let phrase = self.latencies("phrase", false, false);
+        let assess = self.latencies("assess", false, false);
+        let ping = summary(self.pings.clone());
+        let base = ping["p50"].as_f64().unwrap_or(1.0).max(0.001);
+        json!({
+            "answers": self.calls.iter().filter(|c| c.call == "assess").count(),
+            "wall_seconds": wall.as_secs_f64(),
+            "baseline_one_token_ms": ping,
+            "first_question_token_ms": first_token,
+            "phrase_ms": phrase,
+            "assess_ms": assess,
+            "assess_used_ms": self.latencies("assess", true, false),
+            "ratios_to_baseline_p50": {
+                "first_question_token": ratio(&first_token, base),
+                "phrase": ratio(&phrase, base),
+                "assess": ratio(&assess, base),
+            },
+            "calls": self.calls.len(),
+            "used": tally.used,
+            "fallbacks": tally.fallbacks,
+            "fallback_rate": self.fallback_rate(None),
+            "assess_fallback_rate": self.fallback_rate(Some("assess")),
+            "phrase_fallback_rate": self.fallback_rate(Some("phrase")),
+            "used_verdicts_by_scripted_answer": self.agreement,
+            "samples": self.samples,
+        })
+    }
+}
+
 #[tokio::main]
 async fn main() {
     tracing_subscriber::fmt()
@@ -108,116 +258,11 @@ async fn main() {
         ..settings.clone()
     });
     let library = library();
-    let examiner = LlmExaminer::new(
-        Provider::new(settings),
-        Prompts::load(None).unwrap(),
-        library.clone(),
-    );
-    let elements: Vec<AcsElement> = library
-        .catalog(Rating::Private)
-        .elements()
-        .iter()
-        .filter(|e| !e.archived && e.applicable_classes.iter().any(|c| c == "ASEL"))
-        .take(answers)
-        .cloned()
-        .collect();
-
-    let mut calls: Vec<ExaminerCall> = Vec::new();
-    let mut pings = Vec::new();
-    let mut samples = Vec::new();
-    // Scripted answer kind → score → count, for the model's verdicts that were used.
-    let mut agreement: std::collections::BTreeMap<String, std::collections::BTreeMap<String, u32>> =
-        Default::default();
-    let mut previous: Option<PreviousTurn> = None;
+    let prompts = Prompts::load(None).unwrap();
+    let examiner = LlmExaminer::new(Provider::new(settings), prompts, library.clone());
+    let elements = script_elements(&library, answers);
     let began = Instant::now();
-    for (n, element) in elements.iter().enumerate() {
-        pings.push(baseline_ms(&baseline).await);
-        let question = QuestionRequest {
-            rating: Rating::Private,
-            element_code: element.code.clone(),
-            kind: QuestionKind::Primary,
-            difficulty: QuestionDifficulty::Medium,
-            missing_terms: Vec::new(),
-            previous: previous.take(),
-        };
-        let phrased = examiner.phrase(&question, &no_deltas).await;
-        let (answer_kind, answer) = scripted_answer(element, n);
-        let pending = elements[n + 1..]
-            .iter()
-            .take(6)
-            .map(|e| e.code.clone())
-            .collect();
-        let request = AssessRequest {
-            rating: Rating::Private,
-            element_code: element.code.clone(),
-            question: phrased.value.clone(),
-            answer: answer.clone(),
-            other_pending: pending,
-            follow_ups_left: 1,
-        };
-        let assessed = examiner.assess(&request).await;
-        if assessed.call.as_ref().is_some_and(|c| c.outcome == "used") {
-            let scores = agreement.entry(answer_kind.to_owned()).or_default();
-            *scores
-                .entry(assessed.value.score.as_str().to_owned())
-                .or_default() += 1;
-        }
-        if n < 6 {
-            samples.push(json!({"element": element.code, "answer": answer_kind,
-                "question": phrased.value, "score": assessed.value.score.as_str(),
-                "feedback": assessed.value.feedback,
-                "phrase": phrased.call, "assess": assessed.call}));
-        }
-        calls.extend(phrased.call);
-        calls.extend(assessed.call);
-        previous = Some(PreviousTurn {
-            element_code: element.code.clone(),
-            question: phrased.value,
-            answer: Some(answer),
-        });
-    }
-    let of = |call: &'static str| calls.iter().filter(move |c| c.call == call);
-    let first_token = summary(
-        of("phrase")
-            .filter_map(|c| c.first_token_ms)
-            .map(|m| m as f64)
-            .collect(),
-    );
-    let phrase = summary(of("phrase").map(|c| c.latency_ms as f64).collect());
-    let assess = summary(of("assess").map(|c| c.latency_ms as f64).collect());
-    let assess_used = summary(
-        of("assess")
-            .filter(|c| c.outcome == "used")
-            .map(|c| c.latency_ms as f64)
-            .collect(),
-    );
-    let ping = summary(pings);
-    let base = ping["p50"].as_f64().unwrap_or(1.0).max(0.001);
-    let tally = examiner.tally();
-    let fallbacks: u64 = tally.fallbacks.values().sum();
-    let report = json!({
-        "answers": elements.len(),
-        "wall_seconds": began.elapsed().as_secs_f64(),
-        "baseline_one_token_ms": ping,
-        "first_question_token_ms": first_token,
-        "phrase_ms": phrase,
-        "assess_ms": assess,
-        "assess_used_ms": assess_used,
-        "ratios_to_baseline_p50": {
-            "first_question_token": ratio(&first_token, base),
-            "phrase": ratio(&phrase, base),
-            "assess": ratio(&assess, base),
-        },
-        "calls": calls.len(),
-        "used": tally.used,
-        "fallbacks": tally.fallbacks,
-        "fallback_rate": fallbacks as f64 / calls.len().max(1) as f64,
-        "assess_fallback_rate": of("assess").filter(|c| c.outcome == "fallback").count() as f64
-            / of("assess").count().max(1) as f64,
-        "phrase_fallback_rate": of("phrase").filter(|c| c.outcome == "fallback").count() as f64
-            / of("phrase").count().max(1) as f64,
-        "used_verdicts_by_scripted_answer": agreement,
-        "samples": samples,
-    });
+    let collected = run_script(&examiner, &baseline, &elements).await;
+    let report = collected.report(examiner.tally(), began.elapsed());
     println!("{}", serde_json::to_string_pretty(&report).unwrap());
 }

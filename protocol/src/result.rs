@@ -292,7 +292,14 @@ mod tests {
             "planned_questions":7,"asked":6,"credited_by_mention":1,"bonus_used":1,
             "areas":[{"area":"I","title":"Preflight Preparation","satisfactory":4,"partial":1,
             "unsatisfactory":1,"credited_by_mention":1,"not_covered":0}],
-            "elements":[{"code":"PA.I.A.K1","area":"I","score":"partial","status":"asked"}]}"#;
+            "elements":[{"code":"PA.I.A.K1","area":"I","score":"partial","status":"asked"}],
+            "transcript":[{"question_id":"q1","element_code":"PA.I.A.K1","kind":"primary",
+            "answer":"a certificate","score":"partial","examiner":[{"call":"phrase",
+            "model":"qwen2.5-0.5b","prompt_hash":"3f9c0a1be4d27765","latency_ms":1190,
+            "first_token_ms":646,"prompt_tokens":242,"completion_tokens":31,"outcome":"used"},
+            {"call":"assess","model":"qwen2.5-0.5b","prompt_hash":"5e01a7c2d9b3f4e8",
+            "latency_ms":8000,"prompt_tokens":0,"completion_tokens":0,"outcome":"fallback",
+            "fallback_reason":"timeout"}]}]}"#;
         let expected: serde_json::Value = serde_json::from_str(example).unwrap();
         let result: SessionResult = serde_json::from_value(expected.clone()).unwrap();
         assert_eq!(serde_json::to_value(&result).unwrap(), expected);

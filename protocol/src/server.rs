@@ -403,6 +403,7 @@ mod tests {
             r#"{"type":"session.paused","seq":7,"session_id":"s","reason":"other_device"}"#,
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2"}"#,
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Pick one.","options":["a","b"]}"#,
+            r#"{"type":"question.delta","question_id":"q3","number":3,"text":" privileges"}"#,
             r#"{"type":"transcript.partial","seq":5,"text":"you need a current"}"#,
             r#"{"type":"transcript.final","seq":6,"text":"you need a current medical"}"#,
             r#"{"type":"assessment","seq":4,"question_id":"q3","score":"partial","feedback":"f","source_summary":"s","credited_elements":["PA.I.A.K3"]}"#,
