@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::harness::{
-    Auth, Client, Options, Server, answer, http_get, next_event_id, result_path, run_to_completion,
+    Auth, Client, Server, answer, http_get, next_event_id, result_path, run_to_completion,
     satisfactory_for, start_exam, token,
 };
 
@@ -34,18 +34,7 @@ async fn exam_transcript(server: &Server, user: &str) -> Vec<(String, String, St
 }
 
 async fn server_with_llm(base_url: &str, timeout: &str) -> Server {
-    let dir = tempfile::tempdir().expect("config dir");
-    let config = dir.path().join("viva.toml");
-    let text = format!("[llm]\nurl = \"{base_url}\"\nmodel = \"test\"\ntimeout = \"{timeout}\"\n");
-    std::fs::write(&config, text).expect("write config");
-    let server = Server::start_with_options(Options {
-        blueprints: None,
-        args: vec!["--config".into(), config.display().to_string()],
-    })
-    .await;
-    // The config is read at start; the folder may go.
-    drop(dir);
-    server
+    Server::start_with_llm(base_url, "test", timeout).await
 }
 
 #[tokio::test]

@@ -14,27 +14,16 @@ use serde_json::Value;
 
 use fake_llm::llama::LlamaServer;
 use harness::{
-    Auth, Client, Options, Server, http_get, result_path, run_to_completion, satisfactory_for,
-    start_exam, token,
+    Auth, Client, Server, http_get, result_path, run_to_completion, satisfactory_for, start_exam,
+    token,
 };
 
 /// Each model call's limit: under the harness's 10 s wait for any event, so a slow reply
 /// falls back before the client gives up.
 const CALL_TIMEOUT: &str = "9s";
 
-async fn server_with_model(base_url: &str) -> Server {
-    let dir = tempfile::tempdir().expect("config dir");
-    let config = dir.path().join("viva.toml");
-    let text = format!(
-        "[llm]\nurl = \"{base_url}\"\nmodel = \"qwen2.5-coder-0.5b\"\ntimeout = \"{CALL_TIMEOUT}\"\n"
-    );
-    std::fs::write(&config, text).expect("write config");
-    Server::start_with_options(Options {
-        blueprints: None,
-        args: vec!["--config".into(), config.display().to_string()],
-    })
-    .await
-}
+/// The model name the server sends and the turn log records.
+const MODEL_NAME: &str = "qwen2.5-coder-0.5b";
 
 /// The turn log of every turn of the result's transcript.
 fn turn_logs(result: &Value) -> Vec<Vec<Value>> {
@@ -50,7 +39,7 @@ async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
     let Some(llama) = LlamaServer::start(2) else {
         return;
     };
-    let server = server_with_model(&llama.base_url()).await;
+    let server = Server::start_with_llm(&llama.base_url(), MODEL_NAME, CALL_TIMEOUT).await;
     let mut client = Client::connect(&server, Auth::bearer("rae")).await;
     let started = start_exam(&mut client, "d1").await;
     let run = run_to_completion(&mut client, started.question, satisfactory_for).await;
@@ -68,7 +57,7 @@ async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
             .collect();
         assert_eq!(calls, ["phrase", "assess"], "{log:?}");
         for call in log {
-            assert_eq!(call["model"], "qwen2.5-coder-0.5b", "{call}");
+            assert_eq!(call["model"], MODEL_NAME, "{call}");
             let used = call["outcome"] == "used";
             assert!(used || call["fallback_reason"].is_string(), "{call}");
             outcomes.push((call["call"].clone(), call["outcome"].clone()));

@@ -389,20 +389,12 @@ impl Metrics {
             "Finished turns waiting for a decoding thread.",
             &self.stt_finals_waiting,
         );
-        header(
+        histograms_by(
             &mut out,
-            "viva_stt_decode_seconds",
-            "Speech decode latency by kind.",
-            "histogram",
+            ("viva_stt_decode_seconds", "Speech decode latency by kind."),
+            ("kind", DECODE_KINDS),
+            &self.stt_decode_seconds,
         );
-        for (kind, histogram) in DECODE_KINDS.iter().zip(self.stt_decode_seconds.iter()) {
-            buckets(
-                &mut out,
-                "viva_stt_decode_seconds",
-                &format!("kind=\"{kind}\""),
-                histogram,
-            );
-        }
         counter(
             &mut out,
             "viva_stt_partials_skipped_total",
@@ -439,16 +431,15 @@ impl Metrics {
             "reason",
             &self.llm_fallbacks,
         );
-        header(
+        histograms_by(
             out,
-            "viva_llm_call_seconds",
-            "LLM examiner call latency by call.",
-            "histogram",
+            (
+                "viva_llm_call_seconds",
+                "LLM examiner call latency by call.",
+            ),
+            ("call", EXAMINER_CALLS),
+            &self.llm_call_seconds,
         );
-        for (call, histogram) in EXAMINER_CALLS.iter().zip(self.llm_call_seconds.iter()) {
-            let labels = format!("call=\"{call}\"");
-            buckets(out, "viva_llm_call_seconds", &labels, histogram);
-        }
         histogram(
             out,
             "viva_llm_first_token_seconds",
@@ -485,6 +476,19 @@ fn labeled(out: &mut String, name: &str, help: &str, label: &str, counter: &Labe
 fn histogram(out: &mut String, name: &str, help: &str, labels: &str, histogram: &Histogram) {
     header(out, name, help, "histogram");
     buckets(out, name, labels, histogram);
+}
+
+/// One histogram family, a series per value of `label` (in `values` order).
+fn histograms_by(
+    out: &mut String,
+    (name, help): (&str, &str),
+    (label, values): (&str, &[&str]),
+    histograms: &[Histogram],
+) {
+    header(out, name, help, "histogram");
+    for (value, histogram) in values.iter().zip(histograms) {
+        buckets(out, name, &format!("{label}=\"{value}\""), histogram);
+    }
 }
 
 fn buckets(out: &mut String, name: &str, labels: &str, histogram: &Histogram) {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use viva_actors::exam::acs::{AcsLibrary, Rating};
+use viva_actors::exam::acs::{AcsElement, AcsLibrary, Rating};
 use viva_actors::exam::examiner::assess_answer;
 use viva_actors::exam::examiner::coverage::live_sub_elements;
 use viva_actors::exam::types::{QuestionKind, Score};
@@ -131,19 +131,20 @@ impl LlmExaminer {
         call
     }
 
+    fn element(&self, rating: Rating, code: &str) -> Option<&AcsElement> {
+        self.library.catalog(rating).element(code)
+    }
+
     /// The task title an element belongs to ("Pilot Qualifications").
     fn topic(&self, rating: Rating, code: &str) -> String {
-        let catalog = self.library.catalog(rating);
-        catalog
-            .element(code)
+        self.element(rating, code)
             .map_or_else(String::new, |element| element.task_title.clone())
     }
 
     /// What a complete answer covers (the live sub-elements, or the element's own text) and
     /// the task's references.
     fn key_points_and_sources(&self, rating: Rating, code: &str) -> (Vec<String>, Vec<String>) {
-        let catalog = self.library.catalog(rating);
-        let Some(element) = catalog.element(code) else {
+        let Some(element) = self.element(rating, code) else {
             return (Vec::new(), Vec::new());
         };
         let points: Vec<String> = live_sub_elements(element)
@@ -162,11 +163,10 @@ impl LlmExaminer {
     /// element alone, would score it at least partial. (A small model credits generously:
     /// without this, one answer closed a five-element exam after two questions.)
     fn evidenced(&self, request: &AssessRequest, mentioned: Vec<String>) -> Vec<String> {
-        let catalog = self.library.catalog(request.rating);
         mentioned
             .into_iter()
             .filter(|code| {
-                catalog.element(code).is_some_and(|element| {
+                self.element(request.rating, code).is_some_and(|element| {
                     assess_answer(element, &request.answer, &[]).score != Score::Unsatisfactory
                 })
             })
@@ -174,9 +174,7 @@ impl LlmExaminer {
     }
 
     fn element_text(&self, rating: Rating, code: &str) -> String {
-        let catalog = self.library.catalog(rating);
-        catalog
-            .element(code)
+        self.element(rating, code)
             .map_or_else(String::new, |element| element.text.clone())
     }
 
@@ -309,8 +307,7 @@ impl LlmExaminer {
         let bounds = PlanBounds {
             element_code: &request.element_code,
             pending: &request.other_pending,
-            follow_ups_used: 0,
-            follow_up_max: request.follow_ups_left,
+            follow_ups_left: request.follow_ups_left,
             sources: &sources,
         };
         let verdict = check_verdict(&reply.text, reply.truncated, &bounds)

@@ -163,8 +163,9 @@ impl Provider {
     }
 
     /// A reply to `user` under `system` (as JSON following `schema` when one is given),
-    /// streamed: each piece of text goes to `piece` as it arrives, and the stream is dropped (the model server stops generating) as soon as
-    /// `piece` answers [`Flow::Stop`]. The reply holds the text received until then.
+    /// streamed: each piece of text goes to `piece` as it arrives, and the stream is dropped
+    /// (the model server stops generating) as soon as `piece` answers [`Flow::Stop`]. The
+    /// reply holds the text received until then.
     pub async fn stream(
         &self,
         system: &str,

@@ -35,10 +35,8 @@ pub struct PlanBounds<'a> {
     pub element_code: &'a str,
     /// Other elements still pending in the plan (mention credit may only go to these).
     pub pending: &'a [String],
-    /// Follow-ups already asked on this element.
-    pub follow_ups_used: u32,
-    /// The plan's `follow_up_max_per_element`.
-    pub follow_up_max: u32,
+    /// Follow-ups the plan still allows on this element.
+    pub follow_ups_left: u32,
     /// The references the model was given (`14 CFR part 61`, `FAA-H-8083-25`): a source
     /// summary that cites none of them is replaced by the fixed "Insufficient FAA sources"
     /// sentence.
@@ -207,7 +205,7 @@ fn check_follow_up(
     else {
         return Ok(None);
     };
-    if bounds.follow_ups_used >= bounds.follow_up_max {
+    if bounds.follow_ups_left == 0 {
         return Err(Rejection::FollowUpOverCap);
     }
     check_question(text).map(Some)
@@ -445,8 +443,8 @@ mod tests {
         let bounds = PlanBounds {
             element_code: "PA.I.A.K1",
             pending: &pending,
-            follow_ups_used,
-            follow_up_max: 1,
+            // The plan allows one follow-up per element.
+            follow_ups_left: 1_u32.saturating_sub(follow_ups_used),
             sources: &sources(),
         };
         check_verdict(reply, false, &bounds)
@@ -503,8 +501,7 @@ mod tests {
         let bounds = PlanBounds {
             element_code: "E",
             pending: &[],
-            follow_ups_used: 0,
-            follow_up_max: 1,
+            follow_ups_left: 1,
             sources: &[],
         };
         assert_eq!(

@@ -70,6 +70,22 @@ impl Server {
         server
     }
 
+    /// Starts a server whose examiner is the model at `url` (an `[llm]` section in a config
+    /// file), each call bounded by `timeout` (such as `"8s"`).
+    pub async fn start_with_llm(url: &str, model: &str, timeout: &str) -> Server {
+        let dir = tempfile::tempdir().expect("config dir");
+        let config = dir.path().join("viva.toml");
+        let text =
+            format!("[llm]\nurl = \"{url}\"\nmodel = \"{model}\"\ntimeout = \"{timeout}\"\n");
+        std::fs::write(&config, text).expect("write config");
+        // The config is read at start; the folder may go afterwards.
+        Self::start_with_options(Options {
+            blueprints: None,
+            args: vec!["--config".into(), config.display().to_string()],
+        })
+        .await
+    }
+
     /// The server's data directory (checkpoints live under `sessions/`).
     pub fn data_dir(&self) -> &Path {
         &self.data_dir

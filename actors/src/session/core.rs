@@ -218,17 +218,18 @@ impl ExamCore {
         kind: QuestionKind,
         missing: Vec<String>,
     ) -> QuestionDraft {
+        let number = self.questions_asked + 1;
         QuestionDraft {
             planner_index: index,
             request: QuestionRequest {
                 rating: self.rating(),
                 element_code: code,
                 kind,
-                difficulty: question_difficulty(self.config.difficulty, self.questions_asked + 1),
+                difficulty: question_difficulty(self.config.difficulty, number),
                 missing_terms: missing,
                 previous: self.previous_turn(),
             },
-            number: self.questions_asked + 1,
+            number,
         }
     }
 
