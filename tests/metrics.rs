@@ -21,6 +21,21 @@ async fn scrape(server: &Server) -> String {
     response.body
 }
 
+/// A scrape once `series` has reached `at_least`, or the last one after about a second.
+/// The ws task records a resume's latency when the supervisor's reply comes back, which
+/// can be just after the resumed device has its events.
+async fn scrape_once(server: &Server, series: &str, at_least: f64) -> String {
+    let mut text = scrape(server).await;
+    for _ in 0..50 {
+        if value(&text, series) >= at_least {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        text = scrape(server).await;
+    }
+    text
+}
+
 #[tokio::test]
 async fn metrics_follow_connections_events_errors_sessions_and_takeovers() {
     let server = Server::start().await;
@@ -67,7 +82,7 @@ async fn metrics_follow_connections_events_errors_sessions_and_takeovers() {
     let mut b = Client::connect(&server, Auth::bearer("meg")).await;
     resume(&mut b, "B", None).await;
     a.expect("session.paused").await;
-    let text = scrape(&server).await;
+    let text = scrape_once(&server, "viva_resume_seconds_count", 1.0).await;
     assert_eq!(value(&text, "viva_connections"), 2.0, "{text}");
     assert_eq!(value(&text, "viva_takeovers_total"), 1.0, "{text}");
     assert_eq!(value(&text, "viva_resume_seconds_count"), 1.0, "{text}");
