@@ -319,3 +319,50 @@ async fn an_assessment_resumes_after_a_kill_with_its_answers_and_open_item() {
     );
     assert_ne!(first["text"], question["text"]);
 }
+
+/// Starts MATH with a client seed as `user` and returns the first question and the session's
+/// stored seed.
+async fn start_seeded(server: &Server, user: &str, learning: bool) -> (Value, u64) {
+    let mut client = Client::connect(server, Auth::bearer(user)).await;
+    let config = json!({"assessment_id": MATH, "learning": learning, "seed": 7});
+    let frame = json!({"type": "session.start", "event_id": next_event_id("start"),
+                       "device_id": "d", "mode": "assessment", "config": config});
+    client.send_json(frame).await;
+    let events = client
+        .collect_until(|events| events.iter().any(|e| e["type"] == "question"))
+        .await;
+    let question = last(&events);
+    let started = events.iter().find(|e| e["type"] == "session.started");
+    let session_id = field_str(started.expect("session.started"), "session_id").to_owned();
+    let path = server
+        .data_dir()
+        .join("sessions")
+        .join(format!("{session_id}.json"));
+    let checkpoint: Value =
+        serde_json::from_slice(&std::fs::read(&path).expect("read checkpoint")).expect("json");
+    let seed = checkpoint["assessment"]["seed"].as_u64().expect("seed");
+    (question, seed)
+}
+
+#[tokio::test]
+async fn evaluation_ignores_a_client_seed_so_no_run_replays_another() {
+    let server = Server::start().await;
+    let (first, first_seed) = start_seeded(&server, "eve", false).await;
+    let (second, second_seed) = start_seeded(&server, "mallory", false).await;
+    assert_ne!(first_seed, 7, "the client's seed is not used");
+    assert_ne!(first_seed, second_seed, "each evaluation draws its own seed");
+    assert!(
+        first["text"] != second["text"] || first["options"] != second["options"],
+        "same seed, different items: {first} / {second}"
+    );
+}
+
+#[tokio::test]
+async fn learning_honours_a_client_seed() {
+    let server = Server::start().await;
+    let (first, first_seed) = start_seeded(&server, "lin", true).await;
+    let (second, second_seed) = start_seeded(&server, "lou", true).await;
+    assert_eq!((first_seed, second_seed), (7, 7));
+    assert_eq!(first["text"], second["text"]);
+    assert_eq!(first["options"], second["options"]);
+}

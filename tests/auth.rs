@@ -111,3 +111,15 @@ async fn result_endpoint_requires_a_valid_token() {
     let foreign = foreign_token("alice");
     assert_eq!(http_get(&server, &path, Some(&foreign)).await.status, 401);
 }
+
+#[tokio::test]
+async fn the_longest_user_id_starts_and_resumes_an_exam() {
+    let server = Server::start().await;
+    // 128 characters of 4 bytes: the most a token's subject may hold (512 bytes).
+    let user = "\u{1F6E9}".repeat(128);
+    let mut laptop = Client::connect(&server, Auth::bearer(&user)).await;
+    let started = start_exam(&mut laptop, "laptop").await;
+    let mut phone = Client::connect(&server, Auth::bearer(&user)).await;
+    let resumed = resume(&mut phone, "phone", None).await;
+    assert_eq!(resumed.resumed["session_id"], started.session_id.as_str());
+}

@@ -482,6 +482,46 @@ async fn metrics_count_sessions_by_phase_checkpoints_and_takeovers() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_start_event_id_reused_after_its_session_finished_starts_a_new_session() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (link, mut events) = device(1);
+    let Attached::Session {
+        session,
+        session_id: first,
+    } = start(&world, "alice", link).await
+    else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    let end = Command {
+        connection_id: 1,
+        event_id: Some("end".into()),
+        command: SessionCommand::End,
+    };
+    assert_eq!(session.ask(end).await.unwrap(), CommandOutcome::Applied);
+    // The same `start-1` again: the first session is completed, so this is a new exam.
+    let (link, mut second) = device(2);
+    let Attached::Session {
+        session_id: next, ..
+    } = start(&world, "alice", link).await
+    else {
+        panic!("refused")
+    };
+    assert_ne!(next, first, "a completed session is not resumed by its old start id");
+    until_question(&mut second).await;
+    // While the new one is open, the same id still means it (a resent start).
+    let (link, mut third) = device(3);
+    let Attached::Session {
+        session_id: again, ..
+    } = start(&world, "alice", link).await
+    else {
+        panic!("refused")
+    };
+    assert_eq!(again, next);
+    until_question(&mut third).await;
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_finished_session_stops_once_its_device_lets_go_and_its_result_stays_readable() {
     let world = world(Arc::new(MemoryStore::new()));
     let (link, mut events) = device(1);

@@ -172,7 +172,9 @@ pub struct AssessmentConfig {
     /// True for a learning session (feedback after each item); false for an evaluation.
     #[serde(default)]
     pub learning: bool,
-    /// Seed for item order and generated values; reproducible sessions for tests.
+    /// Seed for item order and generated values, honoured in learning mode only (reproducible
+    /// practice). An evaluation ignores it and draws its own secret seed per session, so no
+    /// run can be replayed from another's items.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seed: Option<u64>,
     /// Spoken answers: the silence, in ms, a candidate may keep to think before the turn

@@ -2,8 +2,11 @@
 //! crash-safely (write a temporary file, fsync it, rename it over the old one, fsync the
 //! directory), so a reader sees either the old record or the new one, never a torn one.
 //!
-//! Layout: `<data_dir>/sessions/<session_id>.json` and `<data_dir>/users/<hex(user_id)>.json`.
-//! Session ids are server-made UUIDs, and are checked before they name a file.
+//! Layout: `<data_dir>/sessions/<session_id>.json` and `<data_dir>/users/<sha256(user_id)>.json`.
+//! Session ids are server-made UUIDs, and are checked before they name a file. A user's file
+//! is named by the SHA-256 of the id (64 hex digits), so every valid user id fits a file name.
+//! Data directories written before that named it by the id's bytes in hex; such a record is
+//! still read, and moves to its digest name at its next write.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -41,8 +44,66 @@ impl FileStore {
     }
 
     fn user_path(&self, user_id: &str) -> PathBuf {
+        self.users.join(format!("{}.json", user_digest(user_id)))
+    }
+
+    /// Where a record was kept before digests: the id's bytes in hex. `None` where that name
+    /// is too long for a file (such a record could never have been written).
+    fn legacy_user_path(&self, user_id: &str) -> Option<PathBuf> {
         let hex: String = user_id.bytes().map(|b| format!("{b:02x}")).collect();
-        self.users.join(format!("{hex}.json"))
+        let longest = hex.len() + ".json.tmp".len();
+        (longest <= MAX_FILE_NAME).then(|| self.users.join(format!("{hex}.json")))
+    }
+
+    /// The user's record, from its digest name or else its legacy name.
+    async fn read_user(&self, user_id: &str) -> Result<Option<UserRecord>, StoreError> {
+        let record = match read_json(self.user_path(user_id)).await? {
+            Some(record) => Some(record),
+            None => match self.legacy_user_path(user_id) {
+                Some(path) => read_json(path).await?,
+                None => None,
+            },
+        };
+        check_owner(user_id, record)
+    }
+
+    /// Removes a record's legacy file once the record lives under its digest name.
+    async fn remove_legacy_user(&self, user_id: &str) -> Result<(), StoreError> {
+        let Some(path) = self.legacy_user_path(user_id) else {
+            return Ok(());
+        };
+        tokio::task::spawn_blocking(move || match fs::remove_file(&path) {
+            Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(unavailable(&path, err)),
+            _ => Ok(()),
+        })
+        .await
+        .map_err(|err| StoreError::Unavailable(format!("remove task failed: {err}")))?
+    }
+}
+
+/// The longest file name common file systems take, in bytes.
+const MAX_FILE_NAME: usize = 255;
+
+/// The SHA-256 of a user id, in lowercase hex.
+fn user_digest(user_id: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(user_id.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+/// A record read under a user's name must be that user's.
+fn check_owner(
+    user_id: &str,
+    record: Option<UserRecord>,
+) -> Result<Option<UserRecord>, StoreError> {
+    match record {
+        Some(record) if record.user_id != user_id => Err(StoreError::Corrupt {
+            key: user_id.to_owned(),
+            reason: "the file holds another user's record".to_owned(),
+        }),
+        record => Ok(record),
     }
 }
 
@@ -129,13 +190,14 @@ impl CheckpointStore for FileStore {
                     user_id: record.user_id.clone(),
                 });
             }
-            write_json(self.user_path(&record.user_id), record).await
+            write_json(self.user_path(&record.user_id), record).await?;
+            self.remove_legacy_user(&record.user_id).await
         })
     }
 
     fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>> {
         Box::pin(async move {
-            let record: Option<UserRecord> = read_json(self.user_path(user_id)).await?;
+            let record = self.read_user(user_id).await?;
             check_format(
                 user_id,
                 record.as_ref().map(|r| r.format),
@@ -235,6 +297,52 @@ mod tests {
         assert_eq!(reopened.load_user("bob").await.unwrap(), None);
         let leftovers: Vec<_> = fs::read_dir(dir.path().join("users")).unwrap().collect();
         assert_eq!(leftovers.len(), 1, "no temporary file left behind");
+    }
+
+    #[tokio::test]
+    async fn the_longest_user_ids_fit_a_file_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        // 128 characters of 4 bytes each: 512 bytes, the most auth accepts.
+        let user_id = "\u{1F600}".repeat(128);
+        let mut record = UserRecord::new(&user_id);
+        record.version = 1;
+        store.save_user(&record).await.unwrap();
+        assert_eq!(store.load_user(&user_id).await.unwrap(), Some(record));
+        let names: Vec<String> = fs::read_dir(dir.path().join("users"))
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, vec![format!("{}.json", user_digest(&user_id))]);
+    }
+
+    #[tokio::test]
+    async fn a_legacy_record_is_read_and_moves_to_its_digest_name_on_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let mut record = UserRecord::new("erin");
+        record.version = 1;
+        let legacy = dir.path().join("users").join("6572696e.json");
+        fs::write(&legacy, serde_json::to_vec(&record).unwrap()).unwrap();
+        assert_eq!(store.load_user("erin").await.unwrap(), Some(record.clone()));
+        record.version = 2;
+        store.save_user(&record).await.unwrap();
+        assert!(!legacy.exists(), "the legacy file is gone");
+        assert_eq!(store.load_user("erin").await.unwrap(), Some(record));
+    }
+
+    #[tokio::test]
+    async fn a_file_holding_another_users_record_is_corrupt() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let mut record = UserRecord::new("frank");
+        record.version = 1;
+        let path = dir.path().join("users").join(format!("{}.json", user_digest("grace")));
+        fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
+        assert!(matches!(
+            store.load_user("grace").await,
+            Err(StoreError::Corrupt { .. })
+        ));
     }
 
     #[tokio::test]

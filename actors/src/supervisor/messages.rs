@@ -7,7 +7,7 @@ use viva_protocol::config::SessionConfig;
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::SessionStatus;
 
-use super::record::note_session;
+use super::record::{note_session, repeated_open_start};
 use super::{Attached, UserSupervisor};
 use crate::checkpoint::Notice;
 use crate::exam::types::Score;
@@ -35,14 +35,7 @@ impl Message<StartSession> for UserSupervisor {
         if let Err(refusal) = self.refresh_record().await {
             return Attached::Refused(refusal);
         }
-        let repeated = msg.event_id.as_ref().and_then(|id| {
-            self.record
-                .start_event_ids
-                .iter()
-                .find(|(seen, _)| seen == id)
-                .map(|(_, session)| session.clone())
-        });
-        let outcome = match repeated {
+        let outcome = match repeated_open_start(&self.record, msg.event_id.as_deref()) {
             Some(session_id) => {
                 let resume = ResumeSession {
                     link: msg.link,

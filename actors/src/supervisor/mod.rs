@@ -141,7 +141,7 @@ impl UserSupervisor {
         session_id: String,
     ) -> Result<SessionState, Refusal> {
         let now_ms = self.deps.session.clock.now_ms();
-        let seed = uuid::Uuid::new_v4().as_u64_pair().0;
+        let seed = server_seed();
         match config {
             SessionConfig::Exam(config) => {
                 let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
@@ -165,7 +165,7 @@ impl UserSupervisor {
                     life,
                     &config.assessment_id,
                     config.learning,
-                    config.seed.unwrap_or(seed),
+                    assessment_seed(config.learning, config.seed, seed),
                     blueprints,
                 )?;
                 Ok(SessionState::Assessment(Box::new(core)))
@@ -175,6 +175,23 @@ impl UserSupervisor {
                 "tutor mode is not available yet",
             )),
         }
+    }
+}
+
+/// A fresh seed from the operating system's CSPRNG (uuid v4 draws from `getrandom`): nobody
+/// outside the server can know or choose it.
+fn server_seed() -> u64 {
+    uuid::Uuid::new_v4().as_u64_pair().0
+}
+
+/// The seed an assessment's items come from. An evaluation always uses the server's own
+/// seed: a client seed there would let a second run (or a learning run with the same seed)
+/// replay the first run's items and so its keys. A learning session honours a client seed,
+/// for reproducible practice.
+fn assessment_seed(learning: bool, client_seed: Option<u64>, server_seed: u64) -> u64 {
+    match client_seed {
+        Some(seed) if learning => seed,
+        _ => server_seed,
     }
 }
 
@@ -204,5 +221,23 @@ pub fn status_name(status: SessionStatus) -> &'static str {
         SessionStatus::Paused => "paused",
         SessionStatus::Completed => "completed",
         SessionStatus::Abandoned => "abandoned",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_learning_sessions_honour_a_client_seed() {
+        assert_eq!(assessment_seed(true, Some(7), 99), 7);
+        assert_eq!(assessment_seed(true, None, 99), 99);
+        assert_eq!(assessment_seed(false, Some(7), 99), 99);
+        assert_eq!(assessment_seed(false, None, 99), 99);
+    }
+
+    #[test]
+    fn server_seeds_differ_between_sessions() {
+        assert_ne!(server_seed(), server_seed());
     }
 }

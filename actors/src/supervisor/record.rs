@@ -125,14 +125,31 @@ pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: Se
     }
 }
 
-/// Remembers which session a `session.start` event id created, keeping the latest few.
+/// Remembers which session a `session.start` event id created, keeping the latest few (a
+/// reused id now means the new session).
 pub(super) fn note_start_event(record: &mut UserRecord, event_id: Option<&str>, session_id: &str) {
     let Some(event_id) = event_id else { return };
+    record.start_event_ids.retain(|(seen, _)| seen != event_id);
     record
         .start_event_ids
         .push((event_id.to_owned(), session_id.to_owned()));
     let excess = record.start_event_ids.len().saturating_sub(START_EVENT_IDS);
     record.start_event_ids.drain(..excess);
+}
+
+/// The session a repeated `session.start` created, while it is still open (active or
+/// paused): a resent start gets that session back. Once it has completed or been abandoned,
+/// the same event id starts a new session (clients reuse ids such as "s1" across exams).
+pub(super) fn repeated_open_start(record: &UserRecord, event_id: Option<&str>) -> Option<String> {
+    let event_id = event_id?;
+    let (_, session_id) = record
+        .start_event_ids
+        .iter()
+        .find(|(seen, _)| seen == event_id)?;
+    let open = record.sessions.iter().any(|entry| {
+        entry.session_id == *session_id && (entry.status == "active" || entry.status == "paused")
+    });
+    open.then(|| session_id.clone())
 }
 
 /// Makes `session_id` the user's active exam on `node`; returns the previous holder.
@@ -163,6 +180,32 @@ mod tests {
         assert_eq!(record.active_session.as_deref(), Some("s2"));
         assert_eq!(record.active_node.as_deref(), Some("n2"));
         assert_eq!(record.sessions.len(), 2);
+    }
+
+    #[test]
+    fn a_repeated_start_means_its_session_only_while_it_is_open() {
+        let mut record = UserRecord::new("u");
+        note_start_event(&mut record, Some("s1"), "a");
+        take_active(&mut record, "a", "n");
+        assert_eq!(repeated_open_start(&record, Some("s1")), Some("a".into()));
+        assert_eq!(repeated_open_start(&record, Some("s2")), None);
+        assert_eq!(repeated_open_start(&record, None), None);
+        note_session(&mut record, "a", SessionStatus::Paused);
+        assert_eq!(repeated_open_start(&record, Some("s1")), Some("a".into()));
+        for finished in [SessionStatus::Completed, SessionStatus::Abandoned] {
+            note_session(&mut record, "a", finished);
+            assert_eq!(repeated_open_start(&record, Some("s1")), None);
+        }
+    }
+
+    #[test]
+    fn a_reused_start_event_id_names_the_newest_session() {
+        let mut record = UserRecord::new("u");
+        note_start_event(&mut record, Some("s1"), "a");
+        note_start_event(&mut record, Some("s1"), "b");
+        take_active(&mut record, "b", "n");
+        assert_eq!(record.start_event_ids, vec![("s1".into(), "b".into())]);
+        assert_eq!(repeated_open_start(&record, Some("s1")), Some("b".into()));
     }
 
     #[test]

@@ -25,7 +25,8 @@ const MAX_EVENTS: usize = 1_000;
 pub enum Mode {
     /// A full-scope Private Pilot exam (75 planned questions).
     Exam,
-    /// The MATH-FUNDAMENTALS-L1 evaluation (20 items), seed 1.
+    /// MATH-FUNDAMENTALS-L1 (20 items) in learning mode with seed 1, so every run hears the
+    /// same numbers (an evaluation would draw its own seed).
     Assessment,
 }
 
@@ -45,7 +46,7 @@ impl SessionSpec {
             Mode::Exam => ("exam", json!({"rating": "private", "input": "voice"})),
             Mode::Assessment => (
                 "assessment",
-                json!({"assessment_id": "MATH-FUNDAMENTALS-L1", "seed": 1}),
+                json!({"assessment_id": "MATH-FUNDAMENTALS-L1", "learning": true, "seed": 1}),
             ),
         };
         if let Some(pause) = self.thinking_pause_ms {
