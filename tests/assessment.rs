@@ -350,7 +350,10 @@ async fn evaluation_ignores_a_client_seed_so_no_run_replays_another() {
     let (first, first_seed) = start_seeded(&server, "eve", false).await;
     let (second, second_seed) = start_seeded(&server, "mallory", false).await;
     assert_ne!(first_seed, 7, "the client's seed is not used");
-    assert_ne!(first_seed, second_seed, "each evaluation draws its own seed");
+    assert_ne!(
+        first_seed, second_seed,
+        "each evaluation draws its own seed"
+    );
     assert!(
         first["text"] != second["text"] || first["options"] != second["options"],
         "same seed, different items: {first} / {second}"

@@ -19,7 +19,9 @@ use viva_actors::examiner::{
 };
 use viva_actors::link::DeviceLink;
 use viva_actors::metrics::Metrics;
-use viva_actors::session::actor::{Command, CommandOutcome, Inspect, SessionCommand, SessionDeps};
+use viva_actors::session::actor::{
+    Command, CommandOutcome, Inspect, SessionCommand, SessionDeps, Transcribed,
+};
 use viva_actors::session::assessment::AnswerInput;
 use viva_actors::session::phase::{LivePhase, Phase};
 use viva_actors::supervisor::{
@@ -507,7 +509,10 @@ async fn a_start_event_id_reused_after_its_session_finished_starts_a_new_session
     else {
         panic!("refused")
     };
-    assert_ne!(next, first, "a completed session is not resumed by its old start id");
+    assert_ne!(
+        next, first,
+        "a completed session is not resumed by its old start id"
+    );
     until_question(&mut second).await;
     // While the new one is open, the same id still means it (a resent start).
     let (link, mut third) = device(3);
@@ -686,5 +691,100 @@ async fn a_slow_examiner_keeps_no_takeover_or_pause_waiting() {
         examiner.calls(),
         6,
         "the dropped assessment was asked again"
+    );
+}
+
+fn spoken(connection_id: u64, event_id: &str) -> Transcribed {
+    Transcribed::finished(connection_id, Some(event_id.into()), "I don't know.".into())
+}
+
+/// Whether `events` show the spoken answer `v1` taken: its ack, a transcript or a verdict.
+fn answered(events: &[ServerEvent]) -> bool {
+    events.iter().any(|e| match e {
+        ServerEvent::Ack(ack) => ack.event_id == "v1",
+        ServerEvent::Assessment(_) | ServerEvent::TranscriptFinal(_) => true,
+        _ => false,
+    })
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_spoken_answer_finished_after_a_takeover_is_not_applied() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (link, mut first) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut first).await;
+    let (link, mut second) = device(2);
+    start(&world, "alice", link).await;
+    let question = until_question(&mut second).await;
+    // Device 1's last turn is transcribed only now, after device 2 took the exam.
+    session.tell(spoken(1, "v1")).await.unwrap();
+    session.ask(Inspect).await.unwrap();
+    let to_first: Vec<ServerEvent> = drain(&mut first).into_iter().map(|m| m.event).collect();
+    let to_second: Vec<ServerEvent> = drain(&mut second).into_iter().map(|m| m.event).collect();
+    assert!(!answered(&to_first), "{to_first:?}");
+    assert!(!answered(&to_second), "{to_second:?}");
+    let typed = Command {
+        connection_id: 2,
+        event_id: Some("t1".into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
+    };
+    assert_eq!(session.ask(typed).await.unwrap(), CommandOutcome::Applied);
+    let next = until_question(&mut second).await;
+    assert_eq!(
+        next.number,
+        question.number + 1,
+        "the typed answer was the first"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_spoken_answer_while_a_checkpoint_is_unsaved_is_refused() {
+    let store = Arc::new(FlakyStore::default());
+    let world = world_on(store.clone(), Arc::new(ManualClock::at(1_700_000_000_000)));
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    let typed = || Command {
+        connection_id: 1,
+        event_id: Some("a1".into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
+    };
+    store
+        .failing
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    session.ask(typed()).await.unwrap();
+    drain(&mut events);
+    session.tell(spoken(1, "v2")).await.unwrap();
+    session.ask(Inspect).await.unwrap();
+    let during: Vec<ServerEvent> = drain(&mut events).into_iter().map(|m| m.event).collect();
+    assert!(
+        during.iter().any(|e| matches!(e, ServerEvent::Error(error)
+            if error.code == ErrorCode::StorageUnavailable
+                && error.event_id.as_deref() == Some("v2"))),
+        "{during:?}"
+    );
+    store
+        .failing
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        session.ask(typed()).await.unwrap(),
+        CommandOutcome::Repeated
+    );
+    let after: Vec<ServerEvent> = drain(&mut events).into_iter().map(|m| m.event).collect();
+    let assessments = after
+        .iter()
+        .filter(|e| matches!(e, ServerEvent::Assessment(_)))
+        .count();
+    assert_eq!(
+        assessments, 1,
+        "only the typed answer was applied: {after:?}"
+    );
+    assert!(
+        matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
+        "{after:?}"
     );
 }

@@ -337,7 +337,10 @@ mod tests {
         let store = FileStore::open(dir.path()).unwrap();
         let mut record = UserRecord::new("frank");
         record.version = 1;
-        let path = dir.path().join("users").join(format!("{}.json", user_digest("grace")));
+        let path = dir
+            .path()
+            .join("users")
+            .join(format!("{}.json", user_digest("grace")));
         fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
         assert!(matches!(
             store.load_user("grace").await,

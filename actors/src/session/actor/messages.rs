@@ -2,10 +2,10 @@
 
 use kameo::actor::ActorRef;
 use kameo::message::{Context, Message};
-use viva_protocol::ErrorCode;
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::{PauseReason, SessionStatus};
 
+use super::admission::Admission;
 use super::{LiveSession, moved};
 use crate::link::DeviceLink;
 use crate::session::assessment::AnswerInput;
@@ -58,6 +58,7 @@ impl Message<Attach> for LiveSession {
             self.link = Some(old);
             self.pause_link(PauseReason::OtherDevice, ctx.actor_ref().clone())
                 .await;
+            self.forget_turn();
         }
         self.link = Some(msg.link);
         let now = self.now();
@@ -169,25 +170,10 @@ impl Message<Command> for LiveSession {
         msg: Command,
         ctx: &mut Context<Self, CommandOutcome>,
     ) -> CommandOutcome {
-        if let Some(refusal) = self.refusal_for(msg.connection_id) {
-            return CommandOutcome::Refused(refusal);
-        }
-        if msg
-            .event_id
-            .as_deref()
-            .is_some_and(|id| self.state.life().is_applied(id))
-        {
-            return self.repeated().await;
-        }
-        if self.unsaved {
-            let message = "an earlier event is not saved yet; this one was not applied, resend it";
-            return CommandOutcome::Refused(Refusal::new(ErrorCode::StorageUnavailable, message));
-        }
-        if self.expire_if_due().await {
-            return CommandOutcome::Refused(Refusal::new(
-                ErrorCode::SessionCompleted,
-                "the time limit has run out",
-            ));
+        match self.admit(msg.connection_id, msg.event_id.as_deref()).await {
+            Admission::Admit => {}
+            Admission::Repeated => return CommandOutcome::Repeated,
+            Admission::Refused(refusal) => return CommandOutcome::Refused(refusal),
         }
         match self
             .apply(msg.command, msg.event_id, ctx.actor_ref().clone())
@@ -200,20 +186,6 @@ impl Message<Command> for LiveSession {
 }
 
 impl LiveSession {
-    async fn repeated(&mut self) -> CommandOutcome {
-        if self.unsaved {
-            if !self.commit().await {
-                let message = "the session could not be saved";
-                return CommandOutcome::Refused(Refusal::new(
-                    ErrorCode::StorageUnavailable,
-                    message,
-                ));
-            }
-            self.drive().await;
-        }
-        CommandOutcome::Repeated
-    }
-
     pub(super) async fn apply(
         &mut self,
         command: SessionCommand,

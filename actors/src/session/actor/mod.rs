@@ -26,6 +26,7 @@ use crate::session::lifecycle::Refusal;
 use crate::session::phase::Phase;
 use crate::supervisor::{SessionFinished, UserSupervisor};
 
+mod admission;
 mod commit;
 mod examining;
 mod messages;

@@ -10,6 +10,7 @@ use kameo::message::{Context, Message};
 use viva_protocol::server::{ServerEvent, Transcript};
 use viva_protocol::{ErrorCode, ServerMessage};
 
+use super::admission::Admission;
 use super::{LiveSession, SessionCommand};
 use crate::session::assessment::AnswerInput;
 use crate::voice::listener::{Heard, Listener};
@@ -66,10 +67,27 @@ pub struct AudioControl {
 /// A decode finished (sent from the decoding thread).
 #[derive(Debug)]
 pub struct Transcribed {
+    /// The connection whose audio it was: only that device, still holding the session, may
+    /// have it answered.
+    connection_id: u64,
     turn: u64,
     kind: DecodeKind,
     event_id: Option<String>,
     result: Result<String, DecodeError>,
+}
+
+impl Transcribed {
+    /// The transcript of a finished turn spoken on `connection_id`, as the decoding thread
+    /// reports it (tests use it to land a transcript at a chosen moment).
+    pub fn finished(connection_id: u64, event_id: Option<String>, text: String) -> Transcribed {
+        Transcribed {
+            connection_id,
+            turn: 0,
+            kind: DecodeKind::Final,
+            event_id,
+            result: Ok(text),
+        }
+    }
 }
 
 impl Message<Audio> for LiveSession {
@@ -100,8 +118,8 @@ impl Message<Audio> for LiveSession {
         tracing::trace!(samples = msg.samples.len(), ?heard, "audio heard");
         for heard in heard {
             match heard {
-                Heard::PartialDue => self.decode_partial(),
-                Heard::TurnEnded(audio) => self.decode_final(audio, None),
+                Heard::PartialDue => self.decode_partial(msg.connection_id),
+                Heard::TurnEnded(audio) => self.decode_final(audio, msg.connection_id, None),
             }
         }
     }
@@ -114,6 +132,11 @@ impl Message<AudioControl> for LiveSession {
         if let Some(refusal) = self.refusal_for(msg.connection_id) {
             return self.send_error(refusal.code, &refusal.message, msg.event_id);
         }
+        let repeated = |id: &String| self.state.life().is_applied(id);
+        if msg.commit && msg.event_id.as_ref().is_some_and(repeated) {
+            // A resent commit whose answer was applied: the envelope's repeated ack.
+            return self.send_ack(msg.event_id);
+        }
         let Some(voice) = self.voice_mut() else {
             let message = "voice input is not available on this server; use answer.text";
             return self.send_error(ErrorCode::VoiceUnavailable, message, msg.event_id);
@@ -124,7 +147,7 @@ impl Message<AudioControl> for LiveSession {
             return self.send_ack(msg.event_id);
         }
         match voice.listener.commit() {
-            Some(audio) => self.decode_final(audio, msg.event_id),
+            Some(audio) => self.decode_final(audio, msg.connection_id, msg.event_id),
             None => {
                 let message = "no speech was heard in this turn; nothing was answered";
                 self.send_error(ErrorCode::NoSpeech, message, msg.event_id);
@@ -167,6 +190,7 @@ impl LiveSession {
         &self,
         audio: Vec<i16>,
         kind: DecodeKind,
+        connection_id: u64,
         event_id: Option<String>,
     ) -> Option<DecodeJob> {
         let voice = self.voice.as_ref()?;
@@ -183,6 +207,7 @@ impl LiveSession {
             reply: Box::new(move |result| {
                 if let Some(session) = me.upgrade() {
                     let done = Transcribed {
+                        connection_id,
                         turn,
                         kind,
                         event_id,
@@ -195,7 +220,7 @@ impl LiveSession {
         })
     }
 
-    fn decode_partial(&mut self) {
+    fn decode_partial(&mut self, connection_id: u64) {
         let (Some(speech), Some(voice)) = (self.deps.speech.clone(), self.voice.as_ref()) else {
             return;
         };
@@ -203,7 +228,7 @@ impl LiveSession {
             return;
         }
         let audio = voice.listener.heard_so_far();
-        let Some(job) = self.job(audio, DecodeKind::Partial, None) else {
+        let Some(job) = self.job(audio, DecodeKind::Partial, connection_id, None) else {
             return;
         };
         if speech.submit(job).is_ok()
@@ -213,11 +238,11 @@ impl LiveSession {
         }
     }
 
-    fn decode_final(&mut self, audio: Vec<i16>, event_id: Option<String>) {
+    fn decode_final(&mut self, audio: Vec<i16>, connection_id: u64, event_id: Option<String>) {
         let Some(speech) = self.deps.speech.clone() else {
             return;
         };
-        let job = self.job(audio, DecodeKind::Final, event_id.clone());
+        let job = self.job(audio, DecodeKind::Final, connection_id, event_id.clone());
         if let Some(voice) = &mut self.voice {
             voice.next_turn();
         }
@@ -260,17 +285,37 @@ impl LiveSession {
             }
             return;
         };
+        if !self.is_attached(msg.connection_id) {
+            // The device that spoke lost the session (it was told `session.paused`).
+            tracing::info!("a transcript finished after its device let go; not answered");
+            return;
+        }
+        let event_id = msg.event_id;
+        let admission = self.admit(msg.connection_id, event_id.as_deref()).await;
+        if admission == Admission::Repeated {
+            return self.send_ack(event_id);
+        }
         if let Some(link) = &self.link {
             let event = ServerEvent::TranscriptFinal(Transcript { text: text.clone() });
             link.send(ServerMessage::unsequenced(event));
         }
+        if let Admission::Refused(refusal) = admission {
+            return self.send_error(refusal.code, &refusal.message, event_id);
+        }
         let answer = SessionCommand::Answer(AnswerInput::Text(text));
-        let event_id = msg.event_id.clone();
         if let Err(refusal) = self
-            .apply(answer, msg.event_id, ctx.actor_ref().clone())
+            .apply(answer, event_id.clone(), ctx.actor_ref().clone())
             .await
         {
             self.send_error(refusal.code, &refusal.message, event_id);
+        }
+    }
+
+    /// A device took the session over: the turn the previous one was speaking is dropped.
+    pub(super) fn forget_turn(&mut self) {
+        if let Some(voice) = &mut self.voice {
+            voice.listener.clear();
+            voice.next_turn();
         }
     }
 }
