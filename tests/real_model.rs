@@ -1,8 +1,10 @@
 //! A short exam end to end through a real `viva serve` whose examiner is a real small model:
 //! llama.cpp's `llama-server` with Qwen2.5-Coder-0.5B on loopback, set up by
 //! `scripts/llm-setup`. Its own test binary, so it runs with the machine to itself (cargo
-//! runs test binaries one after another) and the model's latency stays within each call's
-//! timeout. Without the model it is skipped loudly, except under CI, where it fails.
+//! runs test binaries one after another). It asserts behaviour, not speed: each model call
+//! gets a timeout only a hang reaches, and the client waits longer still, so the test
+//! passes on a busy machine too (docs/benchmarks.md has the latencies). Without the model
+//! it is skipped loudly, except under CI, where it fails.
 
 #[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
 mod harness;
@@ -18,9 +20,13 @@ use harness::{
     token,
 };
 
-/// Each model call's limit: under the harness's 10 s wait for any event, so a slow reply
-/// falls back before the client gives up.
-const CALL_TIMEOUT: &str = "9s";
+/// Each model call's limit: far beyond any reply of this model on a loaded machine (seconds),
+/// so only a hang falls back by timeout.
+const CALL_TIMEOUT: &str = "300s";
+
+/// The client's wait for each event: longer than a call's limit, so a hang shows as a
+/// fallback rather than a client giving up.
+const EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(330);
 
 /// The model name the server sends and the turn log records.
 const MODEL_NAME: &str = "qwen2.5-coder-0.5b";
@@ -40,7 +46,9 @@ async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
         return;
     };
     let server = Server::start_with_llm(&llama.base_url(), MODEL_NAME, CALL_TIMEOUT).await;
-    let mut client = Client::connect(&server, Auth::bearer("rae")).await;
+    let mut client = Client::connect(&server, Auth::bearer("rae"))
+        .await
+        .waiting(EVENT_WAIT);
     let started = start_exam(&mut client, "d1").await;
     let run = run_to_completion(&mut client, started.question, satisfactory_for).await;
     assert_eq!(run.completed["type"], "session.completed");

@@ -70,6 +70,8 @@ pub async fn refused_status(server: &Server, auth: Auth) -> u16 {
 pub struct Client {
     ws: Ws,
     name: String,
+    /// How long the client waits for the next event before the test fails.
+    wait: std::time::Duration,
 }
 
 impl Client {
@@ -85,7 +87,18 @@ impl Client {
             .await
             .unwrap_or_else(|err| panic!("{name}: handshake failed: {err}"));
         let name = name.to_owned();
-        Client { ws, name }
+        Client {
+            ws,
+            name,
+            wait: TIMEOUT,
+        }
+    }
+
+    /// Waits up to `wait` for each event instead of the harness's usual limit (for a server
+    /// whose steps call a real model on a machine that may be busy).
+    pub fn waiting(mut self, wait: std::time::Duration) -> Client {
+        self.wait = wait;
+        self
     }
 
     /// Names this client in panic messages (e.g. "device A").
@@ -119,9 +132,9 @@ impl Client {
     /// The next server event, skipping WebSocket ping/pong frames.
     pub async fn next_event(&mut self) -> Value {
         loop {
-            let next = tokio::time::timeout(TIMEOUT, self.ws.next())
+            let next = tokio::time::timeout(self.wait, self.ws.next())
                 .await
-                .unwrap_or_else(|_| panic!("{}: no event within {TIMEOUT:?}", self.name));
+                .unwrap_or_else(|_| panic!("{}: no event within {:?}", self.name, self.wait));
             match next {
                 Some(Ok(Message::Text(text))) => return decode_frame(&self.name, &text),
                 Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
