@@ -127,6 +127,9 @@ impl ClientEvent {
 /// {"type": "session.start", "device_id": "laptop",
 ///  "mode": "exam", "config": {"rating": "private", "tasks": ["PA.I.A"]}}
 /// ```
+/// A start resent with the same `event_id` (after a lost connection, say) gets the session
+/// that id started, while that session is open (active or paused); once it has completed or
+/// been abandoned, the same id starts a new session.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SessionStart {
     /// A client-chosen id for this device, stable across reconnects.
