@@ -2,8 +2,9 @@
 //! crash-safely (write a temporary file, fsync it, rename it over the old one, fsync the
 //! directory), so a reader sees either the old record or the new one, never a torn one.
 //!
-//! Layout: `<data_dir>/sessions/<session_id>.json` and `<data_dir>/users/<hex(user_id)>.json`.
-//! Session ids are server-made UUIDs, and are checked before they name a file.
+//! Layout: `<data_dir>/sessions/<session_id>.json`, `<data_dir>/users/<hex(user_id)>.json`,
+//! and the operator's new-session switch in `<data_dir>/control/new-sessions.json`. Session
+//! ids are server-made UUIDs, and are checked before they name a file.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -12,14 +13,21 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::format::{CHECKPOINT_FORMAT, SessionCheckpoint, USER_RECORD_FORMAT, UserRecord};
-use super::{CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture};
+use super::format::{
+    CHECKPOINT_FORMAT, SWITCH_FORMAT, SessionCheckpoint, SwitchRecord, USER_RECORD_FORMAT,
+    UserRecord,
+};
+use super::{
+    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture,
+    SwitchStore,
+};
 
 /// Crash-safe JSON files in a directory.
 #[derive(Debug, Clone)]
 pub struct FileStore {
     sessions: PathBuf,
     users: PathBuf,
+    control: PathBuf,
 }
 
 impl FileStore {
@@ -28,6 +36,7 @@ impl FileStore {
         let store = FileStore {
             sessions: data_dir.join("sessions"),
             users: data_dir.join("users"),
+            control: data_dir.join("control"),
         };
         for dir in [&store.sessions, &store.users] {
             fs::create_dir_all(dir).map_err(|err| unavailable(dir, err))?;
@@ -44,6 +53,51 @@ impl FileStore {
         let hex: String = user_id.bytes().map(|b| format!("{b:02x}")).collect();
         self.users.join(format!("{hex}.json"))
     }
+
+    fn switch_path(&self) -> PathBuf {
+        self.control.join("new-sessions.json")
+    }
+
+    /// Every stored session id, the most recently written first (by file time). For operator
+    /// tools (`viva plan audit`); the server reaches sessions through their owners.
+    pub async fn session_ids_newest_first(&self) -> Result<Vec<String>, StoreError> {
+        let dir = self.sessions.clone();
+        tokio::task::spawn_blocking(move || list_newest_first(&dir))
+            .await
+            .map_err(|err| StoreError::Unavailable(format!("list task failed: {err}")))?
+    }
+
+    /// One session's checkpoint, whoever owns it. For operator tools only, like
+    /// [`FileStore::session_ids_newest_first`].
+    pub async fn inspect_session(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<SessionCheckpoint>, StoreError> {
+        let Some(path) = self.session_path(session_id) else {
+            return Ok(None);
+        };
+        let checkpoint: Option<SessionCheckpoint> = read_json(path).await?;
+        let format = checkpoint.as_ref().map(|c| c.format);
+        check_format(session_id, format, CHECKPOINT_FORMAT)?;
+        Ok(checkpoint)
+    }
+}
+
+/// The ids of `<dir>/*.json`, newest modification first (ties by id).
+fn list_newest_first(dir: &Path) -> Result<Vec<String>, StoreError> {
+    let entries = fs::read_dir(dir).map_err(|err| unavailable(dir, err))?;
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|err| unavailable(dir, err))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(id) = name.strip_suffix(".json").filter(|id| is_plain_id(id)) else {
+            continue;
+        };
+        let modified = entry.metadata().and_then(|m| m.modified()).ok();
+        found.push((modified, id.to_owned()));
+    }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    Ok(found.into_iter().map(|(_, id)| id).collect())
 }
 
 /// Letters, digits and `-` only, 1 to 64 characters: safe as a file name.
@@ -146,6 +200,33 @@ impl CheckpointStore for FileStore {
     }
 }
 
+impl SwitchStore for FileStore {
+    fn load_switch(&self) -> StoreFuture<'_, Option<SwitchRecord>> {
+        Box::pin(async move {
+            let switch: Option<SwitchRecord> = read_json(self.switch_path()).await?;
+            check_format(
+                "new-sessions",
+                switch.as_ref().map(|s| s.format),
+                SWITCH_FORMAT,
+            )?;
+            Ok(switch)
+        })
+    }
+
+    fn save_switch<'a>(&'a self, switch: Option<&'a SwitchRecord>) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let path = self.switch_path();
+            fs::create_dir_all(&self.control).map_err(|err| unavailable(&self.control, err))?;
+            match switch {
+                Some(switch) => write_json(path, switch).await,
+                None => tokio::task::spawn_blocking(move || remove_durably(&path))
+                    .await
+                    .map_err(|err| StoreError::Unavailable(format!("remove task failed: {err}")))?,
+            }
+        })
+    }
+}
+
 fn check_format(key: &str, found: Option<u32>, known: u32) -> Result<(), StoreError> {
     match found {
         Some(format) if format != known => Err(StoreError::Corrupt {
@@ -193,6 +274,21 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     file.sync_all()
         .map_err(|err| unavailable(&temporary, err))?;
     fs::rename(&temporary, path).map_err(|err| unavailable(path, err))?;
+    if let Some(dir) = path.parent() {
+        File::open(dir)
+            .and_then(|dir| dir.sync_all())
+            .map_err(|err| unavailable(dir, err))?;
+    }
+    Ok(())
+}
+
+/// Removes `path` if it is there, then fsyncs its directory.
+fn remove_durably(path: &Path) -> Result<(), StoreError> {
+    match fs::remove_file(path) {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(unavailable(path, err)),
+    }
     if let Some(dir) = path.parent() {
         File::open(dir)
             .and_then(|dir| dir.sync_all())
@@ -257,6 +353,48 @@ mod tests {
         let store = FileStore::open(dir.path()).unwrap();
         let key = SessionKey::new("u", "../../secret");
         assert_eq!(store.load_session(&key).await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn the_switch_is_stored_read_back_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        assert_eq!(store.load_switch().await.unwrap(), None);
+        let stopped = SwitchRecord {
+            format: SWITCH_FORMAT,
+            accept_new_sessions: false,
+            changed_at_ms: 7,
+        };
+        store.save_switch(Some(&stopped)).await.unwrap();
+        let reopened = FileStore::open(dir.path()).unwrap();
+        assert_eq!(reopened.load_switch().await.unwrap(), Some(stopped));
+        reopened.save_switch(None).await.unwrap();
+        reopened.save_switch(None).await.unwrap();
+        assert_eq!(store.load_switch().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn sessions_are_listed_newest_first_and_read_whoever_owns_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let sessions = dir.path().join("sessions");
+        fs::write(sessions.join("older.json"), "{}").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        File::options()
+            .write(true)
+            .open(sessions.join("older.json"))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        fs::write(sessions.join("newer.json"), "{}").unwrap();
+        fs::write(sessions.join("torn.json.tmp"), "{").unwrap();
+        let ids = store.session_ids_newest_first().await.unwrap();
+        assert_eq!(ids, ["newer", "older"]);
+        assert_eq!(store.inspect_session("missing").await.unwrap(), None);
+        assert!(matches!(
+            store.inspect_session("newer").await,
+            Err(StoreError::Corrupt { .. })
+        ));
     }
 
     #[tokio::test]
