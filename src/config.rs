@@ -125,6 +125,8 @@ pub struct ServerSection {
     pub data_dir: Option<PathBuf>,
     pub blueprints: Option<PathBuf>,
     pub max_connections: Option<usize>,
+    /// Whether new sessions may start while no operator switch is stored (default true).
+    pub accept_new_sessions: Option<bool>,
 }
 
 /// `[auth]`.
@@ -289,6 +291,8 @@ pub struct Settings {
     pub lease: Duration,
     /// Redis storage; `None` for the embedded file store.
     pub redis: Option<RedisSettings>,
+    /// Whether new sessions may start while no operator switch is stored.
+    pub accept_new_sessions: bool,
     /// The whisper ggml model; `None` runs text-only.
     pub speech_model: Option<PathBuf>,
     /// Decoding threads.

@@ -1,5 +1,6 @@
 //! The `viva` binary: `viva serve` runs the server; `viva token` prints a signed token;
-//! `viva models install` builds a speech model; `viva talk` answers an exam by voice.
+//! `viva models install` builds a speech model; `viva talk` answers an exam by voice;
+//! `viva plan audit` and `viva exams stop-new | allow-new` are the operator's tools.
 //!
 //! Layout:
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
@@ -10,7 +11,9 @@
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 //! - `models`: `viva models install`, with progress.
 //! - `talk`: `viva talk`, the microphone (or WAV) client.
+//! - `admin`: `viva plan audit` and the new-session switch (`viva exams …`).
 
+mod admin;
 mod app;
 mod auth;
 mod blueprints;
@@ -54,6 +57,12 @@ enum Commands {
     Models(ModelsCommand),
     /// Answer an exam by voice from the microphone (or WAV files), hearing the questions.
     Talk(talk::TalkArgs),
+    /// Exam plans.
+    #[command(subcommand)]
+    Plan(admin::PlanCommand),
+    /// Whether new exams and assessments may start, on every node sharing the storage.
+    #[command(subcommand)]
+    Exams(admin::ExamsCommand),
 }
 
 #[derive(Debug, Subcommand)]
@@ -109,13 +118,8 @@ struct ServeArgs {
     /// Development mode: accept `?user=<id>` without a token. Loopback only.
     #[arg(long, env = "VIVA_DEV")]
     dev: bool,
-    /// Keep sessions in Redis (`redis://host:port/`; several, comma-separated, for cluster
-    /// seeds) instead of the data directory. Needed to run several nodes.
-    #[arg(long, env = "VIVA_REDIS_URL", value_delimiter = ',')]
-    redis: Vec<String>,
-    /// The `--redis` URLs are seeds of a Redis Cluster.
-    #[arg(long, env = "VIVA_REDIS_CLUSTER")]
-    redis_cluster: bool,
+    #[command(flatten)]
+    redis: RedisArgs,
     /// This node's id among the nodes sharing one Redis (default: random).
     #[arg(long, env = "VIVA_NODE_ID")]
     node_id: Option<String>,
@@ -148,6 +152,18 @@ struct ServeArgs {
     prompts: Option<PathBuf>,
 }
 
+/// Where sessions are kept when not in the data directory.
+#[derive(Debug, Clone, clap::Args)]
+struct RedisArgs {
+    /// Keep sessions in Redis (`redis://host:port/`; several, comma-separated, for cluster
+    /// seeds) instead of the data directory. Needed to run several nodes.
+    #[arg(long, env = "VIVA_REDIS_URL", value_delimiter = ',')]
+    redis: Vec<String>,
+    /// The `--redis` URLs are seeds of a Redis Cluster.
+    #[arg(long, env = "VIVA_REDIS_CLUSTER")]
+    redis_cluster: bool,
+}
+
 #[derive(Debug, clap::Args)]
 struct TokenArgs {
     #[command(flatten)]
@@ -177,6 +193,8 @@ fn main() -> std::process::ExitCode {
             install_model(model, dir, &common)
         }
         Commands::Talk(args) => talk::run(args),
+        Commands::Plan(command) => admin::plan(command),
+        Commands::Exams(command) => admin::exams(command),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,
@@ -261,7 +279,8 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         limits: file.limits(),
         node_id: args.node_id.clone().unwrap_or_else(config::random_node_id),
         lease: file.lease(args.lease)?,
-        redis: file.redis(args.redis, args.redis_cluster)?,
+        redis: file.redis(args.redis.redis, args.redis.redis_cluster)?,
+        accept_new_sessions: file.server.accept_new_sessions.unwrap_or(true),
         speech_model,
         speech_workers: args
             .stt_workers

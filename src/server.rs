@@ -8,7 +8,8 @@ use std::time::Duration;
 use anyhow::Context;
 use axum::serve::ListenerExt;
 use tokio::sync::mpsc;
-use viva_actors::checkpoint::{CheckpointStore, FileStore, LocalBus, NodeBus, Notice};
+use viva_actors::admission::{Admission, Source};
+use viva_actors::checkpoint::{CheckpointStore, FileStore, LocalBus, NodeBus, Notice, SwitchStore};
 use viva_actors::clock::SystemClock;
 use viva_actors::directory::Directory;
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
@@ -86,11 +87,14 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         turns: settings.turns.clone(),
         metrics: metrics.clone(),
     });
+    let admission = Admission::new(storage.switch, settings.accept_new_sessions);
+    log_admission(&admission).await;
     let deps = SupervisorDeps {
         session,
         plan_defaults: settings.plan_defaults,
         limits: settings.limits,
         bus: storage.bus,
+        admission,
     };
     let directory = Directory::new(Arc::new(deps));
     let app = Arc::new(App::new(
@@ -160,9 +164,28 @@ fn start_speech(
     Ok(Some(Arc::new(pool)))
 }
 
+/// Says at start-up whether this node takes new sessions, and why.
+async fn log_admission(admission: &Admission) {
+    match admission.current().await {
+        Ok(decision) if decision.accept => {
+            tracing::info!(source = ?decision.source, "new sessions: accepted")
+        }
+        Ok(decision) => {
+            let why = match decision.source {
+                Source::Stored { .. } => "an operator stopped them (`viva exams allow-new`)",
+                Source::Configured => "[server] accept_new_sessions = false",
+            };
+            tracing::warn!(source = ?decision.source, "NEW SESSIONS REFUSED: {why}");
+        }
+        Err(err) => tracing::warn!(%err, "the new-session switch could not be read"),
+    }
+}
+
 /// Where sessions are kept, and how nodes tell each other about takeovers.
 struct Storage {
     store: Arc<dyn CheckpointStore>,
+    /// The operator's new-session switch, beside the sessions.
+    switch: Arc<dyn SwitchStore>,
     bus: Arc<dyn NodeBus>,
     /// Notices addressed to this node (Redis only).
     notices: Option<mpsc::Receiver<Notice>>,
@@ -173,8 +196,10 @@ struct Storage {
 async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
     let Some(redis) = &settings.redis else {
         let store = FileStore::open(&settings.data_dir).context("opening the data directory")?;
+        let store = Arc::new(store);
         return Ok(Storage {
-            store: Arc::new(store),
+            store: store.clone(),
+            switch: store,
             bus: Arc::new(LocalBus),
             notices: None,
             description: "file",
@@ -184,8 +209,10 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
     let conn = Connection::open(&redis.connection)
         .await
         .with_context(|| format!("connecting to Redis at {urls}"))?;
+    let store = Arc::new(RedisStore::new(conn.clone(), redis.retention));
     Ok(Storage {
-        store: Arc::new(RedisStore::new(conn.clone(), redis.retention)),
+        store: store.clone(),
+        switch: store,
         bus: Arc::new(RedisBus::new(conn)),
         notices: Some(viva_redis_store::listen(
             redis.connection.clone(),

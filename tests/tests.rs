@@ -11,6 +11,8 @@ mod harness;
 mod isolation;
 mod llm_examiner;
 mod metrics;
+mod new_sessions_switch;
+mod plan_audit;
 mod restart;
 mod talk_cli;
 mod voice;

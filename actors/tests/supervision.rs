@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
+use viva_actors::admission::{Admission, switch_record};
 use viva_actors::checkpoint::{
     CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
-    SessionWrite, StoreError, StoreFuture, UserRecord,
+    SessionWrite, StoreError, StoreFuture, SwitchStore, UserRecord,
 };
 use viva_actors::clock::ManualClock;
 use viva_actors::directory::Directory;
@@ -61,6 +62,8 @@ struct World {
     directory: Directory,
     clock: Arc<ManualClock>,
     metrics: Arc<Metrics>,
+    /// Where the operator's new-session switch is kept.
+    switch: Arc<MemoryStore>,
 }
 
 fn world(store: Arc<MemoryStore>) -> World {
@@ -93,16 +96,19 @@ fn world_with(
         turns: viva_actors::voice::TurnSettings::default(),
         metrics: metrics.clone(),
     });
+    let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {
         session,
         plan_defaults: PlanDefaults::default(),
         limits: SessionLimits::default(),
         bus: Arc::new(LocalBus),
+        admission: Admission::new(switch.clone(), true),
     };
     World {
         directory: Directory::new(Arc::new(deps)),
         clock,
         metrics,
+        switch,
     }
 }
 
@@ -230,6 +236,45 @@ async fn a_resume_before_the_timeout_keeps_the_session() {
         session.ask(Inspect).await.unwrap().status,
         SessionStatus::Active
     );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stopped_switch_refuses_new_starts_but_resumes_and_repeated_starts_go_on() {
+    let world = world(Arc::new(MemoryStore::new()));
+    let (link, mut events) = device(1);
+    start(&world, "alice", link).await;
+    let asked = until_question(&mut events).await;
+    disconnect(&world, "alice", 1).await;
+    let stopped = switch_record(false, 1);
+    world.switch.save_switch(Some(&stopped)).await.unwrap();
+    let (link, _events) = device(2);
+    let Attached::Refused(refusal) = start(&world, "bob", link).await else {
+        panic!("a new start went through a stopped switch")
+    };
+    assert_eq!(refusal.code, ErrorCode::NewSessionsDisabled);
+    let (link, mut events) = device(3);
+    let repeated = start(&world, "alice", link).await;
+    assert!(
+        matches!(repeated, Attached::Session { .. }),
+        "a repeated start of an existing session resumes it"
+    );
+    assert_eq!(until_question(&mut events).await, asked);
+    disconnect(&world, "alice", 3).await;
+    let (link, mut events) = device(4);
+    let resume = ResumeSession {
+        link,
+        event_id: None,
+        session_id: None,
+    };
+    let resumed = world.directory.supervisor("alice").ask(resume).await;
+    assert!(matches!(resumed.unwrap(), Attached::Session { .. }));
+    assert_eq!(until_question(&mut events).await, asked);
+    world.switch.save_switch(None).await.unwrap();
+    let (link, _events) = device(5);
+    assert!(matches!(
+        start(&world, "bob", link).await,
+        Attached::Session { .. }
+    ));
 }
 
 #[tokio::test(start_paused = true)]

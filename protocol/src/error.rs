@@ -62,6 +62,10 @@ pub enum ErrorCode {
     Overloaded,
     /// The server is shutting down; reconnect and resume.
     ServerShuttingDown,
+    /// An operator has stopped new sessions (exams and assessments) on this deployment for
+    /// now; nothing was started. Sessions already started run on: resume a paused one, and
+    /// read results as usual. Retry a start later.
+    NewSessionsDisabled,
     /// Something went wrong inside the server; details are in its log.
     Internal,
 }
@@ -93,6 +97,7 @@ impl ErrorCode {
         "invalid_audio",
         "overloaded",
         "server_shutting_down",
+        "new_sessions_disabled",
         "internal",
     ];
 
@@ -123,6 +128,7 @@ impl ErrorCode {
             ErrorCode::InvalidAudio => "invalid_audio",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::ServerShuttingDown => "server_shutting_down",
+            ErrorCode::NewSessionsDisabled => "new_sessions_disabled",
             ErrorCode::Internal => "internal",
         }
     }
@@ -159,6 +165,7 @@ mod tests {
             ErrorCode::InvalidAudio,
             ErrorCode::Overloaded,
             ErrorCode::ServerShuttingDown,
+            ErrorCode::NewSessionsDisabled,
             ErrorCode::Internal,
         ];
         for code in codes {

@@ -9,6 +9,10 @@
 //! | `viva:{u:HEX}:s:SID:turns` | list | encoded transcript turns, in order |
 //! | `viva:{u:HEX}:s:SID:lease` | string | the owning node's id, with a TTL |
 //! | `viva:node:NODE` | channel | notices to one node |
+//! | `viva:control:new-sessions` | string | the operator's new-session switch (JSON), no TTL |
+//!
+//! Operator tools list sessions with `SCAN MATCH viva:{u:*}:s:*` (see [`session_pattern`]),
+//! which also matches the `:turns` and `:lease` keys; [`session_of_key`] keeps the hashes.
 
 use viva_actors::checkpoint::SessionKey;
 
@@ -50,6 +54,31 @@ pub fn user_key(user_id: &str) -> String {
     format!("viva:{}:user", user_tag(user_id))
 }
 
+/// The operator's new-session switch, one for every node sharing this Redis.
+pub const SWITCH: &str = "viva:control:new-sessions";
+
+/// The SCAN pattern of every session's keys, or of one session's when `session_id` is given
+/// (a plain id: letters, digits and `-`, so it holds no glob character).
+pub fn session_pattern(session_id: Option<&str>) -> Option<String> {
+    match session_id {
+        None => Some("viva:{u:*}:s:*".to_owned()),
+        Some(id) if is_plain_id(id) => Some(format!("viva:{{u:*}}:s:{id}")),
+        Some(_) => None,
+    }
+}
+
+/// The session id of a session hash key; `None` for any other key (turns, lease, user).
+pub fn session_of_key(key: &str) -> Option<&str> {
+    let rest = key.strip_prefix("viva:{u:")?;
+    let (_, session) = rest.split_once("}:s:")?;
+    is_plain_id(session).then_some(session)
+}
+
+/// Letters, digits and `-`, 1 to 64 of them, as server-made session ids are.
+fn is_plain_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
 /// The channel a node listens on for notices.
 pub fn node_channel(node_id: &str) -> String {
     format!("viva:node:{node_id}")
@@ -72,6 +101,25 @@ mod tests {
         let tags = [&keys.meta, &keys.turns, &keys.lease, &keys.user].map(|k| hash_tag(k));
         assert!(tags.iter().all(|t| *t == "u:616c7d6963657b"), "{tags:?}");
         assert_eq!(keys.turns, "viva:{u:616c7d6963657b}:s:s-1:turns");
+    }
+
+    #[test]
+    fn a_scan_keeps_session_hashes_only() {
+        let keys = SessionKeys::of(&SessionKey::new("alice", "0b6f-2b9e"));
+        let check =
+            |key: &str, expected: Option<&str>| assert_eq!(session_of_key(key), expected, "{key}");
+        check(&keys.meta, Some("0b6f-2b9e"));
+        check(&keys.turns, None);
+        check(&keys.lease, None);
+        check(&keys.user, None);
+        check(SWITCH, None);
+        check("viva:node:one", None);
+        assert_eq!(
+            session_pattern(Some("0b6f-2b9e")).as_deref(),
+            Some("viva:{u:*}:s:0b6f-2b9e")
+        );
+        assert_eq!(session_pattern(Some("a*")), None, "no glob from outside");
+        assert_eq!(session_pattern(None).as_deref(), Some("viva:{u:*}:s:*"));
     }
 
     #[test]

@@ -7,12 +7,16 @@
 //! - [`store`]: `RedisStore`, the `CheckpointStore`.
 //! - [`bus`]: `RedisBus` and `listen`, node notices over pub/sub.
 //! - [`conn`]: one self-reconnecting connection for a server or a cluster.
+//! - [`control`]: the operator's new-session switch, one key for every node.
+//! - [`scan`]: listing stored sessions for operator tools (`viva plan audit`), SCAN per master.
 #![warn(missing_docs)]
 
 pub mod bus;
 pub mod codec;
 pub mod conn;
+pub mod control;
 pub mod keys;
+pub mod scan;
 pub mod scripts;
 pub mod store;
 

@@ -49,11 +49,11 @@ impl Retention {
 /// Checkpoints and user records in Redis.
 #[derive(Clone)]
 pub struct RedisStore {
-    conn: Connection,
+    pub(crate) conn: Connection,
     retention: Retention,
 }
 
-fn unavailable(err: redis::RedisError) -> StoreError {
+pub(crate) fn unavailable(err: redis::RedisError) -> StoreError {
     StoreError::Unavailable(format!("redis: {err}"))
 }
 

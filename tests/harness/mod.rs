@@ -1,6 +1,7 @@
 //! Shared harness: the viva server process, WebSocket clients, tokens, HTTP and the ACS data.
 
 mod acs;
+mod admin;
 mod assessment;
 mod client;
 mod exam;
@@ -11,6 +12,7 @@ pub mod speech;
 mod token;
 
 pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer};
+pub use admin::{data_dir_of, exams, plan_audit, start_refused, viva_cli};
 pub use assessment::{
     answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
 };

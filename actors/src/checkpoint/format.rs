@@ -14,6 +14,8 @@ use viva_protocol::result::{AssessmentResult, ExamResult};
 pub const CHECKPOINT_FORMAT: u32 = 1;
 /// The current user record format version.
 pub const USER_RECORD_FORMAT: u32 = 1;
+/// The current format version of the operator's new-session switch.
+pub const SWITCH_FORMAT: u32 = 1;
 
 /// A session checkpoint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -305,6 +307,18 @@ impl UserRecord {
             element_scores: BTreeMap::new(),
         }
     }
+}
+
+/// The operator's switch for new sessions, as stored once for every node (see
+/// [`crate::admission`]). No record means each node follows its own configuration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SwitchRecord {
+    /// Format version.
+    pub format: u32,
+    /// Whether `session.start` may open new sessions.
+    pub accept_new_sessions: bool,
+    /// When an operator set it, ms since the Unix epoch.
+    pub changed_at_ms: u64,
 }
 
 #[cfg(test)]

@@ -5,8 +5,11 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use super::format::{SessionCheckpoint, UserRecord};
-use super::{CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture};
+use super::format::{SessionCheckpoint, SwitchRecord, UserRecord};
+use super::{
+    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture,
+    SwitchStore,
+};
 
 /// One session's stored state.
 #[derive(Debug, Default)]
@@ -21,6 +24,7 @@ struct Slot {
 pub struct MemoryStore {
     sessions: Mutex<HashMap<SessionKey, Slot>>,
     users: Mutex<HashMap<String, UserRecord>>,
+    switch: Mutex<Option<SwitchRecord>>,
 }
 
 impl MemoryStore {
@@ -130,6 +134,19 @@ impl CheckpointStore for MemoryStore {
         Box::pin(async move {
             let users = self.users.lock().map_err(|_| poisoned())?;
             Ok(users.get(user_id).cloned())
+        })
+    }
+}
+
+impl SwitchStore for MemoryStore {
+    fn load_switch(&self) -> StoreFuture<'_, Option<SwitchRecord>> {
+        Box::pin(async move { Ok(self.switch.lock().map_err(|_| poisoned())?.clone()) })
+    }
+
+    fn save_switch<'a>(&'a self, switch: Option<&'a SwitchRecord>) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            *self.switch.lock().map_err(|_| poisoned())? = switch.cloned();
+            Ok(())
         })
     }
 }

@@ -5,6 +5,7 @@
 //! - [`file`]: the embedded default store — one JSON file per record, written crash-safely.
 //! - [`memory`]: an in-process store for unit tests of the actors.
 //! - [`bus`]: notices between server nodes (`NodeBus`), with the single-node no-op.
+//! - [`SwitchStore`]: the operator's new-session switch, stored once for every node.
 //!
 //! Ownership: a node *claims* a session before it runs it and gets a fencing token; every
 //! write carries that token and a strictly increasing version, and a store shared between
@@ -20,7 +21,7 @@ use std::pin::Pin;
 
 pub use bus::{LocalBus, NodeBus, Notice};
 pub use file::FileStore;
-pub use format::{SessionCheckpoint, UserRecord};
+pub use format::{SessionCheckpoint, SwitchRecord, UserRecord};
 pub use memory::MemoryStore;
 
 /// A boxed future returned by store methods, so the trait stays object-safe.
@@ -160,4 +161,13 @@ pub trait CheckpointStore: Send + Sync + 'static {
     fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()>;
     /// Reads a user's record.
     fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>>;
+}
+
+/// Where the operator's new-session switch lives: beside the sessions, so every node that
+/// shares them reads the same switch (`viva exams stop-new` writes it).
+pub trait SwitchStore: Send + Sync + 'static {
+    /// The stored switch; `None` when none is set.
+    fn load_switch(&self) -> StoreFuture<'_, Option<SwitchRecord>>;
+    /// Stores the switch, or removes it (`None`) so that nodes follow their configuration.
+    fn save_switch<'a>(&'a self, switch: Option<&'a SwitchRecord>) -> StoreFuture<'a, ()>;
 }

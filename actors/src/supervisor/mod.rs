@@ -51,6 +51,8 @@ pub struct SupervisorDeps {
     pub limits: SessionLimits,
     /// Notices to other nodes.
     pub bus: Arc<dyn NodeBus>,
+    /// The operator's switch for new sessions, asked before each new start.
+    pub admission: crate::admission::Admission,
 }
 
 /// Per-user limits on sessions; exceeding one is refused with `rate_limited`.

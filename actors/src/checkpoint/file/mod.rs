@@ -2,11 +2,12 @@
 //! crash-safely (write a temporary file, fsync it, rename it over the old one, fsync the
 //! directory), so a reader sees either the old record or the new one, never a torn one.
 //!
-//! Layout: `<data_dir>/sessions/<session_id>.json` and `<data_dir>/users/<sha256(user_id)>.json`.
-//! Session ids are server-made UUIDs, and are checked before they name a file. A user's file
-//! is named by the SHA-256 of the id (64 hex digits), so every valid user id fits a file name.
-//! Data directories written before that named it by the id's bytes in hex; such a record is
-//! still read, and moves to its digest name at its next write.
+//! Layout: `<data_dir>/sessions/<session_id>.json`, `<data_dir>/users/<sha256(user_id)>.json`,
+//! and the operator's new-session switch in `<data_dir>/control/new-sessions.json`. Session
+//! ids are server-made UUIDs, and are checked before they name a file. A user's file is named
+//! by the SHA-256 of the id (64 hex digits), so every valid user id fits a file name. Data
+//! directories written before that named it by the id's bytes in hex; such a record is still
+//! read, and moves to its digest name at its next write.
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -15,14 +16,23 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::format::{CHECKPOINT_FORMAT, SessionCheckpoint, USER_RECORD_FORMAT, UserRecord};
-use super::{CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture};
+mod users;
+
+use super::format::{
+    CHECKPOINT_FORMAT, SWITCH_FORMAT, SessionCheckpoint, SwitchRecord, USER_RECORD_FORMAT,
+    UserRecord,
+};
+use super::{
+    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture,
+    SwitchStore,
+};
 
 /// Crash-safe JSON files in a directory.
 #[derive(Debug, Clone)]
 pub struct FileStore {
     sessions: PathBuf,
     users: PathBuf,
+    control: PathBuf,
 }
 
 impl FileStore {
@@ -31,6 +41,7 @@ impl FileStore {
         let store = FileStore {
             sessions: data_dir.join("sessions"),
             users: data_dir.join("users"),
+            control: data_dir.join("control"),
         };
         for dir in [&store.sessions, &store.users] {
             fs::create_dir_all(dir).map_err(|err| unavailable(dir, err))?;
@@ -43,68 +54,50 @@ impl FileStore {
         is_plain_id(session_id).then(|| self.sessions.join(format!("{session_id}.json")))
     }
 
-    fn user_path(&self, user_id: &str) -> PathBuf {
-        self.users.join(format!("{}.json", user_digest(user_id)))
+    fn switch_path(&self) -> PathBuf {
+        self.control.join("new-sessions.json")
     }
 
-    /// Where a record was kept before digests: the id's bytes in hex. `None` where that name
-    /// is too long for a file (such a record could never have been written).
-    fn legacy_user_path(&self, user_id: &str) -> Option<PathBuf> {
-        let hex: String = user_id.bytes().map(|b| format!("{b:02x}")).collect();
-        let longest = hex.len() + ".json.tmp".len();
-        (longest <= MAX_FILE_NAME).then(|| self.users.join(format!("{hex}.json")))
+    /// Every stored session id, the most recently written first (by file time). For operator
+    /// tools (`viva plan audit`); the server reaches sessions through their owners.
+    pub async fn session_ids_newest_first(&self) -> Result<Vec<String>, StoreError> {
+        let dir = self.sessions.clone();
+        tokio::task::spawn_blocking(move || list_newest_first(&dir))
+            .await
+            .map_err(|err| StoreError::Unavailable(format!("list task failed: {err}")))?
     }
 
-    /// The user's record, from its digest name or else its legacy name.
-    async fn read_user(&self, user_id: &str) -> Result<Option<UserRecord>, StoreError> {
-        let record = match read_json(self.user_path(user_id)).await? {
-            Some(record) => Some(record),
-            None => match self.legacy_user_path(user_id) {
-                Some(path) => read_json(path).await?,
-                None => None,
-            },
+    /// One session's checkpoint, whoever owns it. For operator tools only, like
+    /// [`FileStore::session_ids_newest_first`].
+    pub async fn inspect_session(
+        &self,
+        session_id: &str,
+    ) -> Result<Option<SessionCheckpoint>, StoreError> {
+        let Some(path) = self.session_path(session_id) else {
+            return Ok(None);
         };
-        check_owner(user_id, record)
-    }
-
-    /// Removes a record's legacy file once the record lives under its digest name.
-    async fn remove_legacy_user(&self, user_id: &str) -> Result<(), StoreError> {
-        let Some(path) = self.legacy_user_path(user_id) else {
-            return Ok(());
-        };
-        tokio::task::spawn_blocking(move || match fs::remove_file(&path) {
-            Err(err) if err.kind() != std::io::ErrorKind::NotFound => Err(unavailable(&path, err)),
-            _ => Ok(()),
-        })
-        .await
-        .map_err(|err| StoreError::Unavailable(format!("remove task failed: {err}")))?
+        let checkpoint: Option<SessionCheckpoint> = read_json(path).await?;
+        let format = checkpoint.as_ref().map(|c| c.format);
+        check_format(session_id, format, CHECKPOINT_FORMAT)?;
+        Ok(checkpoint)
     }
 }
 
-/// The longest file name common file systems take, in bytes.
-const MAX_FILE_NAME: usize = 255;
-
-/// The SHA-256 of a user id, in lowercase hex.
-fn user_digest(user_id: &str) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(user_id.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-/// A record read under a user's name must be that user's.
-fn check_owner(
-    user_id: &str,
-    record: Option<UserRecord>,
-) -> Result<Option<UserRecord>, StoreError> {
-    match record {
-        Some(record) if record.user_id != user_id => Err(StoreError::Corrupt {
-            key: user_id.to_owned(),
-            reason: "the file holds another user's record".to_owned(),
-        }),
-        record => Ok(record),
+/// The ids of `<dir>/*.json`, newest modification first (ties by id).
+fn list_newest_first(dir: &Path) -> Result<Vec<String>, StoreError> {
+    let entries = fs::read_dir(dir).map_err(|err| unavailable(dir, err))?;
+    let mut found = Vec::new();
+    for entry in entries {
+        let entry = entry.map_err(|err| unavailable(dir, err))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(id) = name.strip_suffix(".json").filter(|id| is_plain_id(id)) else {
+            continue;
+        };
+        let modified = entry.metadata().and_then(|m| m.modified()).ok();
+        found.push((modified, id.to_owned()));
     }
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    Ok(found.into_iter().map(|(_, id)| id).collect())
 }
 
 /// Letters, digits and `-` only, 1 to 64 characters: safe as a file name.
@@ -208,6 +201,33 @@ impl CheckpointStore for FileStore {
     }
 }
 
+impl SwitchStore for FileStore {
+    fn load_switch(&self) -> StoreFuture<'_, Option<SwitchRecord>> {
+        Box::pin(async move {
+            let switch: Option<SwitchRecord> = read_json(self.switch_path()).await?;
+            check_format(
+                "new-sessions",
+                switch.as_ref().map(|s| s.format),
+                SWITCH_FORMAT,
+            )?;
+            Ok(switch)
+        })
+    }
+
+    fn save_switch<'a>(&'a self, switch: Option<&'a SwitchRecord>) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let path = self.switch_path();
+            fs::create_dir_all(&self.control).map_err(|err| unavailable(&self.control, err))?;
+            match switch {
+                Some(switch) => write_json(path, switch).await,
+                None => tokio::task::spawn_blocking(move || remove_durably(&path))
+                    .await
+                    .map_err(|err| StoreError::Unavailable(format!("remove task failed: {err}")))?,
+            }
+        })
+    }
+}
+
 fn check_format(key: &str, found: Option<u32>, known: u32) -> Result<(), StoreError> {
     match found {
         Some(format) if format != known => Err(StoreError::Corrupt {
@@ -263,6 +283,21 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Removes `path` if it is there, then fsyncs its directory.
+fn remove_durably(path: &Path) -> Result<(), StoreError> {
+    match fs::remove_file(path) {
+        Ok(()) => {}
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(err) => return Err(unavailable(path, err)),
+    }
+    if let Some(dir) = path.parent() {
+        File::open(dir)
+            .and_then(|dir| dir.sync_all())
+            .map_err(|err| unavailable(dir, err))?;
+    }
+    Ok(())
+}
+
 fn unavailable(path: &Path, err: std::io::Error) -> StoreError {
     StoreError::Unavailable(format!("{}: {err}", path.display()))
 }
@@ -300,55 +335,6 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_longest_user_ids_fit_a_file_name() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = FileStore::open(dir.path()).unwrap();
-        // 128 characters of 4 bytes each: 512 bytes, the most auth accepts.
-        let user_id = "\u{1F600}".repeat(128);
-        let mut record = UserRecord::new(&user_id);
-        record.version = 1;
-        store.save_user(&record).await.unwrap();
-        assert_eq!(store.load_user(&user_id).await.unwrap(), Some(record));
-        let names: Vec<String> = fs::read_dir(dir.path().join("users"))
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        assert_eq!(names, vec![format!("{}.json", user_digest(&user_id))]);
-    }
-
-    #[tokio::test]
-    async fn a_legacy_record_is_read_and_moves_to_its_digest_name_on_write() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = FileStore::open(dir.path()).unwrap();
-        let mut record = UserRecord::new("erin");
-        record.version = 1;
-        let legacy = dir.path().join("users").join("6572696e.json");
-        fs::write(&legacy, serde_json::to_vec(&record).unwrap()).unwrap();
-        assert_eq!(store.load_user("erin").await.unwrap(), Some(record.clone()));
-        record.version = 2;
-        store.save_user(&record).await.unwrap();
-        assert!(!legacy.exists(), "the legacy file is gone");
-        assert_eq!(store.load_user("erin").await.unwrap(), Some(record));
-    }
-
-    #[tokio::test]
-    async fn a_file_holding_another_users_record_is_corrupt() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = FileStore::open(dir.path()).unwrap();
-        let mut record = UserRecord::new("frank");
-        record.version = 1;
-        let path = dir
-            .path()
-            .join("users")
-            .join(format!("{}.json", user_digest("grace")));
-        fs::write(&path, serde_json::to_vec(&record).unwrap()).unwrap();
-        assert!(matches!(
-            store.load_user("grace").await,
-            Err(StoreError::Corrupt { .. })
-        ));
-    }
-
-    #[tokio::test]
     async fn unknown_format_is_reported_as_corrupt() {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap();
@@ -368,6 +354,48 @@ mod tests {
         let store = FileStore::open(dir.path()).unwrap();
         let key = SessionKey::new("u", "../../secret");
         assert_eq!(store.load_session(&key).await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn the_switch_is_stored_read_back_and_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        assert_eq!(store.load_switch().await.unwrap(), None);
+        let stopped = SwitchRecord {
+            format: SWITCH_FORMAT,
+            accept_new_sessions: false,
+            changed_at_ms: 7,
+        };
+        store.save_switch(Some(&stopped)).await.unwrap();
+        let reopened = FileStore::open(dir.path()).unwrap();
+        assert_eq!(reopened.load_switch().await.unwrap(), Some(stopped));
+        reopened.save_switch(None).await.unwrap();
+        reopened.save_switch(None).await.unwrap();
+        assert_eq!(store.load_switch().await.unwrap(), None);
+    }
+
+    #[tokio::test]
+    async fn sessions_are_listed_newest_first_and_read_whoever_owns_them() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let sessions = dir.path().join("sessions");
+        fs::write(sessions.join("older.json"), "{}").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(60);
+        File::options()
+            .write(true)
+            .open(sessions.join("older.json"))
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        fs::write(sessions.join("newer.json"), "{}").unwrap();
+        fs::write(sessions.join("torn.json.tmp"), "{").unwrap();
+        let ids = store.session_ids_newest_first().await.unwrap();
+        assert_eq!(ids, ["newer", "older"]);
+        assert_eq!(store.inspect_session("missing").await.unwrap(), None);
+        assert!(matches!(
+            store.inspect_session("newer").await,
+            Err(StoreError::Corrupt { .. })
+        ));
     }
 
     #[tokio::test]
