@@ -8,13 +8,13 @@ use std::time::Duration;
 use anyhow::Context;
 use axum::serve::ListenerExt;
 use tokio::sync::mpsc;
-use viva_actors::admission::{Admission, Source};
 use viva_actors::checkpoint::{CheckpointStore, FileStore, LocalBus, NodeBus, Notice, SwitchStore};
 use viva_actors::clock::SystemClock;
 use viva_actors::directory::Directory;
 use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_actors::examiner::EmbeddedExaminer;
 use viva_actors::metrics::Metrics;
+use viva_actors::new_sessions::{NewSessionGate, Source};
 use viva_actors::session::actor::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
 use viva_actors::voice::SpeechToText;
@@ -87,14 +87,14 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         turns: settings.turns.clone(),
         metrics: metrics.clone(),
     });
-    let admission = Admission::new(storage.switch, settings.accept_new_sessions);
-    log_admission(&admission).await;
+    let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
+    log_new_sessions(&new_sessions).await;
     let deps = SupervisorDeps {
         session,
         plan_defaults: settings.plan_defaults,
         limits: settings.limits,
         bus: storage.bus,
-        admission,
+        new_sessions,
     };
     let directory = Directory::new(Arc::new(deps));
     let app = Arc::new(App::new(
@@ -165,8 +165,8 @@ fn start_speech(
 }
 
 /// Says at start-up whether this node takes new sessions, and why.
-async fn log_admission(admission: &Admission) {
-    match admission.current().await {
+async fn log_new_sessions(gate: &NewSessionGate) {
+    match gate.current().await {
         Ok(decision) if decision.accept => {
             tracing::info!(source = ?decision.source, "new sessions: accepted")
         }
@@ -307,6 +307,21 @@ fn open_files_limit(limits: &str) -> Option<u64> {
     line.split_whitespace().nth(3)?.parse().ok()
 }
 
+/// Tells a person at the terminal how to reach the server and what it takes.
+fn print_where_to_connect(address: std::net::SocketAddr, dev_mode: bool, voice: bool) {
+    let voice = if voice {
+        "on (PCM16 audio frames, or answer.text)"
+    } else {
+        "off, text answers only (no speech model; `viva models install` makes one)"
+    };
+    println!("  voice: {voice}");
+    if dev_mode {
+        println!("  connect: ws://{address}/v1/ws?user=<any name>  (development mode, no token)");
+    } else {
+        println!("  connect: ws://{address}/v1/ws with a token from `viva token --user <id>`");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,20 +336,5 @@ mod tests {
             "Max open files            unlimited            unlimited            files\n";
         assert_eq!(open_files_limit(unlimited), None);
         assert_eq!(open_files_limit(""), None);
-    }
-}
-
-/// Tells a person at the terminal how to reach the server and what it takes.
-fn print_where_to_connect(address: std::net::SocketAddr, dev_mode: bool, voice: bool) {
-    let voice = if voice {
-        "on (PCM16 audio frames, or answer.text)"
-    } else {
-        "off, text answers only (no speech model; `viva models install` makes one)"
-    };
-    println!("  voice: {voice}");
-    if dev_mode {
-        println!("  connect: ws://{address}/v1/ws?user=<any name>  (development mode, no token)");
-    } else {
-        println!("  connect: ws://{address}/v1/ws with a token from `viva token --user <id>`");
     }
 }

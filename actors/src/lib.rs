@@ -8,7 +8,7 @@
 //!   conversion, and the `ExamSession` actor.
 //! - [`supervisor`]: `UserSupervisor`, one per user: one active exam, device takeover, resume.
 //! - [`directory`]: user id → supervisor, with reaping and shutdown.
-//! - [`admission`]: the operator's switch that stops new sessions (running ones go on).
+//! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
 //! - [`checkpoint`]: the versioned checkpoint format and the `CheckpointStore` trait, with the
 //!   embedded file store.
 //! - [`link`]: the bounded outbound queue of one connection.
@@ -21,7 +21,6 @@
 //! `CheckpointStore`, `Examiner`, `Clock` and `DeviceLink`.
 #![warn(missing_docs)]
 
-pub mod admission;
 pub mod audit;
 pub mod checkpoint;
 pub mod clock;
@@ -30,6 +29,7 @@ pub mod exam;
 pub mod examiner;
 pub mod link;
 pub mod metrics;
+pub mod new_sessions;
 pub mod session;
 pub mod supervisor;
 pub mod voice;

@@ -5,7 +5,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
-use viva_actors::admission::{Admission, switch_record};
 use viva_actors::checkpoint::{
     CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
     SessionWrite, StoreError, StoreFuture, SwitchStore, UserRecord,
@@ -20,6 +19,7 @@ use viva_actors::examiner::{
 };
 use viva_actors::link::DeviceLink;
 use viva_actors::metrics::Metrics;
+use viva_actors::new_sessions::{NewSessionGate, switch_record};
 use viva_actors::session::actor::{
     Command, CommandOutcome, Inspect, SessionCommand, SessionDeps, Transcribed,
 };
@@ -102,7 +102,7 @@ fn world_with(
         plan_defaults: PlanDefaults::default(),
         limits: SessionLimits::default(),
         bus: Arc::new(LocalBus),
-        admission: Admission::new(switch.clone(), true),
+        new_sessions: NewSessionGate::new(switch.clone(), true),
     };
     World {
         directory: Directory::new(Arc::new(deps)),

@@ -7,12 +7,12 @@ mod redis_server;
 use std::collections::BTreeMap;
 
 use redis_server::{RedisCluster, RedisServer};
-use viva_actors::admission::switch_record;
 use viva_actors::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
 use viva_actors::checkpoint::{
     CheckpointStore, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
     SwitchStore,
 };
+use viva_actors::new_sessions::switch_record;
 use viva_redis_store::scan::{ScanError, ScanRequest, scan_sessions};
 use viva_redis_store::{Connection, RedisConfig, RedisStore, Retention};
 

@@ -5,9 +5,9 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use anyhow::Context;
-use viva_actors::admission::{Admission, Decision, Source, switch_record};
 use viva_actors::checkpoint::{FileStore, SwitchStore};
 use viva_actors::clock::{Clock, SystemClock};
+use viva_actors::new_sessions::{Decision, NewSessionGate, Source, switch_record};
 use viva_redis_store::{Connection, RedisStore};
 
 use super::Storage;
@@ -36,8 +36,8 @@ pub async fn run(storage: &Storage, action: Action) -> anyhow::Result<()> {
             .await
             .with_context(|| format!("writing the switch in {}", storage.describe()))?;
     }
-    let admission = Admission::new(store, storage.accept_configured);
-    let decision = admission
+    let gate = NewSessionGate::new(store, storage.accept_configured);
+    let decision = gate
         .current()
         .await
         .with_context(|| format!("reading the switch in {}", storage.describe()))?;

@@ -96,6 +96,7 @@ impl Client {
 
     /// Waits up to `wait` for each event instead of the harness's usual limit (for a server
     /// whose steps call a real model on a machine that may be busy).
+    #[allow(dead_code)] // only tests/real_model.rs waits longer
     pub fn waiting(mut self, wait: std::time::Duration) -> Client {
         self.wait = wait;
         self

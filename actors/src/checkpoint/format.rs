@@ -310,7 +310,7 @@ impl UserRecord {
 }
 
 /// The operator's switch for new sessions, as stored once for every node (see
-/// [`crate::admission`]). No record means each node follows its own configuration.
+/// [`crate::new_sessions`]). No record means each node follows its own configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwitchRecord {
     /// Format version.

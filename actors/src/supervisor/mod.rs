@@ -52,7 +52,7 @@ pub struct SupervisorDeps {
     /// Notices to other nodes.
     pub bus: Arc<dyn NodeBus>,
     /// The operator's switch for new sessions, asked before each new start.
-    pub admission: crate::admission::Admission,
+    pub new_sessions: crate::new_sessions::NewSessionGate,
 }
 
 /// Per-user limits on sessions; exceeding one is refused with `rate_limited`.

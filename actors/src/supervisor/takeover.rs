@@ -101,7 +101,7 @@ impl UserSupervisor {
         msg: StartSession,
         me: &ActorRef<Self>,
     ) -> Result<Attached, Refusal> {
-        self.deps.admission.check_start().await?;
+        self.deps.new_sessions.check_start().await?;
         let session_id = uuid::Uuid::new_v4().to_string();
         let state = self.new_state(msg.config, session_id.clone())?;
         self.check_limits(tokio::time::Instant::now())?;

@@ -1,4 +1,4 @@
-//! Admission of new sessions: the operator's switch that stops `session.start` from opening
+//! NewSessionGate of new sessions: the operator's switch that stops `session.start` from opening
 //! new exams and assessments while running sessions, resumes and result reads go on.
 //!
 //! A switch stored beside the sessions (one for every node sharing them; `viva exams
@@ -63,15 +63,15 @@ pub fn switch_record(accept_new_sessions: bool, now_ms: u64) -> SwitchRecord {
 
 /// One node's admission check.
 #[derive(Clone)]
-pub struct Admission {
+pub struct NewSessionGate {
     store: Arc<dyn SwitchStore>,
     configured: bool,
 }
 
-impl Admission {
+impl NewSessionGate {
     /// Reads the switch from `store`; `configured` applies while none is stored.
-    pub fn new(store: Arc<dyn SwitchStore>, configured: bool) -> Admission {
-        Admission { store, configured }
+    pub fn new(store: Arc<dyn SwitchStore>, configured: bool) -> NewSessionGate {
+        NewSessionGate { store, configured }
     }
 
     /// The decision as the store has it now.
@@ -133,7 +133,7 @@ mod tests {
     #[tokio::test]
     async fn starts_are_refused_with_the_code_while_the_switch_is_off() {
         let store = Arc::new(MemoryStore::new());
-        let admission = Admission::new(store.clone(), true);
+        let admission = NewSessionGate::new(store.clone(), true);
         assert_eq!(admission.check_start().await, Ok(()));
         let stopped = switch_record(false, 1);
         store.save_switch(Some(&stopped)).await.unwrap();
@@ -157,7 +157,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_unreadable_switch_refuses_as_storage_unavailable() {
-        let admission = Admission::new(Arc::new(Broken), true);
+        let admission = NewSessionGate::new(Arc::new(Broken), true);
         let refusal = admission.check_start().await.unwrap_err();
         assert_eq!(refusal.code, ErrorCode::StorageUnavailable);
     }
