@@ -1,8 +1,9 @@
 //! Python format-spec mini-language (`{x:>8.2f}`, `{n:,}`, `{n:08b}`) for f-strings and templates.
 
 use super::MAX_STRING_CHARS;
+use super::budget::Budget;
 use super::error::{CompileError, EvalError};
-use super::numfmt::{fixed, general, group_digits, magnitude_repr, scientific};
+use super::numfmt::{fixed, general, group_digits, integer_digits, magnitude_repr, scientific};
 use super::value::Value;
 
 /// A parsed spec: `[[fill]align][sign][#][0][width][,|_][.precision][type]`.
@@ -75,6 +76,37 @@ impl FormatSpec {
 
     fn fill(&self) -> char {
         self.fill.or(self.zero.then_some('0')).unwrap_or(' ')
+    }
+
+    /// Charges, before formatting `value` with this spec, for rendering it, for padding it to
+    /// the width, and for the exact digits a float presentation writes.
+    pub(crate) fn charge(&self, value: &Value, budget: &mut Budget) -> Result<(), EvalError> {
+        budget.charge_render(value)?;
+        budget.charge_chars(self.width)?;
+        match self.float_digits(value) {
+            0 => Ok(()),
+            digits => budget.charge_digits(digits),
+        }
+    }
+
+    /// How many digits formatting `value` as a float with this spec computes (0: not a float
+    /// presentation, or the shortest repr, which is at most 17 digits).
+    fn float_digits(&self, value: &Value) -> usize {
+        let float_kind = self.kind.is_some_and(|kind| "eEfFgG%".contains(kind));
+        let magnitude = match value {
+            Value::Float(float) => float.abs(),
+            Value::Int(_) | Value::Bool(_) if float_kind => value.as_f64().unwrap_or(0.0).abs(),
+            _ => return 0,
+        };
+        let precision = self.precision.unwrap_or(6);
+        match self.kind {
+            None if self.precision.is_none() => 0,
+            Some('f' | 'F') => integer_digits(magnitude) + precision,
+            Some('%') => integer_digits(magnitude * 100.0) + precision,
+            Some('e' | 'E') => precision + 1,
+            // `g`, `n` or a bare precision: a probe in `e`, then `e` or `f` with the precision.
+            _ => 2 * precision + 5,
+        }
     }
 }
 
