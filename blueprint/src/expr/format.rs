@@ -299,14 +299,27 @@ impl NumberParts {
             return;
         }
         let target = width.saturating_sub(fixed_len + self.rest.chars().count());
-        let grouped_len = |count: usize| count + (count - 1) / group_size.max(1);
-        let mut count = self.integer_digits.len();
-        while grouped_len(count) < target {
-            count += 1;
-        }
+        let count = digits_to_fill(self.integer_digits.len(), target, group_size);
         let zeros = "0".repeat(count - self.integer_digits.len());
         self.integer_digits.insert_str(0, &zeros);
     }
+}
+
+/// The fewest digits, at least `len`, that take `target` characters or more once grouped by
+/// `group` (`count + (count - 1) / group`), computed directly.
+fn digits_to_fill(len: usize, target: usize, group: usize) -> usize {
+    let group = group.max(1);
+    let Some(last) = target.checked_sub(1) else {
+        return len;
+    };
+    // `count - 1 = q * group + r` with `r < group` takes `q * (group + 1) + r + 1` characters.
+    let (q, r) = (last / (group + 1), last % (group + 1));
+    let needed = if r < group {
+        q * group + r + 1
+    } else {
+        (q + 1) * group + 1
+    };
+    needed.max(len)
 }
 
 /// Pads `text` to `width` characters with `fill`, aligned left (`<`), right (`>`) or centered (`^`).
@@ -422,6 +435,22 @@ mod tests {
         check_error(Value::Int(5), "q", "invalid format spec");
         check_error(Value::Int(5), "5000", "too large");
         check_error(Value::Int(5), "d d", "invalid format spec");
+    }
+
+    #[test]
+    fn zero_padding_fills_the_width_once_grouped() {
+        let grouped_len = |count: usize, group: usize| count + (count - 1) / group;
+        for group in [3, 4] {
+            for len in 1..12 {
+                for target in 0..200 {
+                    let mut naive = len;
+                    while grouped_len(naive, group) < target {
+                        naive += 1;
+                    }
+                    assert_eq!(digits_to_fill(len, target, group), naive, "{len} {target}");
+                }
+            }
+        }
     }
 
     #[test]
