@@ -24,7 +24,7 @@
 //! One evaluation (or one template rendering) has a budget of [`MAX_STEPS`] steps, and every
 //! operation charges before it does its work an amount that grows with that work, so no
 //! program within the budget can run long: the costliest programs found for each kind of work
-//! run in a few milliseconds (`blueprint/tests/evaluator_cost.rs`). The charges:
+//! run in a few milliseconds (`blueprint/tests/evaluator_cost/`). The charges:
 //! - every syntax node visited: 1;
 //! - copying a value (into a list display, a concatenation, a repetition, the result of
 //!   `min`/`max`): 1 per scalar and per list, through nested lists, and 1 per 64 bytes of text;
