@@ -215,6 +215,9 @@ pub struct Benchmark {
 pub struct AssessmentDoc {
     /// Unique id, such as `MATH-FUNDAMENTALS-L1`.
     pub assessment_id: String,
+    /// Blueprint version.
+    #[serde(default)]
+    pub version: Option<String>,
     /// Descriptive metadata.
     #[serde(default)]
     pub metadata: AssessmentMetadata,
