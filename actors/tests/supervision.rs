@@ -81,13 +81,22 @@ fn world_with(
     clock: Arc<ManualClock>,
     examiner: Arc<dyn Examiner>,
 ) -> World {
+    world_with_blueprints(store, clock, examiner, BlueprintLibrary::default())
+}
+
+fn world_with_blueprints(
+    store: Arc<dyn CheckpointStore>,
+    clock: Arc<ManualClock>,
+    examiner: Arc<dyn Examiner>,
+    blueprints: BlueprintLibrary,
+) -> World {
     let library = library();
     let metrics = Arc::new(Metrics::new(&[], &[], &[]));
     let session = Arc::new(SessionDeps {
         store,
         examiner,
         library,
-        blueprints: Arc::new(BlueprintLibrary::default()),
+        blueprints: Arc::new(blueprints),
         clock: clock.clone(),
         abandon_after: DAY,
         node_id: "node-test".into(),
@@ -831,5 +840,131 @@ async fn a_spoken_answer_while_a_checkpoint_is_unsaved_is_refused() {
     assert!(
         matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
         "{after:?}"
+
+// ---------------------------------------------------------------------------------------------
+// Assessment time limits
+
+const ADDITION: &str = r#"
+skill_id: "T.ADD"
+generation:
+  item_type: multiple_choice
+  parameters:
+    a: {type: integer, min: 1, max: 50}
+    b: {type: integer, min: 1, max: 50}
+  answer_formula: "a + b"
+  answer_type: integer
+  difficulty_levels: {easy: {constraints: []}, medium: {constraints: []}, hard: {constraints: []}}
+presentation:
+  stem_templates: ["What is {a} + {b}?"]
+  option_count: 4
+  distractor_strategies: [{type: off_by_one, formula: "answer + 1"}]
+"#;
+
+/// An assessment of two addition items; `limit` is its `time_limit_minutes` line, if any.
+fn addition_assessment(id: &str, limit: &str) -> String {
+    format!(
+        "assessment_id: {id}\nconfiguration: {{total_items: 2, passing_score_percent: 50{limit}}}\n\
+         sections: [{{section_id: s, item_count: 2, skill_blueprints: [{{skill_id: T.ADD}}], \
+         difficulty_distribution: {{easy: 2}}}}]\n\
+         scoring: {{grade_bands: [{{label: A, min_percent: 0}}]}}\n"
+    )
+}
+
+fn assessment_world() -> World {
+    let source = |path: &str, text: String| viva_blueprint::library::Source {
+        path: path.into(),
+        text,
+    };
+    let blueprints = BlueprintLibrary::load(
+        &[source("add.yaml", ADDITION.to_owned())],
+        &[
+            source(
+                "timed.yaml",
+                addition_assessment("TIMED", ", time_limit_minutes: 1"),
+            ),
+            source("untimed.yaml", addition_assessment("UNTIMED", "")),
+        ],
+    )
+    .unwrap();
+    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
+    let examiner = Arc::new(EmbeddedExaminer::new(library()));
+    world_with_blueprints(Arc::new(MemoryStore::new()), clock, examiner, blueprints)
+}
+
+async fn start_assessment(world: &World, id: &str, link: DeviceLink) -> Attached {
+    let config = serde_json::json!({"assessment_id": id, "seed": 3});
+    world
+        .directory
+        .supervisor("alice")
+        .ask(StartSession {
+            link,
+            event_id: Some("start-1".into()),
+            config: SessionConfig::Assessment(serde_json::from_value(config).unwrap()),
+        })
+        .await
+        .unwrap()
+}
+
+async fn until_started(
+    receiver: &mut viva_actors::link::Outbound,
+) -> viva_protocol::server::PlanSummary {
+    loop {
+        if let ServerEvent::SessionStarted(started) = next_event(receiver).await {
+            return started.plan;
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timed_assessment_completes_when_its_time_runs_out() {
+    let world = assessment_world();
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start_assessment(&world, "TIMED", link).await else {
+        panic!("refused")
+    };
+    assert_eq!(
+        until_started(&mut events).await.time_limit_seconds,
+        Some(60)
+    );
+    assert_eq!(
+        until_question(&mut events).await.time_remaining_seconds,
+        Some(60)
+    );
+    world.clock.advance_ms(61_000);
+    tokio::time::sleep(Duration::from_secs(61)).await;
+    assert_eq!(
+        session.ask(Inspect).await.unwrap().status,
+        SessionStatus::Completed
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_untimed_assessment_has_no_time_limit() {
+    let world = assessment_world();
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start_assessment(&world, "UNTIMED", link).await else {
+        panic!("refused")
+    };
+    assert_eq!(until_started(&mut events).await.time_limit_seconds, None);
+    assert_eq!(
+        until_question(&mut events).await.time_remaining_seconds,
+        None
+    );
+    world.clock.advance_ms(DAY.as_millis() as u64);
+    tokio::time::sleep(DAY).await;
+    assert_eq!(
+        session.ask(Inspect).await.unwrap().status,
+        SessionStatus::Active
+    );
+    let answer = Command {
+        connection_id: 1,
+        event_id: Some("answer-1".into()),
+        command: SessionCommand::Answer(AnswerInput::Choice(0)),
+    };
+    let answered = session.ask(answer).await.unwrap();
+    assert_eq!(answered, CommandOutcome::Applied);
+    assert_eq!(
+        until_question(&mut events).await.time_remaining_seconds,
+        None
     );
 }

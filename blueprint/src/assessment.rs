@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::LoadError;
 use crate::model::{AssessmentDoc, GradeBand};
+use crate::scoring::ScoringMethod;
 use crate::skill::Difficulty;
 
 /// An assessment ready to plan.
@@ -16,8 +17,8 @@ pub struct Assessment {
     pub title: String,
     /// Items in all.
     pub total_items: u32,
-    /// Time limit in minutes.
-    pub time_limit_minutes: f64,
+    /// Time limit in minutes; `None` for an untimed assessment.
+    pub time_limit_minutes: Option<f64>,
     /// Pass mark, percent.
     pub passing_score_percent: f64,
     /// Shuffle the item order.
@@ -32,6 +33,8 @@ pub struct Assessment {
     pub sections: Vec<Section>,
     /// Grade bands, highest first.
     pub grade_bands: Vec<GradeBand>,
+    /// How the score is computed.
+    pub scoring_method: ScoringMethod,
 }
 
 /// A section, checked.
@@ -66,12 +69,19 @@ pub fn compile_assessment(
             "reviewing earlier items is not supported; set it to false".into(),
         );
     }
-    if !is_positive(config.time_limit_minutes)
-        || !(0.0..=100.0).contains(&config.passing_score_percent)
+    if config
+        .time_limit_minutes
+        .is_some_and(|minutes| !is_positive(minutes))
     {
         fail(
-            "configuration",
-            "needs time_limit_minutes > 0 and passing_score_percent in 0..=100".into(),
+            "configuration.time_limit_minutes",
+            "must be above 0 when given (leave it out for an untimed assessment)".into(),
+        );
+    }
+    if !(0.0..=100.0).contains(&config.passing_score_percent) {
+        fail(
+            "configuration.passing_score_percent",
+            "must be in 0..=100".into(),
         );
     }
     let sum: u32 = doc.sections.iter().map(|s| s.item_count).sum();
@@ -150,6 +160,7 @@ pub fn compile_assessment(
         allow_skip: config.allow_skip,
         sections,
         grade_bands,
+        scoring_method: doc.scoring.method.unwrap_or_default(),
     })
 }
 

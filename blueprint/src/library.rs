@@ -95,17 +95,24 @@ impl BlueprintLibrary {
 }
 
 fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
-    serde_norway::from_str(&source.text).map_err(|err| {
-        let mut error = LoadError::at(&source.path, "", err.to_string());
-        if let Some(location) = err.location() {
-            error = error.with_position(format!(
-                "line {}, column {}",
-                location.line(),
-                location.column()
-            ));
-        }
-        vec![error]
-    })
+    serde_norway::from_str(&source.text).map_err(|err| vec![parse_error(&source.path, &err)])
+}
+
+/// A document that does not parse, or has the wrong shape: the field is the YAML path
+/// serde reports (`scoring.method`), the position its line and column.
+fn parse_error(file: &str, err: &serde_norway::Error) -> LoadError {
+    let text = err.to_string();
+    let Some(location) = err.location() else {
+        return LoadError::at(file, "", text);
+    };
+    let (line, column) = (location.line(), location.column());
+    let mark = format!(" at line {line} column {column}");
+    let message = text.strip_suffix(&mark).unwrap_or(&text);
+    let (field, message) = match message.split_once(": ") {
+        Some((path, rest)) if !path.contains(char::is_whitespace) => (path, rest),
+        _ => ("", message),
+    };
+    LoadError::at(file, field, message).with_position(format!("line {line}, column {column}"))
 }
 
 #[cfg(test)]
@@ -189,8 +196,85 @@ presentation:
         );
         check(
             ADD.replace("  item_type: multiple_choice\n", ""),
-            "",
-            "line",
+            "generation",
+            "(line 4, column 3): missing field `item_type`",
+        );
+    }
+
+    const UNTIMED: &str = r#"
+assessment_id: "X"
+configuration:
+  total_items: 2
+  passing_score_percent: 50
+sections:
+  - {section_id: s, item_count: 2, skill_blueprints: [{skill_id: "T.ADD", weight: 1}], difficulty_distribution: {easy: 1, hard: 1}}
+scoring:
+  method: "percent_correct"
+  grade_bands: [{label: A, min_percent: 0}]
+"#;
+
+    fn load_assessment(text: &str) -> Result<BlueprintLibrary, Vec<LoadError>> {
+        BlueprintLibrary::load(&[source("a.yaml", ADD)], &[source("x.yaml", text)])
+    }
+
+    #[test]
+    fn the_time_limit_is_optional() {
+        let library = load_assessment(UNTIMED).unwrap();
+        assert_eq!(library.assessment("X").unwrap().time_limit_minutes, None);
+        let timed = UNTIMED.replace(
+            "  total_items: 2\n",
+            "  total_items: 2\n  time_limit_minutes: 7.5\n",
+        );
+        let library = load_assessment(&timed).unwrap();
+        assert_eq!(
+            library.assessment("X").unwrap().time_limit_minutes,
+            Some(7.5)
+        );
+        let null = UNTIMED.replace(
+            "  total_items: 2\n",
+            "  total_items: 2\n  time_limit_minutes: null\n",
+        );
+        assert_eq!(
+            load_assessment(&null)
+                .unwrap()
+                .assessment("X")
+                .unwrap()
+                .time_limit_minutes,
+            None
+        );
+        let zero = UNTIMED.replace(
+            "  total_items: 2\n",
+            "  total_items: 2\n  time_limit_minutes: 0\n",
+        );
+        let errors = load_assessment(&zero).unwrap_err();
+        assert_eq!(
+            errors[0].field, "configuration.time_limit_minutes",
+            "{errors:?}"
+        );
+        assert!(errors[0].message.contains("untimed"), "{errors:?}");
+    }
+
+    #[test]
+    fn unknown_scoring_methods_are_refused_where_they_are_written() {
+        let errors = load_assessment(&UNTIMED.replace("percent_correct", "irt_3pl")).unwrap_err();
+        let shown: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            shown,
+            [
+                "x.yaml: scoring.method (line 9, column 11): unknown scoring method \"irt_3pl\" \
+                 (implemented: percent_correct)"
+            ],
+        );
+        let flow = UNTIMED.replace(
+            "scoring:\n  method: \"percent_correct\"\n  grade_bands: [{label: A, min_percent: 0}]",
+            "scoring: {method: weighted, grade_bands: [{label: A, min_percent: 0}]}",
+        );
+        let errors = load_assessment(&flow).unwrap_err();
+        assert_eq!(errors[0].field, "scoring.method", "{errors:?}");
+        assert_eq!(
+            errors[0].position.as_deref(),
+            Some("line 8, column 19"),
+            "{errors:?}"
         );
     }
 

@@ -5,6 +5,8 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
+use crate::scoring::ScoringMethod;
+
 /// A skill blueprint (`blueprints/skills/**.yaml`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct SkillDoc {
@@ -213,6 +215,9 @@ pub struct Benchmark {
 pub struct AssessmentDoc {
     /// Unique id, such as `MATH-FUNDAMENTALS-L1`.
     pub assessment_id: String,
+    /// Blueprint version.
+    #[serde(default)]
+    pub version: Option<String>,
     /// Descriptive metadata.
     #[serde(default)]
     pub metadata: AssessmentMetadata,
@@ -247,7 +252,9 @@ pub struct ConfigurationDoc {
     /// Items in all; must equal the sections' sum.
     pub total_items: u32,
     /// Time limit in minutes (fractions allowed); the session completes when it runs out.
-    pub time_limit_minutes: f64,
+    /// Left out (or `null`), the assessment is untimed.
+    #[serde(default)]
+    pub time_limit_minutes: Option<f64>,
     /// Pass mark.
     pub passing_score_percent: f64,
     /// Shuffle the item order.
@@ -304,15 +311,40 @@ fn one() -> f64 {
 /// `scoring`.
 #[derive(Debug, Clone, Deserialize)]
 pub struct ScoringDoc {
-    /// Only `percent_correct` for now.
+    /// How the score is computed: one of [`ScoringMethod::ALL`] (the default,
+    /// `percent_correct`, when left out). Any other name is refused where it is written.
     #[serde(default)]
-    pub method: Option<String>,
+    pub method: Option<ScoringMethod>,
     /// Weight per section id; equal weights by item count when absent.
     #[serde(default)]
     pub section_weights: BTreeMap<String, f64>,
     /// Grade bands.
     #[serde(default)]
     pub grade_bands: Vec<GradeBand>,
+}
+
+impl<'de> Deserialize<'de> for ScoringMethod {
+    /// Refuses an unknown name inside the visitor, so the error carries the name's own line,
+    /// column and path (`scoring.method`).
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Visitor;
+        impl serde::de::Visitor<'_> for Visitor {
+            type Value = ScoringMethod;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a scoring method name")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<ScoringMethod, E> {
+                ScoringMethod::parse(name).ok_or_else(|| {
+                    let known: Vec<&str> = ScoringMethod::ALL.iter().map(|m| m.as_str()).collect();
+                    E::custom(format!(
+                        "unknown scoring method {name:?} (implemented: {})",
+                        known.join(", ")
+                    ))
+                })
+            }
+        }
+        deserializer.deserialize_str(Visitor)
+    }
 }
 
 /// A grade band.

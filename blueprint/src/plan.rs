@@ -142,7 +142,7 @@ mod tests {
             id: "A".into(),
             title: String::new(),
             total_items: 5,
-            time_limit_minutes: 10.0,
+            time_limit_minutes: None,
             passing_score_percent: 70.0,
             shuffle_items: true,
             shuffle_options: true,
@@ -150,6 +150,7 @@ mod tests {
             allow_skip: false,
             sections: vec![section(&[("a", 1.0), ("b", 1.0)], 5, &mix)],
             grade_bands: Vec::new(),
+            scoring_method: crate::scoring::ScoringMethod::PercentCorrect,
         };
         let plan = plan_items(&assessment, 9);
         assert_eq!(plan.len(), 5);

@@ -33,7 +33,7 @@ const SHIPPED_ASSESSMENTS: [&str; 3] = [
 // ---------------------------------------------------------------------------------------------
 // Loading
 
-fn sources(dir: &Path) -> Vec<Source> {
+pub(crate) fn sources(dir: &Path) -> Vec<Source> {
     let mut found = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(dir) = stack.pop() {

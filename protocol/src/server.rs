@@ -138,7 +138,7 @@ pub struct PlanSummary {
     /// Exam only: the planner's ordering.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub study_mode: Option<crate::config::StudyMode>,
-    /// Assessment only: the time limit in seconds.
+    /// Assessment only: the time limit in seconds; absent for an untimed assessment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_limit_seconds: Option<u32>,
     /// The most bonus questions the exam may add.
@@ -273,7 +273,7 @@ pub struct Question {
     /// Assessment only, when it shows progress: how many items there are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<u32>,
-    /// Assessment only: seconds left before the time limit.
+    /// Assessment only: seconds left before the time limit; absent for an untimed assessment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_remaining_seconds: Option<u32>,
 }
@@ -398,6 +398,8 @@ mod tests {
             r#"{"type":"session.started","seq":1,"session_id":"s","mode":"exam","plan":{"planned_questions":12,"queue_length":12,"study_mode":"linear","bonus_max":2,"follow_up_max_per_element":1}}"#,
             r#"{"type":"session.started","seq":1,"session_id":"s","mode":"assessment","plan":{"planned_questions":20,"queue_length":20,"bonus_max":0,"follow_up_max_per_element":0,"time_limit_seconds":1800}}"#,
             r#"{"type":"question","seq":2,"question_id":"i1","number":1,"text":"What is 12 + 30?","options":["42","52","32","41"],"total":20,"time_remaining_seconds":1799}"#,
+            r#"{"type":"session.started","seq":1,"session_id":"s","mode":"assessment","plan":{"planned_questions":20,"queue_length":20,"bonus_max":0,"follow_up_max_per_element":0}}"#,
+            r#"{"type":"question","seq":2,"question_id":"i1","number":1,"text":"What is 12 + 30?","options":["42","52","32","41"],"total":20}"#,
             r#"{"type":"assessment","seq":4,"question_id":"i1","score":"unsatisfactory","feedback":"12 + 30 = 42","correct_answer":"42"}"#,
             r#"{"type":"session.resumed","seq":9,"session_id":"s","mode":"exam","status":"active","progress":{"asked":3,"planned_questions":12,"answered":2,"credited_by_mention":1,"bonus_used":0}}"#,
             r#"{"type":"session.paused","seq":7,"session_id":"s","reason":"other_device"}"#,

@@ -160,6 +160,43 @@ mod tests {
         assert!(decode::<UserRecord>(truncated).is_err());
     }
 
+    use viva_actors::checkpoint::format::AssessmentCheckpoint;
+
+    /// The assessment part of a checkpoint as written before untimed assessments existed.
+    #[derive(serde::Serialize)]
+    struct OldAssessment {
+        assessment_id: &'static str,
+        learning: bool,
+        seed: u64,
+        deadline_ms: u64,
+        current: Option<usize>,
+        pending: Option<()>,
+        items: Vec<()>,
+        result: Option<()>,
+    }
+
+    #[test]
+    fn assessment_deadlines_written_before_untimed_assessments_still_read() {
+        let old = OldAssessment {
+            assessment_id: "A",
+            learning: false,
+            seed: 9,
+            deadline_ms: 1_700_000_060_000,
+            current: None,
+            pending: None,
+            items: Vec::new(),
+            result: None,
+        };
+        let read: AssessmentCheckpoint = decode(&encode(&old)).unwrap();
+        assert_eq!(read.deadline_ms, Some(1_700_000_060_000));
+        let untimed = AssessmentCheckpoint {
+            deadline_ms: None,
+            ..read
+        };
+        let again: AssessmentCheckpoint = decode(&encode(&untimed)).unwrap();
+        assert_eq!(again, untimed);
+    }
+
     #[test]
     fn user_records_round_trip() {
         let mut record = UserRecord::new("u");

@@ -184,8 +184,10 @@ pub struct AssessmentCheckpoint {
     pub learning: bool,
     /// The session seed.
     pub seed: u64,
-    /// When the time limit runs out.
-    pub deadline_ms: u64,
+    /// When the time limit runs out; `None` (written as `null`) for an untimed assessment.
+    /// Checkpoints written before untimed assessments existed hold a number, read as `Some`.
+    #[serde(default)]
+    pub deadline_ms: Option<u64>,
     /// The open item.
     pub current: Option<usize>,
     /// A committed, unjudged answer.
@@ -333,6 +335,27 @@ mod tests {
     fn a_turn_written_before_the_turn_log_still_reads() {
         let turn: TurnCheckpoint = serde_json::from_str(OLD_TURN).unwrap();
         assert!(turn.examiner.is_empty());
+    }
+
+    /// An assessment checkpoint as written before untimed assessments: a number deadline.
+    const OLD_ASSESSMENT: &str = r#"{"assessment_id": "MATH-FUNDAMENTALS-L1", "learning": false,
+        "seed": 9, "deadline_ms": 1700000060000, "current": null, "pending": null, "items": [],
+        "result": null}"#;
+
+    #[test]
+    fn an_assessment_checkpoint_from_before_untimed_assessments_still_reads() {
+        let stored: AssessmentCheckpoint = serde_json::from_str(OLD_ASSESSMENT).unwrap();
+        assert_eq!(stored.deadline_ms, Some(1_700_000_060_000));
+    }
+
+    #[test]
+    fn an_untimed_assessment_checkpoint_round_trips() {
+        let mut stored: AssessmentCheckpoint = serde_json::from_str(OLD_ASSESSMENT).unwrap();
+        stored.deadline_ms = None;
+        let written = serde_json::to_string(&stored).unwrap();
+        assert!(written.contains(r#""deadline_ms":null"#), "{written}");
+        let read: AssessmentCheckpoint = serde_json::from_str(&written).unwrap();
+        assert_eq!(read, stored);
     }
 
     #[test]

@@ -72,8 +72,8 @@ pub struct AssessmentCore {
     pub learning: bool,
     /// The session seed the plan came from.
     pub seed: u64,
-    /// When the time limit runs out, ms since the epoch.
-    pub deadline_ms: u64,
+    /// When the time limit runs out, ms since the epoch; `None` for an untimed assessment.
+    pub deadline_ms: Option<u64>,
     /// Every slot, in order.
     pub items: Vec<AssessmentItem>,
     /// The open item.
@@ -112,8 +112,9 @@ impl AssessmentCore {
                 format!("no assessment blueprint {assessment_id:?}"),
             )
         })?;
-        let deadline_ms =
-            life.created_at_ms + (assessment.time_limit_minutes * 60_000.0).round() as u64;
+        let deadline_ms = assessment
+            .time_limit_minutes
+            .map(|minutes| life.created_at_ms + (minutes * 60_000.0).round() as u64);
         let items = plan_items(assessment, seed)
             .into_iter()
             .map(|planned| AssessmentItem {
@@ -156,9 +157,16 @@ impl AssessmentCore {
         }
     }
 
-    /// Whether the time limit has run out.
+    /// Whether the time limit has run out (never, for an untimed assessment).
     pub fn is_expired(&self, now_ms: u64) -> bool {
-        now_ms >= self.deadline_ms
+        self.deadline_ms.is_some_and(|deadline| now_ms >= deadline)
+    }
+
+    /// Whole seconds left before the time limit, as the client is told; `None` when untimed.
+    pub fn seconds_remaining(&self, now_ms: u64) -> Option<u32> {
+        let deadline = self.deadline_ms?;
+        let seconds = deadline.saturating_sub(now_ms) / 1000;
+        Some(u32::try_from(seconds).unwrap_or(u32::MAX))
     }
 
     /// Progress counters, in the exam's terms.
@@ -219,5 +227,41 @@ impl AssessmentCore {
     /// The trigger a finished plan completes with.
     pub fn finish_trigger(&self) -> AssessmentTrigger {
         AssessmentTrigger::AllItemsAnswered
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn core(deadline_ms: Option<u64>) -> AssessmentCore {
+        AssessmentCore {
+            life: Lifecycle::new("s".into(), "u".into(), 1_000),
+            assessment_id: "A".into(),
+            learning: false,
+            seed: 1,
+            deadline_ms,
+            items: Vec::new(),
+            current: None,
+            pending: None,
+            result: None,
+        }
+    }
+
+    #[test]
+    fn time_left_and_expiry() {
+        let cases = [
+            (Some(61_000), 1_000, Some(60), false),
+            (Some(61_000), 60_999, Some(0), false),
+            (Some(61_000), 61_000, Some(0), true),
+            (Some(61_000), 90_000, Some(0), true),
+            (None, 1_000, None, false),
+            (None, u64::MAX, None, false),
+        ];
+        for (deadline, now, left, expired) in cases {
+            let core = core(deadline);
+            assert_eq!(core.seconds_remaining(now), left, "{deadline:?} at {now}");
+            assert_eq!(core.is_expired(now), expired, "{deadline:?} at {now}");
+        }
     }
 }

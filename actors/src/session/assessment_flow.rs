@@ -18,7 +18,8 @@ impl AssessmentCore {
     pub fn announce_start(&mut self, library: &BlueprintLibrary) {
         let time_limit = library
             .assessment(&self.assessment_id)
-            .map(|a| (a.time_limit_minutes * 60.0).round() as u32);
+            .and_then(|a| a.time_limit_minutes)
+            .map(|minutes| (minutes * 60.0).round() as u32);
         let plan = PlanSummary {
             planned_questions: self.items.len() as u32,
             queue_length: self.items.len() as u32,
@@ -64,7 +65,7 @@ impl AssessmentCore {
             kind: None,
             element_code: None,
             total: show_progress.then_some(self.items.len() as u32),
-            time_remaining_seconds: Some((self.deadline_ms.saturating_sub(now_ms) / 1000) as u32),
+            time_remaining_seconds: self.seconds_remaining(now_ms),
         };
         self.life.emit(ServerEvent::Question(question));
     }

@@ -190,11 +190,11 @@ impl SessionState {
             .is_ok()
     }
 
-    /// When the time limit runs out, for assessments.
+    /// When the time limit runs out: for timed assessments only.
     pub fn deadline_ms(&self) -> Option<u64> {
         match self {
             SessionState::Exam(_) => None,
-            SessionState::Assessment(core) => Some(core.deadline_ms),
+            SessionState::Assessment(core) => core.deadline_ms,
         }
     }
 

@@ -2,7 +2,7 @@
 //! rules, and bounded string/list concatenation and repetition.
 
 use super::ast::{BinaryOp, UnaryOp};
-use super::budget::{Budget, check_list_len, check_string_len, value_cost};
+use super::budget::{Budget, check_list_len, check_string_len, repeat_count};
 use super::error::EvalError;
 use super::value::{Num, Value};
 
@@ -39,38 +39,52 @@ fn repetition<'v>(left: &'v Value, right: &'v Value) -> Option<(&'v Value, i64)>
     }
 }
 
+/// `left + right` for strings: charged for both operands before they are counted or copied.
 fn concat_strings(left: &str, right: &str, budget: &mut Budget) -> Result<Value, EvalError> {
-    let chars = left.chars().count() + right.chars().count();
-    check_string_len(chars)?;
-    budget.charge_chars(chars)?;
+    budget.charge_chars(left.len() + right.len())?;
+    check_string_len(left.chars().count() + right.chars().count())?;
     Ok(Value::Str(format!("{left}{right}")))
 }
 
+/// `left + right` for lists: charged for copying every element of both.
 fn concat_lists(left: &[Value], right: &[Value], budget: &mut Budget) -> Result<Value, EvalError> {
     check_list_len(left.len() + right.len())?;
-    let cost = left.iter().chain(right).map(value_cost).sum();
-    budget.charge(cost)?;
+    budget.charge(1)?;
+    budget.charge_values(left)?;
+    budget.charge_values(right)?;
     Ok(Value::List(left.iter().chain(right).cloned().collect()))
 }
 
+/// `text * count`: charged for scanning `text`, then its size is checked before anything is
+/// built; an absurd count is refused even for `''`.
 fn repeat_string(text: &str, count: i64, budget: &mut Budget) -> Result<Value, EvalError> {
-    let count = usize::try_from(count).unwrap_or(0);
-    let chars = text.chars().count().saturating_mul(count);
-    check_string_len(chars)?;
-    budget.charge_chars(chars)?;
+    budget.charge_chars(text.len())?;
+    check_string_len(text.chars().count().saturating_mul(times(count)))?;
+    let count = repeat_count(count)?;
+    budget.charge_chars(text.len().saturating_mul(count))?;
     Ok(Value::Str(text.repeat(count)))
 }
 
+/// `items * count`: the length is checked before anything is built, an absurd count is
+/// refused even for `[]`, and every copy is charged before it is made.
 fn repeat_list(items: &[Value], count: i64, budget: &mut Budget) -> Result<Value, EvalError> {
-    let count = usize::try_from(count).unwrap_or(0);
-    check_list_len(items.len().saturating_mul(count))?;
-    let cost: usize = items.iter().map(value_cost).sum();
-    budget.charge(cost.saturating_mul(count).saturating_add(1))?;
+    check_list_len(items.len().saturating_mul(times(count)))?;
+    let count = repeat_count(count)?;
+    budget.charge(1)?;
+    if items.is_empty() {
+        return Ok(Value::List(Vec::new()));
+    }
     let mut repeated = Vec::with_capacity(items.len() * count);
     for _ in 0..count {
+        budget.charge_values(items)?;
         repeated.extend_from_slice(items);
     }
     Ok(Value::List(repeated))
+}
+
+/// A repetition count as a size factor: negative counts repeat zero times.
+fn times(count: i64) -> usize {
+    usize::try_from(count.max(0)).unwrap_or(usize::MAX)
 }
 
 fn type_error(op: BinaryOp, left: &Value, right: &Value) -> EvalError {
@@ -340,6 +354,18 @@ mod tests {
         let outer = Value::List(vec![inner]);
         let outcome = binary(Mul, &outer, &Int(1_000), &mut Budget::new());
         assert!(outcome.is_err_and(|error| error.message.contains("budget")));
+    }
+
+    #[test]
+    fn absurd_repetition_counts_are_refused() {
+        let empty = Value::List(vec![]);
+        check_error((Mul, empty.clone(), Int(i64::MAX)), "repetition count");
+        check_error((Mul, Int(i64::MAX), empty.clone()), "repetition count");
+        check_error((Mul, text(""), Int(i64::MAX)), "repetition count");
+        check_error((Mul, empty.clone(), Int(5_000)), "repetition count");
+        check((Mul, empty.clone(), Int(4_096)), empty.clone());
+        check((Mul, text(""), Int(4_096)), text(""));
+        check((Mul, empty.clone(), Int(i64::MIN)), empty);
     }
 
     #[test]

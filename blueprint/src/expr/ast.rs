@@ -1,5 +1,7 @@
 //! Syntax tree produced by the parser and walked by the evaluator.
 
+use std::collections::HashSet;
+
 use super::MAX_TREE_HEIGHT;
 use super::error::CompileError;
 use super::format::FormatSpec;
@@ -190,18 +192,38 @@ impl Expr {
         }
     }
 
-    /// Appends the free variable names, deduplicated, in first-seen (source) order.
-    pub(crate) fn collect_names(&self, names: &mut Vec<String>) {
+    /// Adds the free variable names to `names`, in source order.
+    pub(crate) fn collect_names(&self, names: &mut Names) {
         if let ExprKind::Name(name) = &self.kind {
-            if !names.iter().any(|seen| seen == name) {
-                names.push(name.clone());
-            }
+            names.add(name);
             return;
         }
         // Recursion depth is bounded by the tree height (at most MAX_TREE_HEIGHT).
         for child in self.children() {
             child.collect_names(names);
         }
+    }
+}
+
+/// Free variable names, deduplicated, in first-seen order; a set makes collecting them
+/// linear in the size of the source however many distinct names it has.
+#[derive(Debug, Default)]
+pub(crate) struct Names {
+    order: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Names {
+    fn add(&mut self, name: &str) {
+        if !self.seen.contains(name) {
+            self.seen.insert(name.to_owned());
+            self.order.push(name.to_owned());
+        }
+    }
+
+    /// The names in first-seen order.
+    pub(crate) fn into_vec(self) -> Vec<String> {
+        self.order
     }
 }
 
@@ -226,9 +248,9 @@ mod tests {
     }
 
     fn check(expr: &Expr, expected: &[&str]) {
-        let mut names = Vec::new();
+        let mut names = Names::default();
         expr.collect_names(&mut names);
-        assert_eq!(names, expected);
+        assert_eq!(names.into_vec(), expected);
     }
 
     #[test]

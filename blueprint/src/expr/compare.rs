@@ -4,7 +4,7 @@ use std::borrow::Cow;
 use std::cmp::Ordering;
 
 use super::ast::CompareOp;
-use super::budget::{Budget, shallow_cost};
+use super::budget::{BYTES_PER_STEP, Budget};
 use super::error::EvalError;
 use super::value::{VALUE_NESTING_LIMIT, Value, compare_numbers};
 
@@ -16,15 +16,12 @@ pub(crate) fn compare(
     budget: &mut Budget,
 ) -> Result<bool, EvalError> {
     let outcome = match op {
-        CompareOp::Eq | CompareOp::NotEq => {
-            budget.charge(shallow_cost(left).min(shallow_cost(right)))?;
-            left.py_eq(right) == (op == CompareOp::Eq)
-        }
+        CompareOp::Eq => equal(left, right, budget)?,
+        CompareOp::NotEq => !equal(left, right, budget)?,
         CompareOp::In => contains(right, left, budget)?,
         CompareOp::NotIn => !contains(right, left, budget)?,
         CompareOp::Lt | CompareOp::Le | CompareOp::Gt | CompareOp::Ge => {
-            budget.charge(shallow_cost(left).min(shallow_cost(right)))?;
-            let ordering = order(op.symbol(), left, right)?;
+            let ordering = order(op.symbol(), left, right, budget)?;
             ordering.is_some_and(|ordering| match op {
                 CompareOp::Lt => ordering.is_lt(),
                 CompareOp::Le => ordering.is_le(),
@@ -36,31 +33,82 @@ pub(crate) fn compare(
     Ok(outcome)
 }
 
-/// Python ordering: numbers by value, strings and lists lexicographically. `None` means
-/// unordered (a NaN is involved); mismatched types are a `TypeError`-like error.
+/// Python `==`: numbers by value across `int`/`float`/`bool`, lists element-wise, other
+/// mismatched types unequal. Charges one step per pair of values it looks at, at any depth,
+/// and one per [`BYTES_PER_STEP`] bytes of equally long strings, each before looking.
+pub(crate) fn equal(left: &Value, right: &Value, budget: &mut Budget) -> Result<bool, EvalError> {
+    equal_at(left, right, budget, 0)
+}
+
+fn equal_at(
+    left: &Value,
+    right: &Value,
+    budget: &mut Budget,
+    depth: usize,
+) -> Result<bool, EvalError> {
+    budget.charge(1)?;
+    match (left, right) {
+        (Value::Str(a), Value::Str(b)) => {
+            if a.len() == b.len() {
+                budget.charge(a.len() / BYTES_PER_STEP)?;
+            }
+            Ok(a == b)
+        }
+        (Value::List(a), Value::List(b)) => {
+            if depth >= VALUE_NESTING_LIMIT || a.len() != b.len() {
+                return Ok(false);
+            }
+            for (x, y) in a.iter().zip(b) {
+                if !equal_at(x, y, budget, depth + 1)? {
+                    return Ok(false);
+                }
+            }
+            Ok(true)
+        }
+        _ => Ok(match (left.as_number(), right.as_number()) {
+            (Some(l), Some(r)) => compare_numbers(l, r) == Some(Ordering::Equal),
+            _ => false,
+        }),
+    }
+}
+
+/// Python ordering: numbers by value, strings and lists lexicographically (a list pair is
+/// decided by its first unequal elements). `None` means unordered (a NaN is involved);
+/// mismatched types are a `TypeError`-like error. Charged like [`equal`], in one pass.
 pub(crate) fn order(
     symbol: &str,
     left: &Value,
     right: &Value,
+    budget: &mut Budget,
 ) -> Result<Option<Ordering>, EvalError> {
-    order_at(symbol, left, right, 0)
+    order_at(symbol, left, right, budget, 0)
 }
 
 fn order_at(
     symbol: &str,
     left: &Value,
     right: &Value,
+    budget: &mut Budget,
     depth: usize,
 ) -> Result<Option<Ordering>, EvalError> {
+    budget.charge(1)?;
     match (left, right) {
-        (Value::Str(a), Value::Str(b)) => Ok(Some(a.cmp(b))),
+        (Value::Str(a), Value::Str(b)) => {
+            budget.charge(a.len().min(b.len()) / BYTES_PER_STEP)?;
+            Ok(Some(a.cmp(b)))
+        }
         (Value::List(_), Value::List(_)) if depth >= VALUE_NESTING_LIMIT => {
             Err(EvalError::new("lists nested too deeply to compare"))
         }
-        (Value::List(a), Value::List(b)) => match a.iter().zip(b).find(|(x, y)| !x.py_eq(y)) {
-            Some((x, y)) => order_at(symbol, x, y, depth + 1),
-            None => Ok(Some(a.len().cmp(&b.len()))),
-        },
+        (Value::List(a), Value::List(b)) => {
+            for (x, y) in a.iter().zip(b) {
+                match order_at(symbol, x, y, budget, depth + 1)? {
+                    Some(Ordering::Equal) => {}
+                    decided => return Ok(decided),
+                }
+            }
+            Ok(Some(a.len().cmp(&b.len())))
+        }
         _ => match (left.as_number(), right.as_number()) {
             (Some(a), Some(b)) => Ok(compare_numbers(a, b)),
             _ => Err(EvalError::new(format!(
@@ -72,12 +120,23 @@ fn order_at(
     }
 }
 
-/// Python `item in container`: list membership (by `==`) or substring test.
+/// Python `item in container`: list membership (by `==`, charged per element compared) or a
+/// substring test (linear time, charged for both strings first).
 fn contains(container: &Value, item: &Value, budget: &mut Budget) -> Result<bool, EvalError> {
-    budget.charge(shallow_cost(container))?;
     match (container, item) {
-        (Value::List(items), _) => Ok(items.iter().any(|element| element.py_eq(item))),
-        (Value::Str(text), Value::Str(needle)) => Ok(text.contains(needle.as_str())),
+        (Value::List(items), _) => {
+            budget.charge(1)?;
+            for element in items {
+                if equal(element, item, budget)? {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+        (Value::Str(text), Value::Str(needle)) => {
+            budget.charge_chars(text.len() + needle.len())?;
+            Ok(text.contains(needle.as_str()))
+        }
         (Value::Str(_), other) => Err(EvalError::new(format!(
             "'in <string>' requires string as left operand, not {}",
             other.type_name()
@@ -89,10 +148,12 @@ fn contains(container: &Value, item: &Value, budget: &mut Budget) -> Result<bool
     }
 }
 
-/// Python `container[index]` for lists and strings, with negative indices counted from the end.
+/// Python `container[index]` for lists and strings, with negative indices counted from the
+/// end. Indexing a string walks its characters from the nearer end, charged first.
 pub(crate) fn subscript<'v>(
     container: &'v Value,
     index: &Value,
+    budget: &mut Budget,
 ) -> Result<Cow<'v, Value>, EvalError> {
     match container {
         Value::List(items) => {
@@ -103,9 +164,14 @@ pub(crate) fn subscript<'v>(
                 .ok_or_else(|| EvalError::new("list index out of range"))
         }
         Value::Str(text) => {
-            let position = resolve_index(text.chars().count(), index, "string")?;
-            text.chars()
-                .nth(position)
+            budget.charge_chars(text.len())?;
+            let raw = integer_index(index, "string")?;
+            let found = match u64::try_from(raw) {
+                Ok(from_start) => nth(text.chars(), from_start),
+                // -1 is the last character: 0 from the end.
+                Err(_) => nth(text.chars().rev(), (raw + 1).unsigned_abs()),
+            };
+            found
                 .map(|ch| Cow::Owned(Value::Str(ch.to_string())))
                 .ok_or_else(|| EvalError::new("string index out of range"))
         }
@@ -116,13 +182,22 @@ pub(crate) fn subscript<'v>(
     }
 }
 
-fn resolve_index(len: usize, index: &Value, what: &str) -> Result<usize, EvalError> {
-    let Some(raw) = index.as_i64() else {
-        return Err(EvalError::new(format!(
+/// The `n`-th character of `chars`, if there are that many.
+fn nth(mut chars: impl Iterator<Item = char>, n: u64) -> Option<char> {
+    chars.nth(usize::try_from(n).ok()?)
+}
+
+fn integer_index(index: &Value, what: &str) -> Result<i64, EvalError> {
+    index.as_i64().ok_or_else(|| {
+        EvalError::new(format!(
             "{what} indices must be integers, not {}",
             index.type_name()
-        )));
-    };
+        ))
+    })
+}
+
+fn resolve_index(len: usize, index: &Value, what: &str) -> Result<usize, EvalError> {
+    let raw = integer_index(index, what)?;
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     let resolved = if raw < 0 { raw + len } else { raw };
     if !(0..len).contains(&resolved) {
@@ -207,7 +282,7 @@ mod tests {
     }
 
     fn check_index(container: Value, index: Value, expected: Result<Value, &str>) {
-        match (subscript(&container, &index), expected) {
+        match (subscript(&container, &index, &mut Budget::new()), expected) {
             (Ok(actual), Ok(expected)) => assert_eq!(actual.into_owned(), expected),
             (Err(error), Err(fragment)) => assert!(error.message.contains(fragment), "{error}"),
             (actual, expected) => panic!("{container:?}[{index:?}]: {actual:?} vs {expected:?}"),
@@ -232,6 +307,17 @@ mod tests {
         check_index(text("héllo"), Int(1), Ok(text("é")));
         check_index(text("abc"), Int(-1), Ok(text("c")));
         check_index(text(""), Int(0), Err("string index out of range"));
+        check_index(text(""), Int(-1), Err("string index out of range"));
+        check_index(text("héllo"), Int(-4), Ok(text("é")));
+        check_index(text("abc"), Int(-3), Ok(text("a")));
+        check_index(text("abc"), Int(-4), Err("string index out of range"));
+        check_index(text("abc"), Int(i64::MIN), Err("string index out of range"));
+        check_index(text("abc"), Int(i64::MAX), Err("string index out of range"));
+        check_index(
+            text("abc"),
+            Float(0.0),
+            Err("string indices must be integers"),
+        );
         check_index(Int(5), Int(0), Err("'int' object is not subscriptable"));
     }
 }

@@ -6,12 +6,15 @@ use super::error::EvalError;
 use super::math;
 use super::value::Value;
 
-/// Python `int(x)`: truncates floats toward zero and parses decimal strings.
-pub(crate) fn to_int(value: &Value) -> Result<Value, EvalError> {
+/// Python `int(x)`: truncates floats toward zero and parses decimal strings (charged first).
+pub(crate) fn to_int(value: &Value, budget: &mut Budget) -> Result<Value, EvalError> {
     match value {
         Value::Int(_) | Value::Bool(_) => Ok(Value::Int(value.as_i64().unwrap_or(0))),
         Value::Float(float) => math::float_to_int(*float).map(Value::Int),
-        Value::Str(text) => parse_int(text).map(Value::Int),
+        Value::Str(text) => {
+            budget.charge_chars(text.len())?;
+            parse_int(text).map(Value::Int)
+        }
         Value::List(_) => Err(EvalError::new(
             "int() argument must be a string or a number, not 'list'",
         )),
@@ -39,10 +42,13 @@ fn parse_int(text: &str) -> Result<i64, EvalError> {
         .map_err(|_| overflow())
 }
 
-/// Python `float(x)`: numbers convert, strings parse (including `inf` and `nan`).
-pub(crate) fn to_float(value: &Value) -> Result<f64, EvalError> {
+/// Python `float(x)`: numbers convert, strings parse (including `inf` and `nan`; charged first).
+pub(crate) fn to_float(value: &Value, budget: &mut Budget) -> Result<f64, EvalError> {
     match value {
-        Value::Str(text) => parse_float(text),
+        Value::Str(text) => {
+            budget.charge_chars(text.len())?;
+            parse_float(text)
+        }
         Value::List(_) => Err(EvalError::new(
             "float() argument must be a string or a real number, not 'list'",
         )),
@@ -50,24 +56,21 @@ pub(crate) fn to_float(value: &Value) -> Result<f64, EvalError> {
     }
 }
 
+/// Python's float syntax: Rust's, which takes `inf`, `infinity` and `nan` in any case too, with
+/// underscores between digits (removed before parsing, more leniently than Python).
 fn parse_float(text: &str) -> Result<f64, EvalError> {
     let trimmed = text.trim();
-    let lowered = trimmed.to_ascii_lowercase();
-    let unsigned = lowered.strip_prefix(['+', '-']).unwrap_or(&lowered);
-    let negative = lowered.starts_with('-');
-    let special = match unsigned {
-        "inf" | "infinity" => Some(f64::INFINITY),
-        "nan" => Some(f64::NAN),
-        _ => None,
-    };
-    if let Some(special) = special {
-        return Ok(if negative { -special } else { special });
-    }
-    let allowed = |c: char| c.is_ascii_digit() || "+-.eE_".contains(c);
-    let parsed = if trimmed.chars().all(allowed) {
-        trimmed.replace('_', "").parse::<f64>().ok()
-    } else {
-        None
+    let parsed = match trimmed.parse::<f64>() {
+        Ok(float) => Some(float),
+        Err(_)
+            if trimmed.contains('_')
+                && trimmed
+                    .bytes()
+                    .all(|byte| byte.is_ascii_digit() || b"+-.eE_".contains(&byte)) =>
+        {
+            trimmed.replace('_', "").parse::<f64>().ok()
+        }
+        Err(_) => None,
     };
     parsed.ok_or_else(|| {
         let shown = Value::from(text).to_repr_string();
@@ -75,8 +78,10 @@ fn parse_float(text: &str) -> Result<f64, EvalError> {
     })
 }
 
-/// Python `str(x)`, bounded by the string size limit.
+/// Python `str(x)`, bounded by the string size limit; charged for rendering every element
+/// before it is rendered, then for the text.
 pub(crate) fn to_str(value: &Value, budget: &mut Budget) -> Result<Value, EvalError> {
+    budget.charge_render(value)?;
     let text = value.to_display_string();
     let chars = text.chars().count();
     budget.charge_chars(chars)?;
@@ -102,29 +107,33 @@ mod tests {
     }
 
     fn float(value: Value) -> Result<Value, EvalError> {
-        to_float(&value).map(Value::Float)
+        to_float(&value, &mut Budget::new()).map(Value::Float)
+    }
+
+    fn int(value: &Value) -> Result<Value, EvalError> {
+        to_int(value, &mut Budget::new())
     }
 
     #[test]
     fn integers() {
-        check(to_int(&Float(-2.9)), Ok(Int(-2)));
-        check(to_int(&Float(2.9)), Ok(Int(2)));
-        check(to_int(&Bool(true)), Ok(Int(1)));
-        check(to_int(&text(" -42 ")), Ok(Int(-42)));
-        check(to_int(&text("+7")), Ok(Int(7)));
-        check(to_int(&text("1_000")), Ok(Int(1000)));
+        check(int(&Float(-2.9)), Ok(Int(-2)));
+        check(int(&Float(2.9)), Ok(Int(2)));
+        check(int(&Bool(true)), Ok(Int(1)));
+        check(int(&text(" -42 ")), Ok(Int(-42)));
+        check(int(&text("+7")), Ok(Int(7)));
+        check(int(&text("1_000")), Ok(Int(1000)));
         check(
-            to_int(&text("4.5")),
+            int(&text("4.5")),
             Err("invalid literal for int() with base 10: '4.5'"),
         );
-        check(to_int(&text("")), Err("invalid literal"));
-        check(to_int(&text("1__0")), Err("invalid literal"));
-        check(to_int(&text("_1")), Err("invalid literal"));
-        check(to_int(&text("99999999999999999999")), Err("overflow"));
-        check(to_int(&Float(f64::NAN)), Err("NaN"));
-        check(to_int(&Float(f64::INFINITY)), Err("infinity"));
-        check(to_int(&Float(1e19)), Err("overflow"));
-        check(to_int(&Value::List(vec![])), Err("not 'list'"));
+        check(int(&text("")), Err("invalid literal"));
+        check(int(&text("1__0")), Err("invalid literal"));
+        check(int(&text("_1")), Err("invalid literal"));
+        check(int(&text("99999999999999999999")), Err("overflow"));
+        check(int(&Float(f64::NAN)), Err("NaN"));
+        check(int(&Float(f64::INFINITY)), Err("infinity"));
+        check(int(&Float(1e19)), Err("overflow"));
+        check(int(&Value::List(vec![])), Err("not 'list'"));
     }
 
     #[test]
@@ -136,12 +145,17 @@ mod tests {
         check(float(text(".5")), Ok(Float(0.5)));
         check(float(text("-inf")), Ok(Float(f64::NEG_INFINITY)));
         check(float(text("Infinity")), Ok(Float(f64::INFINITY)));
-        assert!(to_float(&text("nan")).is_ok_and(f64::is_nan));
+        assert!(to_float(&text("nan"), &mut Budget::new()).is_ok_and(f64::is_nan));
         check(
             float(text("abc")),
             Err("could not convert string to float: 'abc'"),
         );
         check(float(text("")), Err("could not convert"));
+        check(float(text(" INF ")), Ok(Float(f64::INFINITY)));
+        check(float(text("1_000.5")), Ok(Float(1000.5)));
+        check(float(text("+-1")), Err("could not convert"));
+        check(float(text("1.5x")), Err("could not convert"));
+        assert!(to_float(&text("-NaN"), &mut Budget::new()).is_ok_and(f64::is_nan));
         check(float(Value::List(vec![])), Err("not 'list'"));
     }
 

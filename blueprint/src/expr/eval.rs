@@ -5,10 +5,10 @@ use std::borrow::Cow;
 
 use super::arith;
 use super::ast::{Expr, ExprKind, FStringPart};
-use super::budget::{Budget, check_string_len, value_cost};
+use super::budget::{Budget, check_string_len};
 use super::compare::{compare, subscript};
 use super::error::EvalError;
-use super::format::format_value;
+use super::format::{FormatSpec, format_value};
 use super::functions::{self, Builtin};
 use super::program::Env;
 use super::value::Value;
@@ -99,7 +99,7 @@ impl<'a> Evaluator<'a> {
         let mut values = Vec::with_capacity(items.len());
         for item in items {
             let value = self.eval(item)?;
-            self.budget.charge(value_cost(&value))?;
+            self.budget.charge_value(&value)?;
             values.push(value.into_owned());
         }
         Ok(Value::List(values))
@@ -130,10 +130,9 @@ impl<'a> Evaluator<'a> {
         let container = self.eval(container)?;
         let index = self.eval(index)?;
         match container {
-            Cow::Borrowed(container) => subscript(container, &index),
-            Cow::Owned(container) => {
-                subscript(&container, &index).map(|element| Cow::Owned(element.into_owned()))
-            }
+            Cow::Borrowed(container) => subscript(container, &index, &mut self.budget),
+            Cow::Owned(container) => subscript(&container, &index, &mut self.budget)
+                .map(|element| Cow::Owned(element.into_owned())),
         }
     }
 
@@ -161,10 +160,8 @@ impl<'a> Evaluator<'a> {
                 }
                 FStringPart::Field { expr, spec } => {
                     let value = self.eval(expr)?;
-                    let text =
-                        format_value(&value, spec).map_err(|error| error.at(expr.position))?;
-                    self.budget.charge_chars(text.len())?;
-                    check_string_len(text.chars().count())
+                    let text = self
+                        .format_field(&value, spec)
                         .map_err(|error| error.at(expr.position))?;
                     out.push_str(&text);
                 }
@@ -174,6 +171,15 @@ impl<'a> Evaluator<'a> {
             }
         }
         Ok(())
+    }
+
+    /// Formats one field: charged for the formatting before it is done, then for the text.
+    fn format_field(&mut self, value: &Value, spec: &FormatSpec) -> Result<String, EvalError> {
+        spec.charge(value, &mut self.budget)?;
+        let text = format_value(value, spec)?;
+        self.budget.charge_chars(text.len())?;
+        check_string_len(text.chars().count())?;
+        Ok(text)
     }
 }
 

@@ -1,8 +1,9 @@
 //! Python format-spec mini-language (`{x:>8.2f}`, `{n:,}`, `{n:08b}`) for f-strings and templates.
 
 use super::MAX_STRING_CHARS;
+use super::budget::Budget;
 use super::error::{CompileError, EvalError};
-use super::numfmt::{fixed, general, group_digits, magnitude_repr, scientific};
+use super::numfmt::{fixed, general, group_digits, integer_digits, magnitude_repr, scientific};
 use super::value::Value;
 
 /// A parsed spec: `[[fill]align][sign][#][0][width][,|_][.precision][type]`.
@@ -75,6 +76,37 @@ impl FormatSpec {
 
     fn fill(&self) -> char {
         self.fill.or(self.zero.then_some('0')).unwrap_or(' ')
+    }
+
+    /// Charges, before formatting `value` with this spec, for rendering it, for padding it to
+    /// the width, and for the exact digits a float presentation writes.
+    pub(crate) fn charge(&self, value: &Value, budget: &mut Budget) -> Result<(), EvalError> {
+        budget.charge_render(value)?;
+        budget.charge_chars(self.width)?;
+        match self.float_digits(value) {
+            0 => Ok(()),
+            digits => budget.charge_digits(digits),
+        }
+    }
+
+    /// How many digits formatting `value` as a float with this spec computes (0: not a float
+    /// presentation, or the shortest repr, which is at most 17 digits).
+    fn float_digits(&self, value: &Value) -> usize {
+        let float_kind = self.kind.is_some_and(|kind| "eEfFgG%".contains(kind));
+        let magnitude = match value {
+            Value::Float(float) => float.abs(),
+            Value::Int(_) | Value::Bool(_) if float_kind => value.as_f64().unwrap_or(0.0).abs(),
+            _ => return 0,
+        };
+        let precision = self.precision.unwrap_or(6);
+        match self.kind {
+            None if self.precision.is_none() => 0,
+            Some('f' | 'F') => integer_digits(magnitude) + precision,
+            Some('%') => integer_digits(magnitude * 100.0) + precision,
+            Some('e' | 'E') => precision + 1,
+            // `g`, `n` or a bare precision: a probe in `e`, then `e` or `f` with the precision.
+            _ => 2 * precision + 5,
+        }
     }
 }
 
@@ -267,14 +299,27 @@ impl NumberParts {
             return;
         }
         let target = width.saturating_sub(fixed_len + self.rest.chars().count());
-        let grouped_len = |count: usize| count + (count - 1) / group_size.max(1);
-        let mut count = self.integer_digits.len();
-        while grouped_len(count) < target {
-            count += 1;
-        }
+        let count = digits_to_fill(self.integer_digits.len(), target, group_size);
         let zeros = "0".repeat(count - self.integer_digits.len());
         self.integer_digits.insert_str(0, &zeros);
     }
+}
+
+/// The fewest digits, at least `len`, that take `target` characters or more once grouped by
+/// `group` (`count + (count - 1) / group`), computed directly.
+fn digits_to_fill(len: usize, target: usize, group: usize) -> usize {
+    let group = group.max(1);
+    let Some(last) = target.checked_sub(1) else {
+        return len;
+    };
+    // `count - 1 = q * group + r` with `r < group` takes `q * (group + 1) + r + 1` characters.
+    let (q, r) = (last / (group + 1), last % (group + 1));
+    let needed = if r < group {
+        q * group + r + 1
+    } else {
+        (q + 1) * group + 1
+    };
+    needed.max(len)
 }
 
 /// Pads `text` to `width` characters with `fill`, aligned left (`<`), right (`>`) or centered (`^`).
@@ -390,6 +435,22 @@ mod tests {
         check_error(Value::Int(5), "q", "invalid format spec");
         check_error(Value::Int(5), "5000", "too large");
         check_error(Value::Int(5), "d d", "invalid format spec");
+    }
+
+    #[test]
+    fn zero_padding_fills_the_width_once_grouped() {
+        let grouped_len = |count: usize, group: usize| count + (count - 1) / group;
+        for group in [3, 4] {
+            for len in 1..12 {
+                for target in 0..200 {
+                    let mut naive = len;
+                    while grouped_len(naive, group) < target {
+                        naive += 1;
+                    }
+                    assert_eq!(digits_to_fill(len, target, group), naive, "{len} {target}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The whitelist of callable functions, their arities, and the general-purpose ones.
+//! Calling whitelisted functions, and the general-purpose ones (`abs`, `min`, `max`, `len`,
+//! `sum`); the whitelist itself is in `whitelist`.
 
 use std::borrow::Cow;
 
@@ -10,113 +11,7 @@ use super::error::EvalError;
 use super::math;
 use super::network;
 use super::value::{Num, Value};
-
-/// A whitelisted function. Calls of any other name are rejected at compile time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Builtin {
-    Abs,
-    Min,
-    Max,
-    Round,
-    Int,
-    Float,
-    Str,
-    Len,
-    Sum,
-    Sqrt,
-    Floor,
-    Ceil,
-    SinDeg,
-    CosDeg,
-    TanDeg,
-    AsinDeg,
-    AtanDeg,
-    CidrToMask,
-    MaskToCidr,
-    NetworkAddress,
-    BroadcastAddress,
-    FirstHost,
-    LastHost,
-    HostCount,
-    NetworkWithError,
-    IpToInt,
-    IntToIp,
-}
-
-/// Name, function, minimum and maximum (`None`: unbounded) argument counts.
-const BUILTINS: [(&str, Builtin, usize, Option<usize>); 27] = [
-    ("abs", Builtin::Abs, 1, Some(1)),
-    ("min", Builtin::Min, 1, None),
-    ("max", Builtin::Max, 1, None),
-    ("round", Builtin::Round, 1, Some(2)),
-    ("int", Builtin::Int, 1, Some(1)),
-    ("float", Builtin::Float, 1, Some(1)),
-    ("str", Builtin::Str, 1, Some(1)),
-    ("len", Builtin::Len, 1, Some(1)),
-    ("sum", Builtin::Sum, 1, Some(1)),
-    ("sqrt", Builtin::Sqrt, 1, Some(1)),
-    ("floor", Builtin::Floor, 1, Some(1)),
-    ("ceil", Builtin::Ceil, 1, Some(1)),
-    ("sin_deg", Builtin::SinDeg, 1, Some(1)),
-    ("cos_deg", Builtin::CosDeg, 1, Some(1)),
-    ("tan_deg", Builtin::TanDeg, 1, Some(1)),
-    ("asin_deg", Builtin::AsinDeg, 1, Some(1)),
-    ("atan_deg", Builtin::AtanDeg, 1, Some(1)),
-    ("cidr_to_mask", Builtin::CidrToMask, 1, Some(1)),
-    ("mask_to_cidr", Builtin::MaskToCidr, 1, Some(1)),
-    (
-        "compute_network_address",
-        Builtin::NetworkAddress,
-        2,
-        Some(2),
-    ),
-    (
-        "compute_broadcast_address",
-        Builtin::BroadcastAddress,
-        2,
-        Some(2),
-    ),
-    ("compute_first_host", Builtin::FirstHost, 2, Some(2)),
-    ("compute_last_host", Builtin::LastHost, 2, Some(2)),
-    ("host_count", Builtin::HostCount, 1, Some(1)),
-    ("network_with_error", Builtin::NetworkWithError, 3, Some(3)),
-    ("ip_to_int", Builtin::IpToInt, 1, Some(1)),
-    ("int_to_ip", Builtin::IntToIp, 1, Some(1)),
-];
-
-impl Builtin {
-    /// Looks up a whitelisted function by name.
-    pub(crate) fn from_name(name: &str) -> Option<Builtin> {
-        BUILTINS
-            .iter()
-            .find(|(candidate, ..)| *candidate == name)
-            .map(|(_, builtin, ..)| *builtin)
-    }
-
-    fn entry(self) -> (&'static str, usize, Option<usize>) {
-        BUILTINS
-            .iter()
-            .find(|(_, builtin, ..)| *builtin == self)
-            .map_or(("?", 0, None), |(name, _, min, max)| (name, *min, *max))
-    }
-
-    /// The function's source name.
-    pub(crate) fn name(self) -> &'static str {
-        self.entry().0
-    }
-
-    /// Describes an arity mismatch for `given` arguments, or `None` when the count is valid.
-    pub(crate) fn arity_error(self, given: usize) -> Option<String> {
-        let (name, min, max) = self.entry();
-        let expected = match max {
-            Some(max) if min == max => format!("exactly {min}"),
-            Some(max) => format!("{min} to {max}"),
-            None => format!("at least {min}"),
-        };
-        let valid = given >= min && max.is_none_or(|max| given <= max);
-        (!valid).then(|| format!("{name}() takes {expected} argument(s) ({given} given)"))
-    }
-}
+pub(crate) use super::whitelist::Builtin;
 
 /// Calls `builtin` with already evaluated arguments (arity was checked at compile time).
 pub(crate) fn call(
@@ -128,16 +23,16 @@ pub(crate) fn call(
     match builtin {
         Builtin::Abs => abs(first),
         Builtin::Min | Builtin::Max => extremum(builtin, args, budget),
-        Builtin::Round => math::round(first, args.get(1).map(AsRef::as_ref)),
-        Builtin::Int => convert::to_int(first),
-        Builtin::Float => convert::to_float(first).map(Value::Float),
+        Builtin::Round => math::round(first, args.get(1).map(AsRef::as_ref), budget),
+        Builtin::Int => convert::to_int(first, budget),
+        Builtin::Float => convert::to_float(first, budget).map(Value::Float),
         Builtin::Str => convert::to_str(first, budget),
         Builtin::Len => len(first, budget),
         Builtin::Sum => sum(first, budget),
         Builtin::Sqrt | Builtin::Floor | Builtin::Ceil => math::unary_math(builtin, first),
         Builtin::SinDeg | Builtin::CosDeg | Builtin::TanDeg => math::trig(builtin, first),
         Builtin::AsinDeg | Builtin::AtanDeg => math::trig(builtin, first),
-        _ => network::call(builtin, args),
+        _ => network::call(builtin, args, budget),
     }
 }
 
@@ -160,19 +55,16 @@ fn abs(value: &Value) -> Result<Value, EvalError> {
 }
 
 /// `min`/`max` over the arguments, or over the items of a single list or string argument.
+/// Charged per candidate, per comparison (deeply, see [`order`]) and for copying the result.
 fn extremum(
     builtin: Builtin,
     args: &[Cow<'_, Value>],
     budget: &mut Budget,
 ) -> Result<Value, EvalError> {
-    let chars: Vec<Value>;
     let candidates: Vec<&Value> = match args {
         [single] => match single.as_ref() {
             Value::List(items) => items.iter().collect(),
-            Value::Str(text) => {
-                chars = text.chars().map(|ch| Value::Str(ch.to_string())).collect();
-                chars.iter().collect()
-            }
+            Value::Str(text) => return extreme_char(builtin, text, budget),
             other => {
                 let message = format!("'{}' object is not iterable", other.type_name());
                 return Err(EvalError::new(message));
@@ -186,15 +78,30 @@ fn extremum(
         _ => (">", std::cmp::Ordering::Greater),
     };
     let mut iter = candidates.into_iter();
-    let mut best = iter
-        .next()
-        .ok_or_else(|| EvalError::new(format!("{}() arg is an empty sequence", builtin.name())))?;
+    let mut best = iter.next().ok_or_else(|| empty_sequence(builtin))?;
     for candidate in iter {
-        if order(symbol, candidate, best)? == Some(wanted) {
+        if order(symbol, candidate, best, budget)? == Some(wanted) {
             best = candidate;
         }
     }
+    budget.charge_value(best)?;
     Ok(best.clone())
+}
+
+/// `min`/`max` of a string: its smallest or largest character (code point order, as Python).
+fn extreme_char(builtin: Builtin, text: &str, budget: &mut Budget) -> Result<Value, EvalError> {
+    budget.charge_chars(text.len())?;
+    let extreme = match builtin {
+        Builtin::Min => text.chars().min(),
+        _ => text.chars().max(),
+    };
+    extreme
+        .map(|ch| Value::Str(ch.to_string()))
+        .ok_or_else(|| empty_sequence(builtin))
+}
+
+fn empty_sequence(builtin: Builtin) -> EvalError {
+    EvalError::new(format!("{}() arg is an empty sequence", builtin.name()))
 }
 
 fn len(value: &Value, budget: &mut Budget) -> Result<Value, EvalError> {
@@ -277,38 +184,6 @@ mod tests {
             (Err(error), Err(fragment)) => assert!(error.message.contains(fragment), "{error}"),
             (actual, expected) => panic!("{builtin:?}: {actual:?} vs {expected:?}"),
         }
-    }
-
-    #[test]
-    fn names_and_arity() {
-        assert_eq!(
-            Builtin::from_name("compute_last_host"),
-            Some(Builtin::LastHost)
-        );
-        assert_eq!(Builtin::from_name("open"), None);
-        assert!(
-            BUILTINS
-                .iter()
-                .all(|(name, builtin, ..)| builtin.name() == *name)
-        );
-        assert_eq!(Builtin::Abs.arity_error(1), None);
-        assert_eq!(Builtin::Max.arity_error(5), None);
-        assert_eq!(Builtin::Round.arity_error(2), None);
-        let error = Builtin::Abs.arity_error(2);
-        assert_eq!(
-            error.as_deref(),
-            Some("abs() takes exactly 1 argument(s) (2 given)")
-        );
-        assert!(
-            Builtin::Round
-                .arity_error(3)
-                .is_some_and(|m| m.contains("1 to 2"))
-        );
-        assert!(
-            Builtin::Min
-                .arity_error(0)
-                .is_some_and(|m| m.contains("at least 1"))
-        );
     }
 
     #[test]

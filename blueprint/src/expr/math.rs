@@ -1,8 +1,10 @@
 //! Numeric functions: `round` (half to even), `floor`, `ceil`, `sqrt` and degree-based trigonometry.
 
 use super::arith::overflow;
+use super::budget::Budget;
 use super::error::EvalError;
 use super::functions::Builtin;
+use super::numfmt::integer_digits;
 use super::value::{Num, Value};
 
 fn domain_error() -> EvalError {
@@ -31,8 +33,13 @@ pub(crate) fn float_to_int(float: f64) -> Result<i64, EvalError> {
     Ok(whole as i64)
 }
 
-/// Python `round(x)` (an int, ties to even) and `round(x, n)`.
-pub(crate) fn round(value: &Value, digits: Option<&Value>) -> Result<Value, EvalError> {
+/// Python `round(x)` (an int, ties to even) and `round(x, n)`; rounding a float to `n >= 0`
+/// places writes its exact decimal digits, charged first.
+pub(crate) fn round(
+    value: &Value,
+    digits: Option<&Value>,
+    budget: &mut Budget,
+) -> Result<Value, EvalError> {
     let number = value.as_number().ok_or_else(|| {
         EvalError::new(format!(
             "type {} doesn't define __round__ method",
@@ -54,9 +61,17 @@ pub(crate) fn round(value: &Value, digits: Option<&Value>) -> Result<Value, Eval
     match number {
         Num::Int(int) if digits >= 0 => Ok(Value::Int(int)),
         Num::Int(int) => round_int_to_tens(int, digits.unsigned_abs()).map(Value::Int),
-        Num::Float(float) => Ok(Value::Float(round_float(float, digits))),
+        Num::Float(float) => {
+            if let Ok(places) = usize::try_from(digits) {
+                budget.charge_digits(integer_digits(float.abs()) + places.min(ROUND_MAX_PLACES))?;
+            }
+            Ok(Value::Float(round_float(float, digits)))
+        }
     }
 }
+
+/// Beyond this many decimal places `round` returns a float unchanged (no float has more).
+const ROUND_MAX_PLACES: usize = 323;
 
 /// Rounds `int` to a multiple of `10**power`, ties to even.
 fn round_int_to_tens(int: i64, power: u64) -> Result<i64, EvalError> {
@@ -84,7 +99,7 @@ fn round_magnitude(integer: i128, fraction: f64, unit: i128) -> i128 {
 /// Python `round(float, n)`: correctly rounded to `n` decimal places (ties to even on the exact
 /// binary value, so `round(2.675, 2) == 2.67`).
 fn round_float(float: f64, digits: i64) -> f64 {
-    if !float.is_finite() || digits > 323 {
+    if !float.is_finite() || digits > ROUND_MAX_PLACES as i64 {
         return float;
     }
     if digits >= 0 {
@@ -209,20 +224,24 @@ mod tests {
     }
 
     fn round_to(value: Value, digits: i64) -> Result<Value, EvalError> {
-        round(&value, Some(&Int(digits)))
+        round(&value, Some(&Int(digits)), &mut Budget::new())
+    }
+
+    fn round_int(value: &Value) -> Result<Value, EvalError> {
+        round(value, None, &mut Budget::new())
     }
 
     #[test]
     fn round_half_even() {
-        check(round(&Float(2.5), None), Ok(Int(2)));
-        check(round(&Float(3.5), None), Ok(Int(4)));
-        check(round(&Float(-2.5), None), Ok(Int(-2)));
-        check(round(&Float(0.5), None), Ok(Int(0)));
-        check(round(&Float(2.6), None), Ok(Int(3)));
-        check(round(&Int(7), None), Ok(Int(7)));
-        check(round(&Bool(true), None), Ok(Int(1)));
-        check(round(&Float(f64::INFINITY), None), Err("infinity"));
-        check(round(&Value::from("1"), None), Err("__round__"));
+        check(round_int(&Float(2.5)), Ok(Int(2)));
+        check(round_int(&Float(3.5)), Ok(Int(4)));
+        check(round_int(&Float(-2.5)), Ok(Int(-2)));
+        check(round_int(&Float(0.5)), Ok(Int(0)));
+        check(round_int(&Float(2.6)), Ok(Int(3)));
+        check(round_int(&Int(7)), Ok(Int(7)));
+        check(round_int(&Bool(true)), Ok(Int(1)));
+        check(round_int(&Float(f64::INFINITY)), Err("infinity"));
+        check(round_int(&Value::from("1")), Err("__round__"));
         check(round_to(Float(2.675), 2), Ok(Float(2.67)));
         check(round_to(Float(0.125), 2), Ok(Float(0.12)));
         check(round_to(Float(0.375), 2), Ok(Float(0.38)));
@@ -246,7 +265,7 @@ mod tests {
         check(round_to(Int(i64::MAX), -19), Err("overflow"));
         check(round_to(Int(i64::MAX), -40), Ok(Int(0)));
         check(
-            round(&Float(1.5), Some(&Float(1.0))),
+            round(&Float(1.5), Some(&Float(1.0)), &mut Budget::new()),
             Err("cannot be interpreted as an integer"),
         );
     }

@@ -15,7 +15,34 @@
 //! - not supported: `is`, `None`, `!r`/`!s` conversions and `{x=}` in f-strings, nested `{}` in
 //!   format specs, raw, bytes and triple-quoted strings, implicit string concatenation, `%`
 //!   formatting, hex/octal/binary literals, and names starting with `__`;
-//! - networking functions are strict: dotted quads without leading zeros, integer prefixes.
+//! - networking functions are strict: dotted quads without leading zeros, integer prefixes;
+//! - repeating a sequence more than [`MAX_REPEAT_COUNT`] times is an error, even `[] * n`
+//!   and `'' * n` (Python returns the empty sequence).
+//!
+//! # Cost
+//!
+//! One evaluation (or one template rendering) has a budget of [`MAX_STEPS`] steps, and every
+//! operation charges before it does its work an amount that grows with that work, so no
+//! program within the budget can run long: the costliest programs found for each kind of work
+//! run in a few milliseconds (`blueprint/tests/evaluator_cost/`). The charges:
+//! - every syntax node visited: 1;
+//! - copying a value (into a list display, a concatenation, a repetition, the result of
+//!   `min`/`max`): 1 per scalar and per list, through nested lists, and 1 per 64 bytes of text;
+//! - repeating a sequence: the copies it makes, each charged before it is made, and 1;
+//! - comparing (`==`, `<`, `in`, `min`, `max`): 1 per pair of values looked at, at any depth,
+//!   and 1 per 64 bytes of text compared; a list membership test charges each element;
+//! - scanning text (`len`, indexing, substring tests, `int()`, `float()`, networking
+//!   arguments, `min`/`max` of a string, concatenation): 1 per 64 bytes, and 1;
+//! - `sum`: 1 per element;
+//! - rendering text (`str()`, f-string and template fields): as copying, but 5 per float,
+//!   then 1 per 64 bytes of the text produced and 1 per 64 characters of a field's width;
+//! - exact float digits (a format spec's `f`, `e`, `g` or `%` presentation, `round(x, n)`):
+//!   1 per 4 digits computed, and 1.
+//!
+//! Measuring a value's cost stops once it exceeds what is left of the budget, so measuring is
+//! bounded too. Sizes are capped as well: [`MAX_STRING_CHARS`], [`MAX_LIST_LEN`] and
+//! [`MAX_REPEAT_COUNT`]. Compilation is not budgeted; it is linear in the source, which is at
+//! most [`MAX_SOURCE_CHARS`] per expression or placeholder.
 //!
 //! ```text
 //! let program = Program::compile("operand_1 + operand_2")?;   // once, at load
@@ -40,6 +67,7 @@ mod functions;
 mod lexer;
 mod math;
 mod network;
+mod network_error;
 mod numfmt;
 mod parser;
 mod parser_atoms;
@@ -48,6 +76,7 @@ mod program;
 mod template;
 mod token;
 mod value;
+mod whitelist;
 
 pub use error::{CompileError, EvalError, ExprError};
 pub use program::{Env, Program};
@@ -66,8 +95,8 @@ pub const MAX_DEPTH: usize = 64;
 pub const MAX_TREE_HEIGHT: usize = 256;
 
 /// Step budget of one evaluation (or one template rendering): every visited syntax node costs one
-/// step, and work proportional to data size (building, repeating, scanning or summing lists and
-/// strings) costs extra steps.
+/// step, and work that grows with data size or a count costs extra steps, charged before it is
+/// done (see the module's "Cost" section).
 pub const MAX_STEPS: usize = 10_000;
 
 /// Maximum length, in characters, of any string produced during evaluation.
@@ -75,3 +104,7 @@ pub const MAX_STRING_CHARS: usize = 4_096;
 
 /// Maximum number of elements of any list produced during evaluation.
 pub const MAX_LIST_LEN: usize = 1_024;
+
+/// Largest count a string or list may be repeated by (`seq * n`), even an empty one: a
+/// non-empty sequence repeated more often would exceed [`MAX_STRING_CHARS`] anyway.
+pub const MAX_REPEAT_COUNT: usize = MAX_STRING_CHARS;

@@ -2,12 +2,21 @@
 
 use std::borrow::Cow;
 
+use super::budget::Budget;
 use super::error::EvalError;
 use super::functions::{Builtin, arg};
+use super::network_error::network_with_error;
 use super::value::Value;
 
-/// Calls one of the networking builtins.
-pub(crate) fn call(builtin: Builtin, args: &[Cow<'_, Value>]) -> Result<Value, EvalError> {
+/// Calls one of the networking builtins, charged first for reading its arguments.
+pub(crate) fn call(
+    builtin: Builtin,
+    args: &[Cow<'_, Value>],
+    budget: &mut Budget,
+) -> Result<Value, EvalError> {
+    for argument in args {
+        budget.charge_value(argument)?;
+    }
     let first = arg(args, 0)?;
     let text = |address: u32| Ok(Value::Str(format_ipv4(address)));
     match builtin {
@@ -16,19 +25,42 @@ pub(crate) fn call(builtin: Builtin, args: &[Cow<'_, Value>]) -> Result<Value, E
         Builtin::HostCount => Ok(Value::Int(host_count(prefix(first)?))),
         Builtin::IpToInt => Ok(Value::Int(i64::from(parse_ipv4(first)?))),
         Builtin::IntToIp => text(int_to_address(first)?),
-        Builtin::NetworkWithError => {
-            let (address, prefix) = (parse_ipv4(first)?, prefix(arg(args, 1)?)?);
-            text(network_with_error(address, prefix, arg(args, 2)?)?)
-        }
+        Builtin::NetworkWithError => text(network_with_error(args)?),
         _ => {
-            let (address, prefix) = (parse_ipv4(first)?, prefix(arg(args, 1)?)?);
+            let (address, prefix) = subnet(args)?;
             text(address_in_subnet(builtin, address, prefix))
         }
     }
 }
 
+/// The address and prefix of a subnet call: `(address, prefix)`, or, as the design
+/// document writes it, `(octet_1, octet_2, octet_3, octet_4, prefix)`.
+fn subnet(args: &[Cow<'_, Value>]) -> Result<(u32, u32), EvalError> {
+    match args {
+        [address, length] => Ok((parse_ipv4(address)?, prefix(length)?)),
+        [a, b, c, d, length] => {
+            let octets = [octet(a)?, octet(b)?, octet(c)?, octet(d)?];
+            Ok((u32::from_be_bytes(octets), prefix(length)?))
+        }
+        _ => Err(EvalError::new(
+            "expected an address and a prefix, or four octets and a prefix",
+        )),
+    }
+}
+
+/// One octet given as a number (`0..=255`).
+fn octet(value: &Value) -> Result<u8, EvalError> {
+    let Some(int) = value.as_i64() else {
+        return Err(EvalError::new(format!(
+            "octet must be an int, not {}",
+            value.type_name()
+        )));
+    };
+    u8::try_from(int).map_err(|_| EvalError::new(format!("octet {int} is out of range 0..=255")))
+}
+
 /// The netmask of a prefix length (`24` → `255.255.255.0`).
-fn mask(prefix: u32) -> u32 {
+pub(crate) fn mask(prefix: u32) -> u32 {
     u32::MAX.checked_shl(32 - prefix).unwrap_or(0)
 }
 
@@ -56,16 +88,6 @@ fn host_count(prefix: u32) -> i64 {
     }
 }
 
-/// The network address computed with a wrong prefix `prefix + delta`, clamped to `0..=32`.
-fn network_with_error(address: u32, prefix: u32, delta: &Value) -> Result<u32, EvalError> {
-    let delta = delta.as_i64().ok_or_else(|| {
-        EvalError::new(format!("delta must be an int, not {}", delta.type_name()))
-    })?;
-    let wrong = i64::from(prefix).saturating_add(delta).clamp(0, 32);
-    let wrong = u32::try_from(wrong).unwrap_or(32);
-    Ok(address & mask(wrong))
-}
-
 /// The prefix length of a contiguous netmask.
 fn mask_to_cidr(mask: u32) -> Result<i64, EvalError> {
     let ones = mask.leading_ones();
@@ -79,7 +101,7 @@ fn mask_to_cidr(mask: u32) -> Result<i64, EvalError> {
 }
 
 /// Validates a prefix length argument (`0..=32`).
-fn prefix(value: &Value) -> Result<u32, EvalError> {
+pub(crate) fn prefix(value: &Value) -> Result<u32, EvalError> {
     let Some(prefix) = value.as_i64() else {
         return Err(EvalError::new(format!(
             "prefix must be an int, not {}",
@@ -107,7 +129,7 @@ fn int_to_address(value: &Value) -> Result<u32, EvalError> {
 }
 
 /// Parses a dotted-quad IPv4 address (four decimal octets, no leading zeros).
-fn parse_ipv4(value: &Value) -> Result<u32, EvalError> {
+pub(crate) fn parse_ipv4(value: &Value) -> Result<u32, EvalError> {
     let Value::Str(text) = value else {
         return Err(EvalError::new(format!(
             "IPv4 address must be a str, not {}",
@@ -139,7 +161,7 @@ fn parse_ipv4(value: &Value) -> Result<u32, EvalError> {
 }
 
 /// Formats an address as a dotted quad.
-fn format_ipv4(address: u32) -> String {
+pub(crate) fn format_ipv4(address: u32) -> String {
     let [a, b, c, d] = address.to_be_bytes();
     format!("{a}.{b}.{c}.{d}")
 }
@@ -155,7 +177,7 @@ mod tests {
 
     fn check(builtin: Builtin, args: Vec<Value>, expected: Result<Value, &str>) {
         let owned: Vec<Cow<'_, Value>> = args.into_iter().map(Cow::Owned).collect();
-        match (call(builtin, &owned), expected) {
+        match (call(builtin, &owned, &mut Budget::new()), expected) {
             (Ok(actual), Ok(expected)) => assert_eq!(actual, expected, "{builtin:?}"),
             (Err(error), Err(fragment)) => assert!(error.message.contains(fragment), "{error}"),
             (actual, expected) => panic!("{builtin:?}: {actual:?} vs {expected:?}"),
@@ -172,6 +194,49 @@ mod tests {
         for (builtin, expected) in builtins.into_iter().zip(expected) {
             check(builtin, vec![text(ip), Int(prefix)], Ok(text(expected)));
         }
+    }
+
+    #[test]
+    fn subnets_from_four_octets() {
+        let octets = |a, b, c, d| vec![Int(a), Int(b), Int(c), Int(d), Int(26)];
+        let forms = [
+            (Builtin::NetworkAddress, "192.168.1.128"),
+            (Builtin::BroadcastAddress, "192.168.1.191"),
+            (Builtin::FirstHost, "192.168.1.129"),
+            (Builtin::LastHost, "192.168.1.190"),
+        ];
+        for (builtin, expected) in forms {
+            check(builtin, octets(192, 168, 1, 130), Ok(text(expected)));
+            check(
+                builtin,
+                octets(192, 168, 256, 130),
+                Err("octet 256 is out of range"),
+            );
+            check(
+                builtin,
+                octets(192, -1, 1, 130),
+                Err("octet -1 is out of range"),
+            );
+        }
+        let mut wrong_type = octets(10, 0, 0, 1);
+        wrong_type[3] = text("1");
+        check(
+            Builtin::NetworkAddress,
+            wrong_type,
+            Err("octet must be an int, not str"),
+        );
+        let mut wrong_prefix = octets(10, 0, 0, 1);
+        wrong_prefix[4] = Int(33);
+        check(
+            Builtin::FirstHost,
+            wrong_prefix,
+            Err("prefix 33 is out of range"),
+        );
+        check(
+            Builtin::NetworkAddress,
+            vec![Int(10), Int(1), Int(2), Int(3), Int(8)],
+            Ok(text("10.0.0.0")),
+        );
     }
 
     #[test]
@@ -265,41 +330,6 @@ mod tests {
         check(Builtin::HostCount, vec![Int(31)], Ok(Int(2)));
         check(Builtin::HostCount, vec![Int(32)], Ok(Int(1)));
         check(Builtin::HostCount, vec![Int(0)], Ok(Int(4_294_967_294)));
-    }
-
-    #[test]
-    fn wrong_prefix_networks() {
-        let ip = || text("192.168.1.130");
-        check(
-            Builtin::NetworkWithError,
-            vec![ip(), Int(26), Int(0)],
-            Ok(text("192.168.1.128")),
-        );
-        check(
-            Builtin::NetworkWithError,
-            vec![ip(), Int(26), Int(-2)],
-            Ok(text("192.168.1.0")),
-        );
-        check(
-            Builtin::NetworkWithError,
-            vec![ip(), Int(26), Int(1)],
-            Ok(text("192.168.1.128")),
-        );
-        check(
-            Builtin::NetworkWithError,
-            vec![ip(), Int(26), Int(100)],
-            Ok(text("192.168.1.130")),
-        );
-        check(
-            Builtin::NetworkWithError,
-            vec![ip(), Int(2), Int(-5)],
-            Ok(text("0.0.0.0")),
-        );
-        check(
-            Builtin::NetworkWithError,
-            vec![ip(), Int(26), text("1")],
-            Err("delta must be an int"),
-        );
     }
 
     #[test]

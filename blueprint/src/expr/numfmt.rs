@@ -116,6 +116,16 @@ pub(crate) fn general(
     text
 }
 
+/// Digits before the decimal point when `magnitude` (non-negative) is written in fixed
+/// notation: 1 below 10 (and for infinity and NaN, written as words), up to 309.
+pub(crate) fn integer_digits(magnitude: f64) -> usize {
+    if !magnitude.is_finite() || magnitude < 10.0 {
+        return 1;
+    }
+    // `log10` of a finite f64 is below 309, so the conversion cannot overflow.
+    magnitude.log10().floor() as usize + 1
+}
+
 /// Removes trailing fractional zeros (and a bare trailing point) from the mantissa.
 fn strip_trailing_zeros(text: &str) -> String {
     let (mantissa, exponent) = match text.find('e') {
@@ -148,6 +158,23 @@ mod tests {
 
     fn check(actual: String, expected: &str) {
         assert_eq!(actual, expected);
+    }
+
+    #[test]
+    fn integer_digits_of_magnitudes() {
+        let cases = [
+            (0.0, 1),
+            (9.99, 1),
+            (10.0, 2),
+            (12345.6, 5),
+            (1e15, 16),
+            (f64::MAX, 309),
+            (f64::INFINITY, 1),
+            (f64::NAN, 1),
+        ];
+        for (magnitude, expected) in cases {
+            assert_eq!(integer_digits(magnitude), expected, "{magnitude}");
+        }
     }
 
     #[test]

@@ -5,6 +5,7 @@ use super::ast::{Expr, ExprKind, FStringPart};
 use super::error::CompileError;
 use super::format::FormatSpec;
 use super::functions::Builtin;
+use super::network_error::OctetError;
 use super::parser::Parser;
 use super::placeholder::Piece;
 use super::token::{Keyword, Token};
@@ -84,6 +85,7 @@ impl Parser {
         if let Some(message) = builtin.arity_error(args.len()) {
             return Err(CompileError::new(position, message));
         }
+        check_literal_arguments(builtin, &args)?;
         Expr::new(ExprKind::Call(builtin, args), position)
     }
 
@@ -150,6 +152,17 @@ impl Parser {
         };
         CompileError::new(position, message)
     }
+}
+
+/// Rejects at compile time an argument that is a literal and could never work: the error
+/// mode of `network_with_error(address, mode)`.
+fn check_literal_arguments(builtin: Builtin, args: &[Expr]) -> Result<(), CompileError> {
+    if let (Builtin::NetworkWithError, [_, mode]) = (builtin, args)
+        && let ExprKind::Literal(Value::Str(text)) = &mode.kind
+    {
+        OctetError::parse(text).map_err(|message| CompileError::new(mode.position, message))?;
+    }
+    Ok(())
 }
 
 /// Explains why a Python keyword or reserved name cannot be used; `None` for ordinary names.
@@ -258,6 +271,16 @@ mod tests {
             "abs() takes exactly 1 argument(s) (2 given)",
         );
         check_error("min()", 0, "at least 1");
+        check_error(
+            "compute_network_address(1, 2, 3, 24)",
+            0,
+            "takes 2 or 5 argument(s) (4 given)",
+        );
+        check_error(
+            "network_with_error(ip, 'increment_octet_9')",
+            23,
+            "unknown error mode 'increment_octet_9'",
+        );
         check_error("abs(,)", 4, "expected an expression, found ','");
         check_error("xs[0", 4, "expected ']'");
         check_error("else", 0, "found 'else'");

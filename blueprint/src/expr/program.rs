@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use super::ast::Expr;
+use super::ast::{Expr, Names};
 use super::error::{CompileError, EvalError};
 use super::eval::Evaluator;
 use super::parser::Parser;
@@ -85,12 +85,12 @@ impl Program {
     /// whitelist, wrong argument counts and exceeded size/depth limits are reported here.
     pub fn compile(source: &str) -> Result<Program, CompileError> {
         let root = Parser::parse_source(source, 0, 0)?;
-        let mut names = Vec::new();
+        let mut names = Names::default();
         root.collect_names(&mut names);
         Ok(Program {
             source: source.to_owned(),
             root,
-            names,
+            names: names.into_vec(),
         })
     }
 
@@ -237,6 +237,69 @@ mod tests {
             .map_err(|error| error.to_string())
             .and_then(|template| template.render(&Env::new()).map_err(|error| error.message));
         assert!(outcome.is_err_and(|message| message.contains("budget")));
+    }
+
+    /// Values as large as a blueprint can make, for the charging tests.
+    fn large_values() -> Env {
+        let nested = Value::List(vec![Value::Int(0); 1_000]);
+        [
+            ("f", Value::Float(f64::MAX)),
+            ("u", Value::from("é".repeat(2_000))),
+            ("d", Value::List(vec![nested])),
+            (
+                "g",
+                Value::List(vec![Value::List(vec![Value::Int(1); 30]); 30]),
+            ),
+        ]
+        .into_iter()
+        .collect()
+    }
+
+    /// Runs `source` (a template when `template`) against [`large_values`].
+    fn outcome(source: &str, template: bool) -> Result<String, String> {
+        let env = large_values();
+        if template {
+            let compiled = crate::expr::Template::compile(source).map_err(|e| e.to_string())?;
+            compiled.render(&env).map_err(|error| error.message)
+        } else {
+            let compiled = Program::compile(source).map_err(|e| e.to_string())?;
+            let value = compiled.eval(&env).map_err(|error| error.message)?;
+            Ok(value.to_repr_string())
+        }
+    }
+
+    fn check_charged(source: &str, template: bool) {
+        let result = outcome(source, template);
+        assert!(
+            result
+                .as_ref()
+                .is_err_and(|message| message.contains("budget")),
+            "{source}: {result:?}"
+        );
+    }
+
+    #[test]
+    fn every_costly_operation_is_charged_for_its_work() {
+        let list = |item: &str, times: usize| format!("[{}]", vec![item; times].join(", "));
+        check_eval_error("[] * 9223372036854775807", "repetition count");
+        check_eval_error("9223372036854775807 * ''", "repetition count");
+        check_charged(&list("d == d", 12), false);
+        check_charged(&list("d < d", 12), false);
+        check_charged(&list("g <= g", 12), false);
+        check_charged(&list("d[0] in d", 12), false);
+        check_charged(&list("max(d, d)", 12), false);
+        check_charged(&list("round(f, 2)", 150), false);
+        check_charged(&list("u[-1]", 250), false);
+        check_charged(&list("min(u)", 250), false);
+        check_charged(&"{f:.0f}".repeat(150), true);
+        check_charged(&"{f:.300e}".repeat(150), true);
+        check_charged(&"{str(g)}".repeat(12), true);
+        check_charged(&"{1:4000}".repeat(200), true);
+        let small = outcome(
+            "[u[1], min(u), round(f, 2) == f, d == d, f'{f:.0f}'[0]]",
+            false,
+        );
+        assert_eq!(small.as_deref(), Ok("['é', 'é', True, True, '1']"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Stem templates: plain text with `str.format`-style `{expression[:spec]}` placeholders.
 
-use super::ast::{FStringPart, field_exprs};
+use super::ast::{FStringPart, Names, field_exprs};
 use super::error::{CompileError, EvalError};
 use super::eval::Evaluator;
 use super::parser_atoms::compile_pieces;
@@ -25,14 +25,14 @@ impl Template {
         let chars: Vec<char> = text.chars().collect();
         let (pieces, _) = scan(&chars, 0, 0, ScanMode::Template)?;
         let parts = compile_pieces(pieces, 0)?;
-        let mut names = Vec::new();
+        let mut names = Names::default();
         for expr in field_exprs(&parts) {
             expr.collect_names(&mut names);
         }
         Ok(Template {
             source: text.to_owned(),
             parts,
-            names,
+            names: names.into_vec(),
         })
     }
 

@@ -4,6 +4,7 @@ use std::cmp::Ordering;
 use std::fmt;
 
 use super::MAX_TREE_HEIGHT;
+use super::budget::Budget;
 use super::numfmt::float_repr;
 
 /// Nesting depth beyond which recursive value operations stop descending (display shows `[...]`).
@@ -153,25 +154,8 @@ impl Value {
     /// Python `==`: numbers compare by value across `int`/`float`/`bool` (`1 == 1.0 == True`),
     /// lists element-wise, and values of mismatched types are unequal.
     pub fn py_eq(&self, other: &Value) -> bool {
-        self.py_eq_at(other, 0)
-    }
-
-    fn py_eq_at(&self, other: &Value, depth: usize) -> bool {
-        match (self, other) {
-            (Value::Str(left), Value::Str(right)) => left == right,
-            (Value::List(left), Value::List(right)) => {
-                depth < VALUE_NESTING_LIMIT
-                    && left.len() == right.len()
-                    && left
-                        .iter()
-                        .zip(right)
-                        .all(|(l, r)| l.py_eq_at(r, depth + 1))
-            }
-            _ => match (self.as_number(), other.as_number()) {
-                (Some(left), Some(right)) => compare_numbers(left, right) == Some(Ordering::Equal),
-                _ => false,
-            },
-        }
+        // The unlimited budget never runs out, and equality has no other error.
+        super::compare::equal(self, other, &mut Budget::unlimited()).unwrap_or(false)
     }
 }
 
