@@ -139,3 +139,43 @@ async fn audio_on_a_text_only_server_is_voice_unavailable_and_the_exam_goes_on()
         next.assessment
     );
 }
+
+/// The most characters of client input an error message may quote.
+const QUOTED_AT_MOST: usize = 64;
+
+#[tokio::test]
+async fn errors_quote_little_of_the_input() {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("alice")).await;
+    let long = "x".repeat(15_000);
+    let frames = [
+        (
+            json!({"type": long, "event_id": "t1"}),
+            "unknown_type",
+            "t1",
+        ),
+        (
+            json!({"type": "answer.choice", "event_id": "t2", "index": long}),
+            "invalid_field",
+            "t2",
+        ),
+        (
+            json!({"type": "session.start", "event_id": "t3", "device_id": "d",
+                   "mode": "assessment", "config": {"assessment_id": long}}),
+            "invalid_config",
+            "t3",
+        ),
+    ];
+    for (frame, code, event_id) in frames {
+        client.send_json(frame).await;
+        let error = client.expect_error(code, Some(event_id)).await;
+        let message = error["message"].as_str().unwrap_or_default();
+        let quoted = message.split(|c| c != 'x').map(str::len).max().unwrap_or(0);
+        assert!(
+            quoted <= QUOTED_AT_MOST,
+            "{quoted} characters quoted: {message}"
+        );
+        assert!(message.contains('…'), "the cut is shown: {message}");
+    }
+    client.assert_alive().await;
+}
