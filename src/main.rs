@@ -44,7 +44,8 @@ struct Cli {
 enum Commands {
     /// Run the server.
     Serve(ServeArgs),
-    /// Print a token for a user, signed with the configured secret.
+    /// Print a token for a user, signed with the configured secret; or, with
+    /// `--new-secret`, a new random signing secret.
     Token(TokenArgs),
     /// Work with blueprints.
     #[command(subcommand)]
@@ -153,8 +154,11 @@ struct TokenArgs {
     #[command(flatten)]
     common: CommonArgs,
     /// The user id (`sub`).
-    #[arg(long)]
-    user: String,
+    #[arg(long, required_unless_present = "new_secret")]
+    user: Option<String>,
+    /// Print a new random signing secret (32 bytes from the OS, hex) instead of a token.
+    #[arg(long, conflicts_with = "user")]
+    new_secret: bool,
     /// How long the token is valid, such as `1h` or `30m`.
     #[arg(long, default_value = "1h", value_parser = humantime::parse_duration)]
     ttl: Duration,
@@ -293,12 +297,19 @@ fn install_model(
 }
 
 fn token(args: TokenArgs) -> anyhow::Result<()> {
+    if args.new_secret {
+        println!("{}", auth::new_secret()?);
+        return Ok(());
+    }
+    let Some(user) = args.user else {
+        anyhow::bail!("--user is required (or --new-secret)");
+    };
     let file = config::FileConfig::load(args.common.config.as_deref())?;
     let data_dir = data_dir(&args.common, &file);
     let secret = auth::resolve_secret(
         args.common.auth_secret.clone().or(file.auth.secret.clone()),
         &data_dir,
     )?;
-    println!("{}", auth::mint_token(&secret, &args.user, args.ttl)?);
+    println!("{}", auth::mint_token(&secret, &user, args.ttl)?);
     Ok(())
 }

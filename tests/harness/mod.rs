@@ -21,9 +21,10 @@ pub use exam::{
 };
 pub use http::{http_get, result_path};
 pub use redis::{RedisCluster, RedisServer};
-pub use server::{Options, Server, viva_bin};
+pub use server::{Options, Server, run_viva, viva_bin};
 pub use token::{
-    expired_token, foreign_token, now_secs, random_uuid, token, verify_token, viva_token_command,
+    SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
+    viva_token_command,
 };
 
 /// How long any single wait for the server may take before the test fails.
