@@ -5,6 +5,7 @@
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
 //! - `auth`: JWT checking and minting, development mode, the signing secret.
 //! - `app`: the axum router, handlers and `AppError`.
+//! - `connections`: the connection limits, in all and per user.
 //! - `ws`: one WebSocket connection.
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
@@ -15,6 +16,7 @@ mod app;
 mod auth;
 mod blueprints;
 mod config;
+mod connections;
 mod llm_config;
 mod models;
 mod server;
@@ -147,6 +149,12 @@ struct ServeArgs {
     /// A folder of prompt templates replacing the built-in ones file by file.
     #[arg(long, env = "VIVA_PROMPTS")]
     prompts: Option<PathBuf>,
+    /// WebSocket connections open at once, in all (default 10,000); beyond it, 503.
+    #[arg(long, env = "VIVA_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// WebSocket connections one user may hold open at once (default 16); beyond it, 429.
+    #[arg(long, env = "VIVA_MAX_CONNECTIONS_PER_USER")]
+    max_connections_per_user: Option<usize>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -261,7 +269,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         dev_mode: args.dev,
         plan_defaults: file.plan_defaults()?,
         abandon_after: file.abandon_after()?,
-        max_connections: file.server.max_connections.unwrap_or(10_000),
+        connections: file.connection_caps(args.max_connections, args.max_connections_per_user)?,
         limits: file.limits(),
         node_id: args.node_id.clone().unwrap_or_else(config::random_node_id),
         lease: file.lease(args.lease)?,

@@ -4,6 +4,7 @@ mod assessment;
 mod auth;
 mod bad_input;
 mod blueprints_cli;
+mod connection_limits;
 mod devices;
 mod distributed;
 mod exam_flow;

@@ -59,10 +59,44 @@ async fn try_connect(server: &Server, auth: &Auth) -> Result<Ws, WsError> {
 
 /// The HTTP status of a handshake the server must refuse; panics if it upgrades.
 pub async fn refused_status(server: &Server, auth: Auth) -> u16 {
-    match try_connect(server, &auth).await {
-        Err(WsError::Http(response)) => response.status().as_u16(),
-        Err(other) => panic!("expected an HTTP refusal, got {other}"),
+    match connect_or_refusal(server, auth).await {
+        Err(refusal) => refusal.status,
         Ok(_) => panic!("the server upgraded a connection it should have refused"),
+    }
+}
+
+/// A handshake the server refused: its HTTP status and body.
+#[derive(Debug)]
+pub struct Refusal {
+    /// The status code.
+    pub status: u16,
+    /// The body, as text.
+    pub body: String,
+}
+
+impl Refusal {
+    /// The body's `error` code (`{"error": CODE}`).
+    pub fn code(&self) -> String {
+        let body: Value = serde_json::from_str(&self.body)
+            .unwrap_or_else(|err| panic!("refusal body is not JSON ({err}): {:?}", self.body));
+        field_str(&body, "error").to_owned()
+    }
+}
+
+/// Connects, or returns the server's HTTP refusal; panics on any other failure.
+pub async fn connect_or_refusal(server: &Server, auth: Auth) -> Result<Client, Refusal> {
+    match try_connect(server, &auth).await {
+        Ok(ws) => Ok(Client {
+            ws,
+            name: "client".to_owned(),
+        }),
+        Err(WsError::Http(response)) => {
+            let status = response.status().as_u16();
+            let body = (*response).into_body().unwrap_or_default();
+            let body = String::from_utf8_lossy(&body).into_owned();
+            Err(Refusal { status, body })
+        }
+        Err(other) => panic!("expected an upgrade or an HTTP refusal, got {other}"),
     }
 }
 

@@ -14,7 +14,10 @@ pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory
 pub use assessment::{
     answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
 };
-pub use client::{Auth, Client, count, field_str, field_u64, find, index_of, refused_status};
+pub use client::{
+    Auth, Client, Refusal, connect_or_refusal, count, field_str, field_u64, find, index_of,
+    refused_status,
+};
 pub use exam::{
     PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
     run_to_completion, satisfactory_for, start_exam,
