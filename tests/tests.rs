@@ -2,6 +2,7 @@
 
 mod assessment;
 mod auth;
+mod backpressure;
 mod bad_input;
 mod blueprints_cli;
 mod connection_limits;

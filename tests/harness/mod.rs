@@ -15,7 +15,7 @@ pub use assessment::{
     answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
 };
 pub use client::{
-    Auth, Client, Refusal, connect_or_refusal, count, field_str, field_u64, find, index_of,
+    Auth, Client, Refusal, Ws, connect_or_refusal, count, field_str, field_u64, find, index_of,
     refused_status,
 };
 pub use exam::{
