@@ -21,11 +21,18 @@ pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
 /// fills its socket's buffers and then this; its connection is closed and its slots freed.
 pub const WRITE_TIMEOUT: Duration = Duration::from_secs(5);
 
+/// How long a connection closed for the client's own protocol error stays open, unread,
+/// after its close frame. The client may still be sending (the rest of an oversized
+/// message), and a socket dropped with unread input is reset: the reset can overtake the
+/// close frame, and the client then sees a reset instead of the code.
+pub const CLOSE_LINGER: Duration = Duration::from_secs(1);
+
 type Sink = SplitSink<WebSocket, Message>;
 
 /// Writes until the connection closes. A write that fails or times out cancels `close`, so
 /// the reader stops too. Once `close` is cancelled, what is still queued is flushed and the
-/// close frame sent (`farewell`'s, else 1001), all within one [`WRITE_TIMEOUT`].
+/// close frame sent (`farewell`'s, then [`CLOSE_LINGER`], else 1001), all within one
+/// [`WRITE_TIMEOUT`].
 pub async fn write_loop(
     connection: u64,
     sink: Sink,
@@ -63,9 +70,15 @@ pub async fn write_loop(
         }
         // The reader sends its farewell before it cancels `close`; any other closing (shutdown,
         // a full queue) has none.
-        let goodbye = farewell.try_recv().unwrap_or_else(|_| close::going_away());
+        let (goodbye, linger) = match farewell.try_recv() {
+            Ok(farewell) => (farewell, true),
+            Err(_) => (close::going_away(), false),
+        };
         // ignore: the peer may already be gone.
         let _ = writer.sink.send(Message::Close(Some(goodbye))).await;
+        if linger {
+            tokio::time::sleep(CLOSE_LINGER).await;
+        }
     };
     // ignore: a client that takes nothing more within the timeout is simply dropped.
     let _ = tokio::time::timeout(WRITE_TIMEOUT, flush).await;
