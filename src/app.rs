@@ -11,7 +11,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_actors::metrics::Metrics;
@@ -22,6 +21,7 @@ use viva_protocol::result::SessionResult;
 use viva_protocol::server::ServerEvent;
 
 use crate::auth::Authenticator;
+use crate::connections::{ConnectionLimits, Refused};
 use crate::ws::{self, HARD_FRAME_LIMIT};
 
 /// State shared by every request.
@@ -30,9 +30,8 @@ pub struct App {
     pub auth: Authenticator,
     /// Cancelled when the server shuts down; every connection closes on it.
     pub shutdown: CancellationToken,
-    /// One permit per open WebSocket connection.
-    pub connections: Arc<Semaphore>,
-    max_connections: usize,
+    /// Open WebSocket connections, in all and per user.
+    pub connections: ConnectionLimits,
     /// The speech pool; `None` on a text-only server.
     speech: Option<Arc<dyn SpeechToText>>,
     /// What the server counts (`GET /metrics`).
@@ -44,7 +43,7 @@ impl App {
     pub fn new(
         directory: Directory,
         auth: Authenticator,
-        max_connections: usize,
+        connections: ConnectionLimits,
         speech: Option<Arc<dyn SpeechToText>>,
         metrics: Arc<Metrics>,
     ) -> App {
@@ -52,8 +51,7 @@ impl App {
             directory,
             auth,
             shutdown: CancellationToken::new(),
-            connections: Arc::new(Semaphore::new(max_connections)),
-            max_connections,
+            connections,
             speech,
             metrics,
             next_connection_id: AtomicU64::new(1),
@@ -68,7 +66,7 @@ impl App {
     /// The metrics text, with the gauges read off their sources first.
     fn metrics_text(&self) -> String {
         let metrics = &self.metrics;
-        let open = self.max_connections - self.connections.available_permits();
+        let open = self.connections.open_connections();
         metrics.connections.set(gauge_value(open));
         metrics.supervisors.set(gauge_value(self.directory.len()));
         if let Some(speech) = &self.speech {
@@ -112,8 +110,12 @@ pub enum AppError {
     NotFound,
     #[error("session not completed")]
     NotCompleted,
-    #[error("too many connections")]
+    /// The server holds `max_connections`.
+    #[error("the server is at max_connections")]
     Overloaded,
+    /// This user holds `max_connections_per_user`.
+    #[error("the user is at max_connections_per_user")]
+    TooManyConnections,
     #[error("storage unavailable")]
     StorageUnavailable,
     #[error("internal error: {0}")]
@@ -127,6 +129,7 @@ impl IntoResponse for AppError {
             AppError::NotFound => (StatusCode::NOT_FOUND, "session_not_found"),
             AppError::NotCompleted => (StatusCode::CONFLICT, "not_completed"),
             AppError::Overloaded => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
+            AppError::TooManyConnections => (StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
             AppError::StorageUnavailable => {
                 (StatusCode::SERVICE_UNAVAILABLE, "storage_unavailable")
             }
@@ -175,11 +178,14 @@ async fn websocket(
 ) -> Result<Response, Response> {
     let user_id = authenticate(&app, &headers, &query).map_err(IntoResponse::into_response)?;
     let upgrade = upgrade.map_err(IntoResponse::into_response)?;
-    let permit = app
-        .connections
-        .clone()
-        .try_acquire_owned()
-        .map_err(|_| AppError::Overloaded.into_response())?;
+    let slot = app.connections.open(&user_id).map_err(|refused| {
+        tracing::info!(user = %user_id, ?refused, "connection refused");
+        let error = match refused {
+            Refused::User => AppError::TooManyConnections,
+            Refused::Server => AppError::Overloaded,
+        };
+        error.into_response()
+    })?;
     let connection_id = app.next_connection_id.fetch_add(1, Ordering::Relaxed);
     let upgrade = upgrade
         .read_buffer_size(READ_BUFFER)
@@ -187,7 +193,7 @@ async fn websocket(
         .max_frame_size(HARD_FRAME_LIMIT);
     Ok(upgrade.on_upgrade(move |socket| async move {
         ws::serve(socket, app, user_id, connection_id).await;
-        drop(permit);
+        drop(slot);
     }))
 }
 

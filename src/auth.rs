@@ -13,6 +13,11 @@ use serde::{Deserialize, Serialize};
 pub const MAX_USER_ID_CHARS: usize = 128;
 /// Clock skew tolerated on `exp`, in seconds.
 const LEEWAY_SECONDS: u64 = 5;
+/// The shortest signing secret accepted, in bytes: HS256's own output size. A shorter one
+/// can be guessed offline from any one token.
+pub const MIN_SECRET_BYTES: usize = 32;
+/// Random bytes in a generated secret (written as hex, so twice as many characters).
+const NEW_SECRET_BYTES: usize = 32;
 
 /// The claims Viva reads and writes.
 #[derive(Debug, Serialize, Deserialize)]
@@ -107,25 +112,46 @@ pub fn mint_token(
     )
 }
 
-/// The signing secret: the configured one, else `<data_dir>/auth-secret`, created with 32
-/// random bytes (hex) on first use so `viva token` and `viva serve` agree.
+/// The signing secret: the configured one, else `<data_dir>/auth-secret`, created by
+/// [`new_secret`] on first use so `viva token` and `viva serve` agree. Either must have at
+/// least [`MIN_SECRET_BYTES`] bytes.
 pub fn resolve_secret(configured: Option<String>, data_dir: &Path) -> anyhow::Result<Vec<u8>> {
     if let Some(secret) = configured.filter(|s| !s.is_empty()) {
+        check_secret(&secret, "VIVA_AUTH_SECRET (or [auth] secret)")?;
         return Ok(secret.into_bytes());
     }
     let path = data_dir.join("auth-secret");
     if let Ok(existing) = std::fs::read_to_string(&path) {
-        return Ok(existing.trim().as_bytes().to_vec());
+        let existing = existing.trim();
+        check_secret(existing, &path.display().to_string())?;
+        return Ok(existing.as_bytes().to_vec());
     }
     std::fs::create_dir_all(data_dir)?;
-    let secret = format!(
-        "{}{}",
-        uuid::Uuid::new_v4().simple(),
-        uuid::Uuid::new_v4().simple()
-    );
+    let secret = new_secret()?;
     write_private(&path, &secret)?;
     tracing::warn!(path = %path.display(), "no VIVA_AUTH_SECRET set; generated a signing secret");
     Ok(secret.into_bytes())
+}
+
+/// A new signing secret: [`NEW_SECRET_BYTES`] bytes from the operating system's CSPRNG, hex.
+pub fn new_secret() -> anyhow::Result<String> {
+    let mut bytes = [0u8; NEW_SECRET_BYTES];
+    getrandom::fill(&mut bytes)
+        .map_err(|err| anyhow::anyhow!("no randomness from the operating system: {err}"))?;
+    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
+}
+
+/// Refuses a secret shorter than [`MIN_SECRET_BYTES`], saying where it came from and how to
+/// make a good one.
+fn check_secret(secret: &str, source: &str) -> anyhow::Result<()> {
+    if secret.len() < MIN_SECRET_BYTES {
+        anyhow::bail!(
+            "the signing secret from {source} is {} bytes; at least {MIN_SECRET_BYTES} are \
+             needed. Make one with `viva token --new-secret` (or `openssl rand -hex 32`)",
+            secret.len()
+        );
+    }
+    Ok(())
 }
 
 fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
@@ -143,6 +169,8 @@ fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
 mod tests {
     use super::*;
 
+    const SECRET: &[u8] = b"unit-test-secret-of-thirty-two-bytes";
+
     fn query(pairs: &[(&str, &str)]) -> HashMap<String, String> {
         pairs
             .iter()
@@ -152,9 +180,14 @@ mod tests {
 
     #[test]
     fn tokens_are_checked() {
-        let auth = Authenticator::new(b"s3cret", false);
-        let good = mint_token(b"s3cret", "alice", Duration::from_secs(60)).unwrap();
-        let forged = mint_token(b"other", "alice", Duration::from_secs(60)).unwrap();
+        let auth = Authenticator::new(SECRET, false);
+        let good = mint_token(SECRET, "alice", Duration::from_secs(60)).unwrap();
+        let forged = mint_token(
+            b"another-secret-of-thirty-two-bytes!",
+            "alice",
+            Duration::from_secs(60),
+        )
+        .unwrap();
         let mut headers = HeaderMap::new();
         headers.insert("authorization", format!("Bearer {good}").parse().unwrap());
         assert_eq!(auth.authenticate(&headers, &query(&[])).unwrap(), "alice");
@@ -180,14 +213,17 @@ mod tests {
 
     #[test]
     fn expired_tokens_are_refused() {
-        let auth = Authenticator::new(b"k", false);
+        let auth = Authenticator::new(SECRET, false);
         let claims = Claims {
             sub: "alice".into(),
             exp: 1_000,
         };
-        let token =
-            jsonwebtoken::encode(&Header::default(), &claims, &EncodingKey::from_secret(b"k"))
-                .unwrap();
+        let token = jsonwebtoken::encode(
+            &Header::default(),
+            &claims,
+            &EncodingKey::from_secret(SECRET),
+        )
+        .unwrap();
         assert!(
             auth.authenticate(&HeaderMap::new(), &query(&[("access_token", &token)]))
                 .is_err()
@@ -196,7 +232,7 @@ mod tests {
 
     #[test]
     fn dev_mode_accepts_a_user_parameter() {
-        let auth = Authenticator::new(b"k", true);
+        let auth = Authenticator::new(SECRET, true);
         assert_eq!(
             auth.authenticate(&HeaderMap::new(), &query(&[("user", "bob")]))
                 .unwrap(),
@@ -209,13 +245,34 @@ mod tests {
     }
 
     #[test]
-    fn generated_secret_is_stable() {
+    fn generated_secret_is_stable_and_long_enough() {
         let dir = tempfile::tempdir().unwrap();
         let first = resolve_secret(None, dir.path()).unwrap();
+        assert!(first.len() >= MIN_SECRET_BYTES, "{}", first.len());
         assert_eq!(resolve_secret(None, dir.path()).unwrap(), first);
+        let configured = "k".repeat(MIN_SECRET_BYTES);
         assert_eq!(
-            resolve_secret(Some("x".into()), dir.path()).unwrap(),
-            b"x".to_vec()
+            resolve_secret(Some(configured.clone()), dir.path()).unwrap(),
+            configured.into_bytes()
         );
+    }
+
+    #[test]
+    fn short_secrets_are_refused_with_the_way_to_make_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let short = "k".repeat(MIN_SECRET_BYTES - 1);
+        let err = resolve_secret(Some(short.clone()), dir.path()).unwrap_err();
+        assert!(err.to_string().contains("viva token --new-secret"), "{err}");
+        std::fs::write(dir.path().join("auth-secret"), &short).unwrap();
+        let err = resolve_secret(None, dir.path()).unwrap_err();
+        assert!(err.to_string().contains("auth-secret"), "{err}");
+    }
+
+    #[test]
+    fn new_secrets_are_hex_and_differ() {
+        let first = new_secret().unwrap();
+        assert_eq!(first.len(), 2 * NEW_SECRET_BYTES);
+        assert!(first.chars().all(|c| c.is_ascii_hexdigit()), "{first}");
+        assert_ne!(new_secret().unwrap(), first);
     }
 }

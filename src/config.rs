@@ -12,6 +12,8 @@ use viva_actors::supervisor::SessionLimits;
 use viva_actors::voice::TurnSettings;
 use viva_redis_store::{RedisConfig, Retention};
 
+use crate::connections::Caps;
+
 /// The optional TOML config file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -124,9 +126,12 @@ pub struct ServerSection {
     pub listen: Option<SocketAddr>,
     pub data_dir: Option<PathBuf>,
     pub blueprints: Option<PathBuf>,
+    /// Open WebSocket connections in all (default 10,000).
     pub max_connections: Option<usize>,
     /// Whether new sessions may start while no operator switch is stored (default true).
     pub accept_new_sessions: Option<bool>,
+    /// Open WebSocket connections per user (default 16).
+    pub max_connections_per_user: Option<usize>,
 }
 
 /// `[auth]`.
@@ -192,6 +197,26 @@ impl FileConfig {
             starts_per_minute: self.limits.starts_per_minute.unwrap_or(d.starts_per_minute),
             open_sessions: self.limits.open_sessions.unwrap_or(d.open_sessions),
         }
+    }
+
+    /// Connection caps: each flag, else the file, else the default; each at least 1.
+    pub fn connection_caps(
+        &self,
+        total: Option<usize>,
+        per_user: Option<usize>,
+    ) -> anyhow::Result<Caps> {
+        let d = Caps::default();
+        let server = &self.server;
+        let caps = Caps {
+            total: total.or(server.max_connections).unwrap_or(d.total),
+            per_user: per_user
+                .or(server.max_connections_per_user)
+                .unwrap_or(d.per_user),
+        };
+        if caps.total == 0 || caps.per_user == 0 {
+            bail!("max_connections and max_connections_per_user must be at least 1, got {caps:?}");
+        }
+        Ok(caps)
     }
 
     /// The session lease: the flag, else the file, else 10 s.
@@ -283,7 +308,8 @@ pub struct Settings {
     pub auth_secret: Vec<u8>,
     pub plan_defaults: PlanDefaults,
     pub abandon_after: Duration,
-    pub max_connections: usize,
+    /// Open connections, in all and per user.
+    pub connections: Caps,
     pub limits: SessionLimits,
     /// This node's id: lease owner and notice address.
     pub node_id: String,
@@ -360,6 +386,21 @@ mod tests {
             toml::from_str::<FileConfig>("[exam]\nfool = 1").is_err(),
             "unknown keys are refused"
         );
+    }
+
+    #[test]
+    fn connection_caps_from_flags_file_or_defaults() {
+        let none = FileConfig::default();
+        let caps = none.connection_caps(None, None).unwrap();
+        assert_eq!((caps.total, caps.per_user), (10_000, 16));
+        let file: FileConfig =
+            toml::from_str("[server]\nmax_connections = 50\nmax_connections_per_user = 4").unwrap();
+        let caps = file.connection_caps(None, None).unwrap();
+        assert_eq!((caps.total, caps.per_user), (50, 4));
+        let caps = file.connection_caps(Some(60), Some(2)).unwrap();
+        assert_eq!((caps.total, caps.per_user), (60, 2), "flags win");
+        assert!(file.connection_caps(None, Some(0)).is_err());
+        assert!(file.connection_caps(Some(0), None).is_err());
     }
 
     #[test]

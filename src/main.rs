@@ -6,6 +6,7 @@
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
 //! - `auth`: JWT checking and minting, development mode, the signing secret.
 //! - `app`: the axum router, handlers and `AppError`.
+//! - `connections`: the connection limits, in all and per user.
 //! - `ws`: one WebSocket connection.
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
@@ -18,6 +19,7 @@ mod app;
 mod auth;
 mod blueprints;
 mod config;
+mod connections;
 mod llm_config;
 mod models;
 mod server;
@@ -47,7 +49,8 @@ struct Cli {
 enum Commands {
     /// Run the server.
     Serve(ServeArgs),
-    /// Print a token for a user, signed with the configured secret.
+    /// Print a token for a user, signed with the configured secret; or, with
+    /// `--new-secret`, a new random signing secret.
     Token(TokenArgs),
     /// Work with blueprints.
     #[command(subcommand)]
@@ -150,6 +153,12 @@ struct ServeArgs {
     /// A folder of prompt templates replacing the built-in ones file by file.
     #[arg(long, env = "VIVA_PROMPTS")]
     prompts: Option<PathBuf>,
+    /// WebSocket connections open at once, in all (default 10,000); beyond it, 503.
+    #[arg(long, env = "VIVA_MAX_CONNECTIONS")]
+    max_connections: Option<usize>,
+    /// WebSocket connections one user may hold open at once (default 16); beyond it, 429.
+    #[arg(long, env = "VIVA_MAX_CONNECTIONS_PER_USER")]
+    max_connections_per_user: Option<usize>,
 }
 
 /// Where sessions are kept when not in the data directory.
@@ -169,8 +178,11 @@ struct TokenArgs {
     #[command(flatten)]
     common: CommonArgs,
     /// The user id (`sub`).
-    #[arg(long)]
-    user: String,
+    #[arg(long, required_unless_present = "new_secret")]
+    user: Option<String>,
+    /// Print a new random signing secret (32 bytes from the OS, hex) instead of a token.
+    #[arg(long, conflicts_with = "user")]
+    new_secret: bool,
     /// How long the token is valid, such as `1h` or `30m`.
     #[arg(long, default_value = "1h", value_parser = humantime::parse_duration)]
     ttl: Duration,
@@ -275,7 +287,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         dev_mode: args.dev,
         plan_defaults: file.plan_defaults()?,
         abandon_after: file.abandon_after()?,
-        max_connections: file.server.max_connections.unwrap_or(10_000),
+        connections: file.connection_caps(args.max_connections, args.max_connections_per_user)?,
         limits: file.limits(),
         node_id: args.node_id.clone().unwrap_or_else(config::random_node_id),
         lease: file.lease(args.lease)?,
@@ -312,12 +324,19 @@ fn install_model(
 }
 
 fn token(args: TokenArgs) -> anyhow::Result<()> {
+    if args.new_secret {
+        println!("{}", auth::new_secret()?);
+        return Ok(());
+    }
+    let Some(user) = args.user else {
+        anyhow::bail!("--user is required (or --new-secret)");
+    };
     let file = config::FileConfig::load(args.common.config.as_deref())?;
     let data_dir = data_dir(&args.common, &file);
     let secret = auth::resolve_secret(
         args.common.auth_secret.clone().or(file.auth.secret.clone()),
         &data_dir,
     )?;
-    println!("{}", auth::mint_token(&secret, &args.user, args.ttl)?);
+    println!("{}", auth::mint_token(&secret, &user, args.ttl)?);
     Ok(())
 }

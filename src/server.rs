@@ -24,6 +24,7 @@ use viva_speech::{PoolSettings, WhisperPool};
 use crate::app::{self, App};
 use crate::auth::Authenticator;
 use crate::config::Settings;
+use crate::connections::ConnectionLimits;
 
 /// How long shutdown waits for sessions to checkpoint.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -100,7 +101,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let app = Arc::new(App::new(
         directory,
         Authenticator::new(&settings.auth_secret, settings.dev_mode),
-        settings.max_connections,
+        ConnectionLimits::new(settings.connections),
         speech,
         metrics,
     ));
@@ -115,7 +116,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
             tracing::warn!(%err, "cannot set TCP_NODELAY");
         }
     });
-    warn_if_files_run_out(settings.max_connections);
+    warn_if_files_run_out(settings.connections.total);
     if settings.dev_mode {
         tracing::warn!(
             "DEVELOPMENT MODE: ?user=<id> is accepted WITHOUT a token; never expose this server"

@@ -1,9 +1,9 @@
 //! Authentication: JWT in header or query, 401 before the upgrade, `viva token`, dev mode.
 
 use crate::harness::{
-    Auth, Client, Server, expired_token, field_str, field_u64, foreign_token, http_get, now_secs,
-    random_uuid, refused_status, result_path, resume, start_exam, token, verify_token,
-    viva_token_command,
+    Auth, Client, SECRET, Server, expired_token, field_str, field_u64, foreign_token, http_get,
+    now_secs, random_uuid, refused_status, result_path, resume, run_viva, start_exam, token,
+    verify_token, viva_token_command,
 };
 
 #[tokio::test]
@@ -122,4 +122,39 @@ async fn the_longest_user_id_starts_and_resumes_an_exam() {
     let mut phone = Client::connect(&server, Auth::bearer(&user)).await;
     let resumed = resume(&mut phone, "phone", None).await;
     assert_eq!(resumed.resumed["session_id"], started.session_id.as_str());
+
+async fn a_short_secret_stops_the_server_with_the_way_to_make_one() {
+    let dir = tempfile::tempdir().expect("data dir");
+    let data_dir = dir.path().display().to_string();
+    let args = ["serve", "--listen", "127.0.0.1:0", "--data-dir", &data_dir];
+    let output = run_viva(&args, "short-secret!").await;
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success(),
+        "served with a 13-byte secret: {stderr}"
+    );
+    assert!(stderr.contains("at least 32"), "{stderr}");
+    assert!(stderr.contains("viva token --new-secret"), "{stderr}");
+}
+
+#[tokio::test]
+async fn viva_token_new_secret_prints_a_secret_the_server_takes() {
+    let mut secrets = Vec::new();
+    for _ in 0..2 {
+        let output = run_viva(&["token", "--new-secret"], SECRET).await;
+        assert!(output.status.success(), "{output:?}");
+        let secret = String::from_utf8(output.stdout)
+            .expect("utf-8")
+            .trim()
+            .to_owned();
+        assert!(secret.len() >= 64, "{secret:?}");
+        assert!(secret.chars().all(|c| c.is_ascii_hexdigit()), "{secret:?}");
+        secrets.push(secret);
+    }
+    assert_ne!(secrets[0], secrets[1], "each secret is new");
+    let output = run_viva(&["token", "--user", "erin"], &secrets[0]).await;
+    assert!(
+        output.status.success(),
+        "the new secret signs tokens: {output:?}"
+    );
 }

@@ -1,6 +1,9 @@
 //! Bad frames get a precise error code and leave the connection (and session) usable.
 
 use serde_json::json;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::protocol::frame::Frame as WsFrame;
+use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use viva_protocol::{MAX_AUDIO_FRAME_BYTES, MAX_TEXT_FRAME_BYTES};
 
 use crate::harness::{Auth, Client, Server, answer, satisfactory_for, start_exam};
@@ -138,4 +141,73 @@ async fn audio_on_a_text_only_server_is_voice_unavailable_and_the_exam_goes_on()
         "{}",
         next.assessment
     );
+}
+
+/// The server's hard WebSocket message limit (1 MiB); beyond it the connection closes.
+const HARD_LIMIT: usize = 1024 * 1024;
+/// The most characters of client input an error message may quote.
+const QUOTED_AT_MOST: usize = 64;
+
+/// Sends `frame` (the server may close before it has all of it) and returns the close code.
+async fn close_code_after(frame: Message) -> u16 {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("alice")).await;
+    // ignore: a server that closes early may refuse the rest of the frame.
+    let _ = client.try_send(frame).await;
+    client.expect_close_code().await
+}
+
+#[tokio::test]
+async fn a_message_over_the_hard_limit_closes_with_1009() {
+    let text = "a".repeat(HARD_LIMIT + 1);
+    assert_eq!(close_code_after(Message::text(text)).await, 1009);
+}
+
+#[tokio::test]
+async fn invalid_utf8_text_closes_with_1007() {
+    let frame = WsFrame::message(vec![b'{', 0xff, 0xfe, b'}'], OpCode::Data(Data::Text), true);
+    assert_eq!(close_code_after(Message::Frame(frame)).await, 1007);
+}
+
+#[tokio::test]
+async fn a_protocol_violation_closes_with_1002() {
+    let stray = WsFrame::message(b"x".to_vec(), OpCode::Data(Data::Continue), true);
+    assert_eq!(close_code_after(Message::Frame(stray)).await, 1002);
+}
+
+#[tokio::test]
+async fn errors_quote_little_of_the_input() {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("alice")).await;
+    let long = "x".repeat(15_000);
+    let frames = [
+        (
+            json!({"type": long, "event_id": "t1"}),
+            "unknown_type",
+            "t1",
+        ),
+        (
+            json!({"type": "answer.choice", "event_id": "t2", "index": long}),
+            "invalid_field",
+            "t2",
+        ),
+        (
+            json!({"type": "session.start", "event_id": "t3", "device_id": "d",
+                   "mode": "assessment", "config": {"assessment_id": long}}),
+            "invalid_config",
+            "t3",
+        ),
+    ];
+    for (frame, code, event_id) in frames {
+        client.send_json(frame).await;
+        let error = client.expect_error(code, Some(event_id)).await;
+        let message = error["message"].as_str().unwrap_or_default();
+        let quoted = message.split(|c| c != 'x').map(str::len).max().unwrap_or(0);
+        assert!(
+            quoted <= QUOTED_AT_MOST,
+            "{quoted} characters quoted: {message}"
+        );
+        assert!(message.contains('…'), "the cut is shown: {message}");
+    }
+    client.assert_alive().await;
 }

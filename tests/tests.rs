@@ -2,8 +2,10 @@
 
 mod assessment;
 mod auth;
+mod backpressure;
 mod bad_input;
 mod blueprints_cli;
+mod connection_limits;
 mod devices;
 mod distributed;
 mod exam_flow;

@@ -2,6 +2,7 @@
 
 use crate::client::{ClientEvent, ClientMessage};
 use crate::error::ErrorCode;
+use crate::excerpt::{excerpt, shorten_quotes};
 use crate::{MAX_EVENT_ID_CHARS, MAX_TEXT_FRAME_BYTES};
 
 /// Why a text frame was refused; becomes an `error` event with the same `event_id`.
@@ -28,7 +29,9 @@ impl DecodeError {
 /// Decodes one client text frame.
 ///
 /// Checks in order: size, JSON syntax, object with a string `type`, a valid `event_id`, a known
-/// `type`, then the event's own fields. Each failure has its own code.
+/// `type`, then the event's own fields. Each failure has its own code, and its message quotes
+/// at most [`MAX_EXCERPT_CHARS`](crate::excerpt::MAX_EXCERPT_CHARS) characters of any value
+/// or name the client sent.
 pub fn decode_client_text(text: &str) -> Result<ClientMessage, DecodeError> {
     if text.len() > MAX_TEXT_FRAME_BYTES {
         return Err(DecodeError::new(
@@ -46,11 +49,11 @@ pub fn decode_client_text(text: &str) -> Result<ClientMessage, DecodeError> {
     let event_id = read_event_id(&value)?;
     let kind = read_type(&value, &event_id)?.to_owned();
     if !ClientEvent::TYPES.contains(&kind.as_str()) {
-        let message = format!("unknown event type {kind:?}");
+        let message = format!("unknown event type {:?}", excerpt(&kind));
         return Err(DecodeError::new(ErrorCode::UnknownType, message, event_id));
     }
     serde_json::from_value(value).map_err(|err| {
-        let message = format!("invalid {kind} event: {err}");
+        let message = format!("invalid {kind} event: {}", shorten_quotes(&err.to_string()));
         DecodeError::new(ErrorCode::InvalidField, message, event_id)
     })
 }
@@ -150,5 +153,24 @@ mod tests {
             "a".repeat(MAX_TEXT_FRAME_BYTES)
         );
         check(&huge, Err((FrameTooLarge, None)));
+    }
+
+    /// Every refusal quotes at most a short excerpt of what the client sent.
+    #[test]
+    fn messages_quote_little_of_the_input() {
+        let long = "x".repeat(15_000);
+        let frames = [
+            format!(r#"{{"type":"{long}"}}"#),
+            format!(r#"{{"type":"session.start","device_id":"d","mode":"{long}","config":{{}}}}"#),
+            format!(r#"{{"type":"answer.choice","index":"{long}"}}"#),
+            format!(
+                r#"{{"type":"session.start","device_id":"d","mode":"exam","config":{{"rating":"{long}"}}}}"#
+            ),
+        ];
+        for frame in frames {
+            let err = decode_client_text(&frame).expect_err("refused");
+            assert!(err.message.len() < 400, "{:?}: {}", err.code, err.message);
+            assert!(err.message.contains("xxxx…"), "{}", err.message);
+        }
     }
 }

@@ -10,6 +10,7 @@
 //! - [`error`]: the stable error codes of the `error` event.
 //! - [`decode`]: decoding a client text frame once, at the edge, into a `ClientMessage` or an
 //!   `error` to send back.
+//! - [`excerpt`]: quoting at most 64 characters of client input in an error message.
 //! - [`schema`]: JSON Schema generation (committed under `protocol/schema/`).
 //!
 //! Invariant: this crate depends only on serde, serde_json and schemars.
@@ -19,6 +20,7 @@ pub mod client;
 pub mod config;
 pub mod decode;
 pub mod error;
+pub mod excerpt;
 pub mod result;
 pub mod schema;
 pub mod server;

@@ -13,7 +13,8 @@ use super::TIMEOUT;
 use super::server::Server;
 use super::token::token;
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+/// A raw client WebSocket stream.
+pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
 /// How a connection authenticates.
 pub enum Auth {
@@ -59,10 +60,44 @@ async fn try_connect(server: &Server, auth: &Auth) -> Result<Ws, WsError> {
 
 /// The HTTP status of a handshake the server must refuse; panics if it upgrades.
 pub async fn refused_status(server: &Server, auth: Auth) -> u16 {
-    match try_connect(server, &auth).await {
-        Err(WsError::Http(response)) => response.status().as_u16(),
-        Err(other) => panic!("expected an HTTP refusal, got {other}"),
+    match connect_or_refusal(server, auth).await {
+        Err(refusal) => refusal.status,
         Ok(_) => panic!("the server upgraded a connection it should have refused"),
+    }
+}
+
+/// A handshake the server refused: its HTTP status and body.
+#[derive(Debug)]
+pub struct Refusal {
+    /// The status code.
+    pub status: u16,
+    /// The body, as text.
+    pub body: String,
+}
+
+impl Refusal {
+    /// The body's `error` code (`{"error": CODE}`).
+    pub fn code(&self) -> String {
+        let body: Value = serde_json::from_str(&self.body)
+            .unwrap_or_else(|err| panic!("refusal body is not JSON ({err}): {:?}", self.body));
+        field_str(&body, "error").to_owned()
+    }
+}
+
+/// Connects, or returns the server's HTTP refusal; panics on any other failure.
+pub async fn connect_or_refusal(server: &Server, auth: Auth) -> Result<Client, Refusal> {
+    match try_connect(server, &auth).await {
+        Ok(ws) => Ok(Client {
+            ws,
+            name: "client".to_owned(),
+        }),
+        Err(WsError::Http(response)) => {
+            let status = response.status().as_u16();
+            let body = (*response).into_body().unwrap_or_default();
+            let body = String::from_utf8_lossy(&body).into_owned();
+            Err(Refusal { status, body })
+        }
+        Err(other) => panic!("expected an upgrade or an HTTP refusal, got {other}"),
     }
 }
 
@@ -102,6 +137,28 @@ impl Client {
         self
     }
 
+    /// Connects with a socket receive buffer fixed at `bytes`. Linux grows an unread
+    /// socket's buffer up to `tcp_rmem`'s maximum (32 MiB here) unless it is set: a fixed
+    /// one makes a client that stops reading stall the server's writes after a few MB.
+    pub async fn connect_with_receive_buffer(server: &Server, auth: Auth, bytes: u32) -> Client {
+        let handshake = async {
+            let socket = tokio::net::TcpSocket::new_v4()?;
+            socket.set_recv_buffer_size(bytes)?;
+            let stream = socket.connect(server.addr()).await?;
+            let stream = MaybeTlsStream::Plain(stream);
+            let (ws, _) = tokio_tungstenite::client_async(request(server, &auth), stream)
+                .await
+                .map_err(std::io::Error::other)?;
+            Ok::<_, std::io::Error>(ws)
+        };
+        let ws = tokio::time::timeout(TIMEOUT, handshake)
+            .await
+            .unwrap_or_else(|_| panic!("no WebSocket handshake within {TIMEOUT:?}"))
+            .unwrap_or_else(|err| panic!("small-buffer client: handshake failed: {err}"));
+        let name = "small-buffer client".to_owned();
+        Client { ws, name }
+    }
+
     /// Names this client in panic messages (e.g. "device A").
     pub fn named(mut self, name: &str) -> Client {
         self.name = name.to_owned();
@@ -128,6 +185,14 @@ impl Client {
     /// Sends a binary frame.
     pub async fn send_binary(&mut self, bytes: Vec<u8>) {
         self.send(Message::binary(bytes)).await;
+    }
+
+    /// Sends any frame (a raw one too), returning the error of a server that has already
+    /// closed instead of panicking.
+    pub async fn try_send(&mut self, message: Message) -> Result<(), WsError> {
+        tokio::time::timeout(TIMEOUT, self.ws.send(message))
+            .await
+            .unwrap_or_else(|_| panic!("{}: send blocked for {TIMEOUT:?}", self.name))
     }
 
     /// The next server event, skipping WebSocket ping/pong frames.
@@ -198,6 +263,25 @@ impl Client {
     pub async fn assert_alive(&mut self) {
         self.send_json(json!({"type": "ping"})).await;
         self.expect("pong").await;
+    }
+
+    /// The code of the server's close frame, which must come before any further event.
+    pub async fn expect_close_code(&mut self) -> u16 {
+        loop {
+            let next = tokio::time::timeout(TIMEOUT, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: still open after {TIMEOUT:?}", self.name));
+            match next {
+                Some(Ok(Message::Close(Some(frame)))) => return frame.code.into(),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                other => panic!("{}: expected a close frame, got {other:?}", self.name),
+            }
+        }
+    }
+
+    /// The raw stream, for a test that reads and writes in its own way (or never reads).
+    pub fn into_inner(self) -> Ws {
+        self.ws
     }
 
     /// Waits for the server to close the connection; no further event may arrive first.

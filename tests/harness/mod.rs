@@ -16,16 +16,20 @@ pub use admin::{data_dir_of, exams, plan_audit, start_refused, viva_cli};
 pub use assessment::{
     answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
 };
-pub use client::{Auth, Client, count, field_str, field_u64, find, index_of, refused_status};
+pub use client::{
+    Auth, Client, Refusal, Ws, connect_or_refusal, count, field_str, field_u64, find, index_of,
+    refused_status,
+};
 pub use exam::{
     PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
     run_to_completion, satisfactory_for, start_exam,
 };
 pub use http::{http_get, result_path};
 pub use redis::{RedisCluster, RedisServer};
-pub use server::{Options, Server, viva_bin};
+pub use server::{Options, Server, run_viva, viva_bin};
 pub use token::{
-    expired_token, foreign_token, now_secs, random_uuid, token, verify_token, viva_token_command,
+    SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
+    viva_token_command,
 };
 
 /// How long any single wait for the server may take before the test fails.

@@ -264,3 +264,18 @@ async fn forward<R: AsyncRead + Unpin>(
         eprintln!("[viva {pid} {pipe}] {line}");
     }
 }
+
+/// Runs `viva ARGS` to its end with `VIVA_AUTH_SECRET` set to `secret`; panics if it is
+/// still running after [`TIMEOUT`].
+pub async fn run_viva(args: &[&str], secret: &str) -> std::process::Output {
+    let output = Command::new(viva_bin())
+        .args(args)
+        .env("VIVA_AUTH_SECRET", secret)
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    tokio::time::timeout(TIMEOUT, output)
+        .await
+        .unwrap_or_else(|_| panic!("viva {args:?} still running after {TIMEOUT:?}"))
+        .unwrap_or_else(|err| panic!("run viva {args:?}: {err}"))
+}

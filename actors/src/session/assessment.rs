@@ -109,7 +109,10 @@ impl AssessmentCore {
         let assessment = library.assessment(assessment_id).ok_or_else(|| {
             Refusal::new(
                 ErrorCode::InvalidConfig,
-                format!("no assessment blueprint {assessment_id:?}"),
+                format!(
+                    "no assessment blueprint {:?}",
+                    viva_protocol::excerpt::excerpt(assessment_id)
+                ),
             )
         })?;
         let deadline_ms = assessment

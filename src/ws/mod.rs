@@ -1,15 +1,23 @@
 //! One WebSocket connection: decode each frame once, route it to the user's supervisor or
 //! attached session, and write server events from a bounded queue, with a heartbeat.
+//!
+//! - this file: the connection and its read loop, which reads a frame only while the
+//!   outbound queue has room for its replies (flow control);
+//! - `writer`: the write loop, each write bounded by a timeout;
+//! - `close`: close codes.
+
+mod close;
+mod writer;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::StreamExt;
 use kameo::actor::ActorRef;
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::DeviceLink;
-use viva_actors::metrics::Metrics;
 use viva_actors::session::actor::{
     Audio, AudioControl, Command, CommandOutcome, LiveSession, SessionCommand,
 };
@@ -23,8 +31,6 @@ use viva_protocol::{
 
 use crate::app::App;
 
-/// How often the server pings an idle client.
-pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
 /// A client silent this long is disconnected.
 pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
 /// Hard WebSocket limits; larger frames close the connection (code 1009). Frames under these
@@ -51,10 +57,13 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
     let close = app.shutdown.child_token();
     let (link, outbound) = DeviceLink::new(connection_id, String::new(), close.clone());
     let (sink, stream) = socket.split();
-    let writer = tokio::spawn(write_loop(
+    let (farewell, farewell_rx) = oneshot::channel();
+    let writer = tokio::spawn(writer::write_loop(
+        connection_id,
         sink,
         outbound,
         close.clone(),
+        farewell_rx,
         app.metrics.clone(),
     ));
     let mut connection = Connection {
@@ -65,7 +74,10 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
         audio_refused: 0,
     };
     tracing::info!(connection = connection_id, user = %connection.user_id, "connected");
-    connection.read_loop(stream, &close).await;
+    if let Some(goodbye) = connection.read_loop(stream, &close).await {
+        // ignore: a writer that already stopped has no one to say it to.
+        let _ = farewell.send(goodbye);
+    }
     close.cancel();
     let supervisor = app.directory.supervisor(&connection.user_id);
     // ignore: a stopped supervisor has no session holding this connection.
@@ -75,77 +87,35 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
     tracing::info!(connection = connection_id, "disconnected");
 }
 
-async fn write_loop(
-    mut sink: futures_util::stream::SplitSink<WebSocket, Message>,
-    mut outbound: viva_actors::link::Outbound,
-    close: CancellationToken,
-    metrics: Arc<Metrics>,
-) {
-    let mut heartbeat = tokio::time::interval(HEARTBEAT_INTERVAL);
-    let encode = |message: &ServerMessage| {
-        count_out(&metrics, &message.event);
-        encode(message)
-    };
-    loop {
-        let frame = tokio::select! {
-            message = outbound.recv() => match message {
-                Some(message) => encode(&message),
-                None => break,
-            },
-            _ = heartbeat.tick() => Message::Ping(Default::default()),
-            _ = close.cancelled() => break,
-        };
-        if sink.send(frame).await.is_err() {
-            return;
-        }
-    }
-    while let Ok(message) = outbound.try_recv() {
-        if sink.send(encode(&message)).await.is_err() {
-            return;
-        }
-    }
-    let goodbye = CloseFrame {
-        code: 1001,
-        reason: "closing".into(),
-    };
-    // ignore: the peer may already be gone.
-    let _ = sink.send(Message::Close(Some(goodbye))).await;
-}
-
-fn count_out(metrics: &Metrics, event: &ServerEvent) {
-    metrics.events_out.inc(event.type_name());
-    if let ServerEvent::Error(error) = event {
-        metrics.errors.inc(error.code.as_str());
-    }
-}
-
-fn encode(message: &ServerMessage) -> Message {
-    match serde_json::to_string(message) {
-        Ok(text) => Message::Text(text.into()),
-        Err(err) => {
-            tracing::error!(%err, "server event did not encode");
-            Message::Text(r#"{"type":"error","code":"internal","message":"internal error"}"#.into())
-        }
-    }
-}
-
 impl Connection {
+    /// Reads and handles frames until the connection ends; returns the close frame a read
+    /// error calls for. A frame is read only while the outbound queue has room for its
+    /// replies, so a client that sends faster than it reads is slowed, not dropped.
     async fn read_loop(
         &mut self,
         mut stream: futures_util::stream::SplitStream<WebSocket>,
         close: &CancellationToken,
-    ) {
+    ) -> Option<CloseFrame> {
         loop {
+            let link = &self.link;
+            let next = async {
+                link.room_for_replies().await;
+                tokio::time::timeout(CLIENT_TIMEOUT, stream.next()).await
+            };
             let frame = tokio::select! {
-                frame = tokio::time::timeout(CLIENT_TIMEOUT, stream.next()) => frame,
-                _ = close.cancelled() => return,
+                frame = next => frame,
+                _ = close.cancelled() => return None,
             };
             match frame {
                 Err(_) => {
                     tracing::info!(connection = self.link.connection_id, "client timed out");
-                    return;
+                    return None;
                 }
-                Ok(None) | Ok(Some(Err(_))) | Ok(Some(Ok(Message::Close(_)))) => return,
+                Ok(Some(Err(err))) => {
+                    tracing::info!(connection = self.link.connection_id, %err, "read failed");
+                    return close::for_read_error(err);
+                }
+                Ok(None) | Ok(Some(Ok(Message::Close(_)))) => return None,
                 Ok(Some(Ok(Message::Text(text)))) => self.on_text(text.as_str()).await,
                 Ok(Some(Ok(Message::Binary(audio)))) => self.on_audio(&audio).await,
                 Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
