@@ -122,7 +122,9 @@ async fn the_longest_user_id_starts_and_resumes_an_exam() {
     let mut phone = Client::connect(&server, Auth::bearer(&user)).await;
     let resumed = resume(&mut phone, "phone", None).await;
     assert_eq!(resumed.resumed["session_id"], started.session_id.as_str());
+}
 
+#[tokio::test]
 async fn a_short_secret_stops_the_server_with_the_way_to_make_one() {
     let dir = tempfile::tempdir().expect("data dir");
     let data_dir = dir.path().display().to_string();

@@ -840,6 +840,8 @@ async fn a_spoken_answer_while_a_checkpoint_is_unsaved_is_refused() {
     assert!(
         matches!(after.last(), Some(ServerEvent::Question(q)) if q.number == 2),
         "{after:?}"
+    );
+}
 
 // ---------------------------------------------------------------------------------------------
 // Assessment time limits

@@ -87,10 +87,7 @@ impl Refusal {
 /// Connects, or returns the server's HTTP refusal; panics on any other failure.
 pub async fn connect_or_refusal(server: &Server, auth: Auth) -> Result<Client, Refusal> {
     match try_connect(server, &auth).await {
-        Ok(ws) => Ok(Client {
-            ws,
-            name: "client".to_owned(),
-        }),
+        Ok(ws) => Ok(Client::new(ws, "client")),
         Err(WsError::Http(response)) => {
             let status = response.status().as_u16();
             let body = (*response).into_body().unwrap_or_default();
@@ -121,10 +118,13 @@ impl Client {
         let ws = try_connect(server, &auth)
             .await
             .unwrap_or_else(|err| panic!("{name}: handshake failed: {err}"));
-        let name = name.to_owned();
+        Client::new(ws, name)
+    }
+
+    fn new(ws: Ws, name: &str) -> Client {
         Client {
             ws,
-            name,
+            name: name.to_owned(),
             wait: TIMEOUT,
         }
     }
@@ -155,8 +155,7 @@ impl Client {
             .await
             .unwrap_or_else(|_| panic!("no WebSocket handshake within {TIMEOUT:?}"))
             .unwrap_or_else(|err| panic!("small-buffer client: handshake failed: {err}"));
-        let name = "small-buffer client".to_owned();
-        Client { ws, name }
+        Client::new(ws, "small-buffer client")
     }
 
     /// Names this client in panic messages (e.g. "device A").
