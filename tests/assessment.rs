@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::harness::{
     Auth, Client, Server, answer_item, blueprints_with, field_str, field_u64, http_get,
     keyed_answer, last, next_event_id, result_path, server_with, spoken_ipv4, start_assessment,
-    token,
+    stored_checkpoint, token,
 };
 
 const MATH: &str = "MATH-FUNDAMENTALS-L1";
@@ -334,12 +334,7 @@ async fn start_seeded(server: &Server, user: &str, learning: bool) -> (Value, u6
     let question = last(&events);
     let started = events.iter().find(|e| e["type"] == "session.started");
     let session_id = field_str(started.expect("session.started"), "session_id").to_owned();
-    let path = server
-        .data_dir()
-        .join("sessions")
-        .join(format!("{session_id}.json"));
-    let checkpoint: Value =
-        serde_json::from_slice(&std::fs::read(&path).expect("read checkpoint")).expect("json");
+    let checkpoint = stored_checkpoint(server, &session_id);
     let seed = checkpoint["assessment"]["seed"].as_u64().expect("seed");
     (question, seed)
 }

@@ -63,14 +63,18 @@ pub async fn start_assessment(
     (find("session.started"), find("question"))
 }
 
-/// The key of question `number` (1-based), read from the checkpoint file on disk.
-pub fn keyed_answer(server: &Server, session_id: &str, number: u64) -> (String, u64) {
+/// A session's checkpoint, read from its file on disk.
+pub fn stored_checkpoint(server: &Server, session_id: &str) -> Value {
     let path = server
         .data_dir()
         .join("sessions")
         .join(format!("{session_id}.json"));
-    let checkpoint: Value =
-        serde_json::from_slice(&std::fs::read(&path).expect("read checkpoint")).expect("json");
+    serde_json::from_slice(&std::fs::read(&path).expect("read checkpoint")).expect("json")
+}
+
+/// The key of question `number` (1-based), read from the checkpoint file on disk.
+pub fn keyed_answer(server: &Server, session_id: &str, number: u64) -> (String, u64) {
+    let checkpoint = stored_checkpoint(server, session_id);
     let item = &checkpoint["assessment"]["items"][(number - 1) as usize]["item"];
     let answer = item["answer"].as_str().expect("keyed answer").to_owned();
     (answer, item["answer_index"].as_u64().expect("answer index"))

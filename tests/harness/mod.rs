@@ -15,6 +15,7 @@ pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory
 pub use admin::{data_dir_of, exams, plan_audit, start_refused, viva_cli};
 pub use assessment::{
     answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
+    stored_checkpoint,
 };
 pub use client::{
     Auth, Client, Refusal, Ws, connect_or_refusal, count, field_str, field_u64, find, index_of,
