@@ -1,7 +1,8 @@
 //! The design document's own blueprints load and work unchanged: its two skills (two-digit
 //! addition; a subnet's network address, written with five-argument networking calls and
 //! `network_with_error(address, 'increment_octet_3')`) and its assessment, read from
-//! `<workspace>/../shared/data/seed-blueprints/`, never copied into the repository.
+//! `$VIVA_SHARED_DIR/data/seed-blueprints/` (default `<workspace>/../shared`; `scripts/test`
+//! finds it beside a clone's origin too), never copied into the repository.
 //!
 //! The assessment names twelve arithmetic skills; the document's addition skill stands in for
 //! the shipped `MATH.ARITH.ADD.2DIGIT` and the other eleven are the shipped ones.
@@ -27,14 +28,22 @@ const SUBNET: &str = "skills/networking/ip/subnet_network_address.yaml";
 const ASSESSMENT: &str = "assessments/math-fundamentals-l1.yaml";
 
 fn seed_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/seed-blueprints")
+    let shared = std::env::var_os("VIVA_SHARED_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared"),
+        PathBuf::from,
+    );
+    shared.join("data/seed-blueprints")
 }
 
 /// One seed document, byte for byte.
 fn seed(relative: &str) -> Source {
     let path = seed_dir().join(relative);
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("the design document's blueprint {}: {e}", path.display()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "the design document's blueprint {}: {e} (set VIVA_SHARED_DIR to the shared folder)",
+            path.display()
+        )
+    });
     Source {
         path: path.display().to_string(),
         text,
