@@ -1,23 +1,35 @@
-//! Reading blueprint files: every YAML under `<dir>/skills/` and `<dir>/assessments/`,
-//! handed to the pure loader. Also `viva blueprints check`.
+//! Reading blueprint files: every YAML under `<dir>/skills/`, `<dir>/assessments/` and
+//! `<dir>/rubrics/`, handed to the pure loaders. Also `viva blueprints check`.
 
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use viva_actors::exam::acs::Rating;
+use viva_actors::exam::rubrics::coverage;
 use viva_blueprint::library::{BlueprintLibrary, Source};
+use viva_blueprint::rubric::RubricSet;
 
 /// Loads every skill and assessment under `dir`; all errors are reported together.
 pub fn load(dir: &Path) -> anyhow::Result<BlueprintLibrary> {
     let skills = read_sources(&dir.join("skills"))?;
     let assessments = read_sources(&dir.join("assessments"))?;
-    BlueprintLibrary::load(&skills, &assessments).map_err(|errors| {
-        let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
-        anyhow::anyhow!(
-            "{} blueprint error(s):\n  {}",
-            errors.len(),
-            lines.join("\n  ")
-        )
-    })
+    BlueprintLibrary::load(&skills, &assessments)
+        .map_err(|errors| load_errors("blueprint", &errors))
+}
+
+/// Loads every rubric under `<dir>/rubrics/`; all errors are reported together.
+pub fn load_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
+    let sources = read_sources(&dir.join("rubrics"))?;
+    RubricSet::load(&sources).map_err(|errors| load_errors("rubric", &errors))
+}
+
+fn load_errors(what: &str, errors: &[viva_blueprint::error::LoadError]) -> anyhow::Error {
+    let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+    anyhow::anyhow!(
+        "{} {what} error(s):\n  {}",
+        errors.len(),
+        lines.join("\n  ")
+    )
 }
 
 /// `viva blueprints check [DIR]`: loads everything, generates one item per skill and
@@ -46,6 +58,41 @@ pub fn check(dir: &Path) -> anyhow::Result<()> {
         "{}: {skills} skills and {assessments} assessments load and generate",
         dir.display()
     );
+    check_rubrics(dir)
+}
+
+/// Rubrics load, each names an oral-eligible element of its catalog, and how many of the
+/// Private ASEL oral elements have one is reported.
+fn check_rubrics(dir: &Path) -> anyhow::Result<()> {
+    let rubrics = load_rubrics(dir)?;
+    if !dir.join("acs").is_dir() {
+        println!(
+            "{}: {} rubrics load (no ACS data to check them against)",
+            dir.display(),
+            rubrics.len()
+        );
+        return Ok(());
+    }
+    let library = crate::server::load_library(dir)?;
+    let mut stray = Vec::new();
+    for (rating, prefix) in [(Rating::Private, "PA"), (Rating::Commercial, "CA")] {
+        let found = coverage(library.catalog(rating), "ASEL", prefix, &rubrics);
+        stray.extend(found.stray);
+        println!(
+            "{}: rubrics cover {} of {} oral-eligible {} ASEL elements",
+            dir.display(),
+            found.covered,
+            found.oral,
+            rating.as_str()
+        );
+    }
+    if !stray.is_empty() {
+        bail!(
+            "{} rubric(s) for elements that are not asked orally or do not exist: {}",
+            stray.len(),
+            stray.join(", ")
+        );
+    }
     Ok(())
 }
 

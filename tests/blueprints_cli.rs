@@ -37,6 +37,58 @@ fn shipped_blueprints_pass_the_check() {
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(stdout.contains("26 skills and 3 assessments"), "{stdout}");
+    assert!(
+        stdout.contains("oral-eligible private ASEL elements"),
+        "rubric coverage is reported: {stdout}"
+    );
+}
+
+/// A rubric citing a whole part of the regulations, and one for an element that is never
+/// asked orally.
+const BAD_RUBRICS: &str = "\
+task: PA.I.A
+elements:
+  - element: PA.I.A.K1
+    facts:
+      - id: flight-review
+        claim: A flight review every 24 calendar months.
+        source: 14 CFR part 61
+        terms: [flight review]
+    satisfactory: [flight-review]
+";
+
+const STRAY_RUBRIC: &str = "\
+task: PA.IV.A
+elements:
+  - element: PA.IV.A.S1
+    facts:
+      - id: a
+        claim: A claim.
+        source: 14 CFR 61.57(a)
+        terms: [a]
+    satisfactory: [a]
+";
+
+#[test]
+fn a_bad_rubric_is_reported_with_file_field_and_line() {
+    let dir = tempfile::tempdir().expect("blueprints dir");
+    let acs = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/acs"));
+    std::os::unix::fs::symlink(acs, dir.path().join("acs")).expect("link the ACS data");
+    std::fs::create_dir(dir.path().join("rubrics")).expect("rubrics dir");
+    std::fs::write(dir.path().join("rubrics/PA.I.A.yaml"), BAD_RUBRICS).expect("write");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("PA.I.A.yaml: elements[0].facts[0].source (line 5)")
+            && stderr.contains("not a precise citation"),
+        "{stderr}"
+    );
+    std::fs::write(dir.path().join("rubrics/PA.I.A.yaml"), STRAY_RUBRIC).expect("write");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(stderr.contains("PA.IV.A.S1"), "{stderr}");
 }
 
 #[test]

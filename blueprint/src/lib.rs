@@ -7,6 +7,7 @@
 //! - [`skill`], [`assessment`]: compiling and validating documents; [`library`] loads them all.
 //! - [`generate`]: one item from a skill, difficulty and seed; the backend computes the answer.
 //! - [`plan`]: an assessment session's item plan.
+//! - [`rubric`]: what an examiner knows about each ACS element (facts, sources, misconceptions).
 //! - [`scoring`]: weighted percent, section results, grade band, pass or fail.
 //! - [`normalize`]: typed and spoken answers to canonical form ("eighty five" → 85).
 //! - [`rng`]: the seeded PRNG everything reproducible uses.
@@ -22,5 +23,6 @@ pub mod model;
 pub mod normalize;
 pub mod plan;
 pub mod rng;
+pub mod rubric;
 pub mod scoring;
 pub mod skill;

@@ -94,7 +94,7 @@ impl BlueprintLibrary {
     }
 }
 
-fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
+pub(crate) fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
     serde_norway::from_str(&source.text).map_err(|err| vec![parse_error(&source.path, &err)])
 }
 

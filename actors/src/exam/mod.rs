@@ -6,6 +6,7 @@
 //! - [`plan`]: ExamPlanV1 — question count, coverage, bonus and follow-up budgets.
 //! - [`grading`]: the outcome rule and per-area counts.
 //! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
+//! - [`rubrics`]: how the rubrics cover a catalog's oral-eligible elements.
 //! - [`types`]: scores, question kinds and difficulties.
 
 pub mod acs;
@@ -14,4 +15,5 @@ pub mod grading;
 pub mod plan;
 pub mod planner;
 pub mod queue;
+pub mod rubrics;
 pub mod types;

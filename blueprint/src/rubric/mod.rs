@@ -1,0 +1,128 @@
+//! Rubrics: what an examiner knows about each ACS element — key facts with their sources and
+//! typed values, what a satisfactory or partial answer states, and the misconceptions
+//! candidates hold with their corrections. Data, loaded and checked here; judging answers
+//! against them is the assessor's.
+//!
+//! - [`model`]: the YAML documents (one file per ACS task).
+//! - [`check`]: every rule a rubric file must meet, each error with file, field and line.
+
+pub mod check;
+pub mod model;
+
+use std::collections::BTreeMap;
+
+pub use model::{ElementRubric, Fact, FactValue, Misconception, Partial, RubricDoc};
+
+use crate::error::LoadError;
+use crate::library::{Source, parse};
+
+/// Every rubric, by element code.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RubricSet {
+    by_element: BTreeMap<String, ElementRubric>,
+}
+
+impl RubricSet {
+    /// Loads and checks rubric files; every error of every file is reported together.
+    pub fn load(sources: &[Source]) -> Result<RubricSet, Vec<LoadError>> {
+        let mut set = RubricSet::default();
+        let mut errors = Vec::new();
+        for source in sources {
+            let doc = match parse::<RubricDoc>(source) {
+                Ok(doc) => doc,
+                Err(found) => {
+                    errors.extend(found);
+                    continue;
+                }
+            };
+            errors.extend(check::check_doc(&source.path, &source.text, &doc));
+            for (index, rubric) in doc.elements.into_iter().enumerate() {
+                if set.by_element.contains_key(&rubric.element) {
+                    let field = format!("elements[{index}].element");
+                    let message = format!("{} has a rubric in another file too", rubric.element);
+                    errors.push(LoadError::at(&source.path, field, message));
+                    continue;
+                }
+                set.by_element.insert(rubric.element.clone(), rubric);
+            }
+        }
+        if errors.is_empty() {
+            Ok(set)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The rubric of `element`, if it has one.
+    pub fn get(&self, element: &str) -> Option<&ElementRubric> {
+        self.by_element.get(element)
+    }
+
+    /// Every rubric, in element-code order.
+    pub fn iter(&self) -> impl Iterator<Item = &ElementRubric> {
+        self.by_element.values()
+    }
+
+    /// How many elements have a rubric.
+    pub fn len(&self) -> usize {
+        self.by_element.len()
+    }
+
+    /// Whether no element has a rubric.
+    pub fn is_empty(&self) -> bool {
+        self.by_element.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every YAML file under the repository's `blueprints/rubrics/`.
+    fn shipped() -> Vec<Source> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blueprints/rubrics");
+        let mut sources = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for path in entries.map(|entry| entry.map(|e| e.path())) {
+                let path = path.expect("a readable folder");
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "yaml") {
+                    let text = std::fs::read_to_string(&path).expect("a readable rubric");
+                    let path = path.display().to_string();
+                    sources.push(Source { path, text });
+                }
+            }
+        }
+        sources
+    }
+
+    #[test]
+    fn the_shipped_rubrics_load_and_pass_every_check() {
+        let sources = shipped();
+        match RubricSet::load(&sources) {
+            Ok(set) => eprintln!("{} rubric files, {} elements", sources.len(), set.len()),
+            Err(errors) => {
+                let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
+                panic!("{} rubric error(s):\n{}", errors.len(), lines.join("\n"));
+            }
+        }
+    }
+
+    #[test]
+    fn an_element_in_two_files_is_refused() {
+        let text = "task: PA.I.A\nelements:\n  - element: PA.I.A.K1\n    facts:\n      - id: a\n        claim: A true claim.\n        source: 14 CFR 61.57(a)\n        terms: [a]\n    satisfactory: [a]\n";
+        let source = |path: &str| Source {
+            path: path.into(),
+            text: text.into(),
+        };
+        let errors = RubricSet::load(&[source("one.yaml"), source("two.yaml")]).unwrap_err();
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0].file, "two.yaml");
+        assert!(errors[0].message.contains("another file"), "{errors:?}");
+    }
+}

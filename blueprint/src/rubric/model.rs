@@ -1,0 +1,149 @@
+//! The rubric YAML documents: one file per ACS task, one rubric per element.
+
+use serde::Deserialize;
+
+/// One file: the rubrics of one ACS task's elements.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RubricDoc {
+    /// The ACS task code, such as `PA.I.A`.
+    pub task: String,
+    /// The elements' rubrics.
+    pub elements: Vec<ElementRubric>,
+}
+
+/// What an examiner knows about one element.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ElementRubric {
+    /// The element code, such as `PA.I.A.K1`; it must belong to the file's task.
+    pub element: String,
+    /// The key facts.
+    pub facts: Vec<Fact>,
+    /// The ids of the facts a satisfactory answer states, every one of them.
+    pub satisfactory: Vec<String>,
+    /// What makes an answer partial; without it, short of satisfactory is unsatisfactory.
+    #[serde(default)]
+    pub partial: Option<Partial>,
+    /// Common false beliefs about this element.
+    #[serde(default)]
+    pub misconceptions: Vec<Misconception>,
+}
+
+/// A short true claim, with its source and, where it has one, its typed value.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fact {
+    /// Unique within its element, kebab-case: `passenger-currency`.
+    pub id: String,
+    /// The claim, as an examiner would state it.
+    pub claim: String,
+    /// Where it is written: `14 CFR 61.57(a)`, `AIM 4-2-4`, `FAA-H-8083-25, chapter 12`.
+    pub source: String,
+    /// The words and phrases whose presence shows the fact is stated (stems and synonyms
+    /// are the assessor's business; list the distinct ways a candidate says it).
+    pub terms: Vec<String>,
+    /// The fact's value, where it has one; an answer stating another value contradicts it.
+    #[serde(default)]
+    pub value: Option<FactValue>,
+}
+
+/// A typed value an answer can state and code can compare.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum FactValue {
+    /// How many of something: 3 takeoffs and landings.
+    Count {
+        /// The number.
+        amount: f64,
+        /// What is counted, in the plural: `takeoffs and landings`.
+        of: String,
+    },
+    /// A span of time: 90 days, 24 calendar months.
+    Duration {
+        /// The number of units.
+        amount: f64,
+        /// `minutes`, `hours`, `days`, `calendar_months` or `years`.
+        unit: String,
+    },
+    /// A height: 1,000 ft AGL.
+    Altitude {
+        /// Feet.
+        feet: f64,
+        /// `agl` or `msl`.
+        reference: String,
+    },
+    /// A distance: 3 statute miles, 2,000 ft horizontally.
+    Distance {
+        /// The number of units.
+        amount: f64,
+        /// `sm`, `nm` or `ft`.
+        unit: String,
+    },
+    /// A speed: 200 knots.
+    Speed {
+        /// The number of units.
+        amount: f64,
+        /// `knots` or `mph`.
+        unit: String,
+    },
+    /// A share: 10 percent.
+    Percent {
+        /// The percentage.
+        amount: f64,
+    },
+    /// A transponder code: 7700.
+    Squawk {
+        /// Four octal digits.
+        code: String,
+    },
+    /// A radio frequency: 121.5 MHz.
+    Frequency {
+        /// Megahertz.
+        mhz: f64,
+    },
+    /// An ATC light gun signal: `steady green`.
+    LightSignal {
+        /// One of the six signals.
+        signal: String,
+    },
+    /// A class of airspace: B.
+    AirspaceClass {
+        /// `A` to `G`.
+        class: String,
+    },
+}
+
+/// An answer stating at least `at_least` of the facts `of` (default: the satisfactory ones)
+/// is partial.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Partial {
+    /// How many.
+    pub at_least: usize,
+    /// Of which facts; empty means the satisfactory ones.
+    #[serde(default)]
+    pub of: Vec<String>,
+}
+
+/// A false belief candidates hold, its correction and where the truth is written.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Misconception {
+    /// Unique within its element, kebab-case.
+    pub id: String,
+    /// The false claim, as a candidate would say it.
+    pub claim: String,
+    /// Words whose presence (with the claim's value, if any) shows the answer holds it.
+    pub terms: Vec<String>,
+    /// The correction, as an examiner would say it.
+    pub correction: String,
+    /// Where the truth is written.
+    pub source: String,
+    /// The fact it contradicts, if one of this element's.
+    #[serde(default)]
+    pub contradicts: Option<String>,
+    /// The false value, where the claim has one (it differs from the fact's).
+    #[serde(default)]
+    pub value: Option<FactValue>,
+}
