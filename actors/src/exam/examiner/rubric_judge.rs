@@ -362,4 +362,59 @@ elements:
         let found: Vec<f64> = quantities(&words).into_iter().map(|(n, _)| n).collect();
         assert_eq!(found, vec![3.0, 90.0, 24.0]);
     }
+
+    /// Every rubric under the repository's `blueprints/rubrics/`.
+    fn shipped() -> RubricSet {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blueprints/rubrics");
+        let mut sources = Vec::new();
+        let mut dirs = vec![root];
+        while let Some(dir) = dirs.pop() {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries {
+                let path = entry.expect("a readable folder").path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|ext| ext == "yaml") {
+                    let text = std::fs::read_to_string(&path).expect("a readable rubric");
+                    let path = path.display().to_string();
+                    sources.push(Source { path, text });
+                }
+            }
+        }
+        RubricSet::load(&sources).expect("the shipped rubrics load")
+    }
+
+    /// The rubric's own words are its first test: the claims of its satisfactory facts,
+    /// said together, are satisfactory, and each misconception's claim is recognised as held.
+    #[test]
+    fn every_shipped_rubric_recognises_its_own_claims() {
+        let mut failures = Vec::new();
+        for rubric in shipped().iter() {
+            let claims: Vec<&str> = rubric
+                .facts
+                .iter()
+                .filter(|fact| rubric.satisfactory.contains(&fact.id))
+                .map(|fact| fact.claim.as_str())
+                .collect();
+            let verdict = judge(rubric, &claims.join(" "));
+            if verdict.score != Score::Satisfactory {
+                failures.push(format!("{}: its claims scored {verdict:?}", rubric.element));
+            }
+            for misconception in &rubric.misconceptions {
+                let verdict = judge(rubric, &misconception.claim);
+                if !verdict.misconceptions.contains(&misconception.id)
+                    || verdict.score != Score::Unsatisfactory
+                {
+                    let id = &misconception.id;
+                    failures.push(format!(
+                        "{}: {id} not recognised: {verdict:?}",
+                        rubric.element
+                    ));
+                }
+            }
+        }
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
 }
