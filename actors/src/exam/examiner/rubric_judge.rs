@@ -10,6 +10,7 @@
 //!   element has, so "above 10,000 ft MSL, excluding below 2,500 ft AGL" contradicts itself;
 //! - negations ("you do not need a medical") and paraphrases outside the terms and synonym
 //!   table are not recognised.
+//!
 //! Run against the shipped PA.III.A rubric's own claims, 11 checks of 50 failed for these
 //! reasons.
 
