@@ -112,11 +112,27 @@ fn score(rubric: &ElementRubric, facts: &[(String, FactStatus)], disqualified: b
 }
 
 fn read(answer: &str) -> Reading {
-    let words = tokenize(answer);
+    let words = join_digit_groups(tokenize(answer));
     Reading {
         terms: content_terms(answer).into_iter().collect(),
         quantities: quantities(&words),
     }
+}
+
+/// `18,000` is tokenized as `18` and `000`: a run of digits followed by groups of exactly
+/// three digits is one number again.
+fn join_digit_groups(words: Vec<String>) -> Vec<String> {
+    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let mut joined: Vec<String> = Vec::with_capacity(words.len());
+    for word in words {
+        match joined.last_mut() {
+            Some(last) if digits(last) && digits(&word) && word.len() == 3 && last.len() <= 3 => {
+                last.push_str(&word);
+            }
+            _ => joined.push(word),
+        }
+    }
+    joined
 }
 
 /// Numbers in the words ("ninety days", "3 takeoffs"), each with the stems of up to three
@@ -174,7 +190,7 @@ fn fact_status(
     let with_unit: Vec<f64> = reading
         .quantities
         .iter()
-        .filter(|(_, after)| after.iter().any(|w| units.contains(&w.as_str())))
+        .filter(|(_, after)| after.iter().any(|w| units.contains(w)))
         .map(|(n, _)| *n)
         .collect();
     if with_unit.iter().any(|n| same(*n, amount)) {
@@ -208,9 +224,10 @@ fn holds(reading: &Reading, terms: &[String], value: Option<&FactValue>) -> bool
     }
     match value.and_then(quantity) {
         None => true,
-        Some((amount, units)) => reading.quantities.iter().any(|(n, after)| {
-            same(*n, amount) && after.iter().any(|w| units.contains(&w.as_str()))
-        }),
+        Some((amount, units)) => reading
+            .quantities
+            .iter()
+            .any(|(n, after)| same(*n, amount) && after.iter().any(|w| units.contains(w))),
     }
 }
 
@@ -225,34 +242,35 @@ fn any_term(reading: &Reading, terms: &[String]) -> bool {
     })
 }
 
-/// The number and the stems of the words that name its unit.
-fn quantity(value: &FactValue) -> Option<(f64, &'static [&'static str])> {
-    let unit: &'static [&'static str] = match value {
-        FactValue::Count { .. } => &["takeoff", "land", "time", "hour", "passeng"],
-        FactValue::Duration { unit, .. } => match unit.as_str() {
-            "minutes" => &["minut"],
-            "hours" => &["hour"],
-            "days" => &["day"],
-            "calendar_months" => &["calendar", "month"],
-            _ => &["year"],
-        },
-        FactValue::Altitude { .. } => &["feet", "foot", "ft", "agl", "msl"],
-        FactValue::Distance { unit, .. } if unit == "ft" => &["feet", "foot", "ft"],
-        FactValue::Distance { .. } => &["mile", "nm", "sm", "nautic", "statut"],
-        FactValue::Speed { .. } => &["knot", "kt", "kts", "mph"],
-        FactValue::Percent { .. } => &["percent"],
-        _ => return None,
-    };
-    let amount = match value {
-        FactValue::Count { amount, .. }
-        | FactValue::Duration { amount, .. }
-        | FactValue::Distance { amount, .. }
-        | FactValue::Speed { amount, .. }
-        | FactValue::Percent { amount } => *amount,
-        FactValue::Altitude { feet, .. } => *feet,
+/// The number and the stems of the words that name its unit (for a count, the content
+/// words of what is counted).
+fn quantity(value: &FactValue) -> Option<(f64, Vec<String>)> {
+    let fixed = |stems: &[&str]| stems.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    let (amount, unit) = match value {
+        FactValue::Count { amount, of } => (*amount, content_terms(of)),
+        FactValue::Duration { amount, unit } => (*amount, fixed(duration_stems(unit))),
+        FactValue::Altitude { feet, .. } => (*feet, fixed(&["feet", "foot", "ft", "agl", "msl"])),
+        FactValue::Distance { amount, unit } if unit == "ft" => {
+            (*amount, fixed(&["feet", "foot", "ft"]))
+        }
+        FactValue::Distance { amount, .. } => {
+            (*amount, fixed(&["mile", "nm", "sm", "nautic", "statut"]))
+        }
+        FactValue::Speed { amount, .. } => (*amount, fixed(&["knot", "kt", "kts", "mph"])),
+        FactValue::Percent { amount } => (*amount, fixed(&["percent"])),
         _ => return None,
     };
     Some((amount, unit))
+}
+
+fn duration_stems(unit: &str) -> &'static [&'static str] {
+    match unit {
+        "minutes" => &["minut"],
+        "hours" => &["hour"],
+        "days" => &["day"],
+        "calendar_months" => &["calendar", "month"],
+        _ => &["year"],
+    }
 }
 
 /// Nothing but non-answer words and stopwords: "I don't know", "pass", "not sure, sorry".
@@ -366,8 +384,24 @@ elements:
 
     #[test]
     fn numbers_are_read_with_the_words_after_them() {
-        let words = tokenize("three takeoffs in ninety days and 24 calendar months");
-        let found: Vec<f64> = quantities(&words).into_iter().map(|(n, _)| n).collect();
-        assert_eq!(found, vec![3.0, 90.0, 24.0]);
+        let read = |text: &str| -> Vec<f64> {
+            let words = join_digit_groups(tokenize(text));
+            quantities(&words).into_iter().map(|(n, _)| n).collect()
+        };
+        assert_eq!(
+            read("three takeoffs in ninety days and 24 calendar months"),
+            vec![3.0, 90.0, 24.0]
+        );
+        assert_eq!(read("at 18,000 feet and 1,200 ft"), vec![18000.0, 1200.0]);
+    }
+
+    #[test]
+    fn a_count_is_read_only_with_what_it_counts() {
+        // An hour of ground training is not a number of takeoffs and landings.
+        check(
+            "One hour of ground training before takeoffs and landings, and a flight review every \
+             24 calendar months.",
+            Score::Partial,
+        );
     }
 }
