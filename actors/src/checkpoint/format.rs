@@ -295,6 +295,13 @@ pub struct SessionEntry {
     pub status: String,
 }
 
+impl SessionEntry {
+    /// Whether the session is still open: active or paused, not completed or abandoned.
+    pub fn is_open(&self) -> bool {
+        self.status == "active" || self.status == "paused"
+    }
+}
+
 impl UserRecord {
     /// An empty record for a new user.
     pub fn new(user_id: &str) -> UserRecord {

@@ -83,12 +83,7 @@ impl UserSupervisor {
             );
             return Err(Refusal::new(ErrorCode::RateLimited, message));
         }
-        let open = self
-            .record
-            .sessions
-            .iter()
-            .filter(|e| e.status == "active" || e.status == "paused")
-            .count();
+        let open = self.record.sessions.iter().filter(|e| e.is_open()).count();
         if open >= limits.open_sessions as usize {
             let message = format!(
                 "at most {} sessions may be open at once; end or finish one",
@@ -146,9 +141,10 @@ pub(super) fn repeated_open_start(record: &UserRecord, event_id: Option<&str>) -
         .start_event_ids
         .iter()
         .find(|(seen, _)| seen == event_id)?;
-    let open = record.sessions.iter().any(|entry| {
-        entry.session_id == *session_id && (entry.status == "active" || entry.status == "paused")
-    });
+    let open = record
+        .sessions
+        .iter()
+        .any(|entry| entry.session_id == *session_id && entry.is_open());
     open.then(|| session_id.clone())
 }
 

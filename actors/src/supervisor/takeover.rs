@@ -150,13 +150,10 @@ impl UserSupervisor {
                 .clone()
                 .filter(|id| owned(id))
                 .or_else(|| {
-                    let open = |e: &&crate::checkpoint::format::SessionEntry| {
-                        e.status == "paused" || e.status == "active"
-                    };
                     sessions
                         .iter()
                         .rev()
-                        .find(open)
+                        .find(|e| e.is_open())
                         .map(|e| e.session_id.clone())
                 })
                 .ok_or_else(|| Refusal::new(ErrorCode::SessionNotFound, "no session to resume")),

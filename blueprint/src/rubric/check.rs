@@ -129,11 +129,7 @@ fn check_grading(
     let Some(partial) = &rubric.partial else {
         return;
     };
-    let of = if partial.of.is_empty() {
-        &rubric.satisfactory
-    } else {
-        &partial.of
-    };
+    let of = partial.counted(&rubric.satisfactory);
     check_known(
         errors,
         &format!("{field}.partial.of"),

@@ -126,6 +126,17 @@ pub struct Partial {
     pub of: Vec<String>,
 }
 
+impl Partial {
+    /// The facts counted: `of`, or the satisfactory ones when `of` is empty.
+    pub fn counted<'a>(&'a self, satisfactory: &'a [String]) -> &'a [String] {
+        if self.of.is_empty() {
+            satisfactory
+        } else {
+            &self.of
+        }
+    }
+}
+
 /// A false belief candidates hold, its correction and where the truth is written.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -95,19 +95,10 @@ fn score(rubric: &ElementRubric, facts: &[(String, FactStatus)], disqualified: b
         return Score::Satisfactory;
     }
     match &rubric.partial {
-        Some(partial) => {
-            let of = if partial.of.is_empty() {
-                &rubric.satisfactory
-            } else {
-                &partial.of
-            };
-            if stated(of) >= partial.at_least {
-                Score::Partial
-            } else {
-                Score::Unsatisfactory
-            }
+        Some(partial) if stated(partial.counted(&rubric.satisfactory)) >= partial.at_least => {
+            Score::Partial
         }
-        None => Score::Unsatisfactory,
+        _ => Score::Unsatisfactory,
     }
 }
 
