@@ -13,10 +13,12 @@
 //! - `models`: `viva models install`, with progress.
 //! - `talk`: `viva talk`, the microphone (or WAV) client.
 //! - `admin`: `viva plan audit` and the new-session switch (`viva exams …`).
+//! - `bench`: `viva bench examiner`, the examiner's judgement against labelled answers.
 
 mod admin;
 mod app;
 mod auth;
+mod bench;
 mod blueprints;
 mod config;
 mod connections;
@@ -66,6 +68,16 @@ enum Commands {
     /// Whether new exams and assessments may start, on every node sharing the storage.
     #[command(subcommand)]
     Exams(admin::ExamsCommand),
+    /// Measurements.
+    #[command(subcommand)]
+    Bench(BenchCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum BenchCommand {
+    /// Judge a labelled answer set and report agreement, Cohen's kappa, the confusion
+    /// matrix and the false-pass rate (embedded examiner, and a model with `--llm-url`).
+    Examiner(bench::ExaminerBenchArgs),
 }
 
 #[derive(Debug, Subcommand)]
@@ -207,6 +219,7 @@ fn main() -> std::process::ExitCode {
         Commands::Talk(args) => talk::run(args),
         Commands::Plan(command) => admin::plan(command),
         Commands::Exams(command) => admin::exams(command),
+        Commands::Bench(BenchCommand::Examiner(args)) => bench::examiner(args),
     };
     match outcome {
         Ok(()) => std::process::ExitCode::SUCCESS,

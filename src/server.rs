@@ -31,7 +31,8 @@ const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// How often idle supervisors are retired.
 const REAP_INTERVAL: Duration = Duration::from_secs(60);
 
-/// Loads both airplane ACS catalogs from `<blueprints>/acs/`.
+/// Loads both airplane ACS catalogs from `<blueprints>/acs/`, with the rubrics under
+/// `<blueprints>/rubrics/`.
 pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
     let load = |rating: Rating| -> anyhow::Result<AcsCatalog> {
         let name = rating.as_str();
@@ -42,10 +43,8 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
             .with_context(|| format!("reading {name} ACS tasks under {}", dir.display()))?;
         Ok(AcsCatalog::from_json(rating, &elements, &tasks)?)
     };
-    Ok(AcsLibrary::new(
-        load(Rating::Private)?,
-        load(Rating::Commercial)?,
-    ))
+    let rubrics = crate::blueprints::load_rubrics(blueprints)?;
+    Ok(AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?).with_rubrics(rubrics))
 }
 
 /// The embedded examiner, or the model-backed one (which falls back to it) when an LLM is

@@ -11,6 +11,8 @@ use std::pin::Pin;
 use std::sync::Arc;
 
 use crate::exam::acs::{AcsLibrary, Rating};
+use crate::exam::examiner::judge;
+use crate::exam::examiner::rubric_exam::{assess_with_rubric, rubric_question};
 use crate::exam::examiner::{assess_answer, phrase_question, source_summary};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 
@@ -155,21 +157,34 @@ impl EmbeddedExaminer {
         EmbeddedExaminer { library }
     }
 
-    /// Synchronous phrasing, for callers that are not async.
+    /// Synchronous phrasing, for callers that are not async: the element's rubric question
+    /// where it has one, else a question phrased from the element's text.
     pub fn phrase_now(&self, request: &QuestionRequest) -> String {
         let catalog = self.library.catalog(request.rating);
-        match catalog.element(&request.element_code) {
-            Some(element) => phrase_question(
+        let Some(element) = catalog.element(&request.element_code) else {
+            return format!(
+                "Tell me what you know about ACS element {}.",
+                request.element_code
+            );
+        };
+        let from_rubric = self.library.rubric(&element.code).and_then(|rubric| {
+            let previous = request.previous.as_ref().map(|p| p.question.as_str());
+            rubric_question(
+                rubric,
+                request.kind,
+                request.difficulty,
+                &request.missing_terms,
+                previous,
+            )
+        });
+        from_rubric.unwrap_or_else(|| {
+            phrase_question(
                 element,
                 request.kind,
                 request.difficulty,
                 &request.missing_terms,
-            ),
-            None => format!(
-                "Tell me what you know about ACS element {}.",
-                request.element_code
-            ),
-        }
+            )
+        })
     }
 
     /// Synchronous assessment.
@@ -184,13 +199,40 @@ impl EmbeddedExaminer {
             .filter_map(|code| catalog.element(code))
             .collect();
         let verdict = assess_answer(element, &request.answer, &others);
+        let task_sources = || source_summary(element, catalog.task(&element.task_code));
+        let Some(rubric) = self.library.rubric(&element.code) else {
+            return ExaminerAssessment {
+                score: verdict.score,
+                feedback: verdict.feedback,
+                missing_terms: verdict.missing,
+                mentioned_elements: verdict.mentioned_elements,
+                source_summary: task_sources(),
+            };
+        };
+        let judged = assess_with_rubric(rubric, &request.question, &request.answer);
         ExaminerAssessment {
-            score: verdict.score,
-            feedback: verdict.feedback,
-            missing_terms: verdict.missing,
-            mentioned_elements: verdict.mentioned_elements,
-            source_summary: source_summary(element, catalog.task(&element.task_code)),
+            score: judged.score,
+            feedback: judged.feedback,
+            missing_terms: judged.missing_terms,
+            mentioned_elements: self
+                .confirmed_mentions(verdict.mentioned_elements, &request.answer),
+            source_summary: judged.source_summary.unwrap_or_else(task_sources),
         }
+    }
+}
+
+impl EmbeddedExaminer {
+    /// Mention credit stands for an element with a rubric only when the answer would
+    /// satisfy that rubric on its own (its facts stated, nothing contradicted).
+    fn confirmed_mentions(&self, mentioned: Vec<String>, answer: &str) -> Vec<String> {
+        mentioned
+            .into_iter()
+            .filter(|code| {
+                self.library.rubric(code).is_none_or(|rubric| {
+                    judge::judge(rubric, answer, None).score == Score::Satisfactory
+                })
+            })
+            .collect()
     }
 }
 

@@ -14,6 +14,7 @@
 //! - [`error`]: load errors that name file, field and position.
 #![warn(missing_docs)]
 
+pub mod answer_set;
 pub mod assessment;
 pub mod error;
 pub mod expr;

@@ -4,6 +4,7 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use viva_blueprint::rubric::{ElementRubric, RubricSet};
 
 /// Which certificate an exam is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -198,11 +199,12 @@ impl AcsCatalog {
     }
 }
 
-/// The ACS catalogs of every rating the server examines.
+/// The ACS catalogs of every rating the server examines, and the rubrics of their elements.
 #[derive(Debug, Clone)]
 pub struct AcsLibrary {
     private: AcsCatalog,
     commercial: AcsCatalog,
+    rubrics: RubricSet,
 }
 
 impl AcsLibrary {
@@ -211,7 +213,18 @@ impl AcsLibrary {
         AcsLibrary {
             private,
             commercial,
+            rubrics: RubricSet::default(),
         }
+    }
+
+    /// The library with these rubrics (by element code, both ratings).
+    pub fn with_rubrics(self, rubrics: RubricSet) -> AcsLibrary {
+        AcsLibrary { rubrics, ..self }
+    }
+
+    /// The rubric of an element, if it has one.
+    pub fn rubric(&self, element_code: &str) -> Option<&ElementRubric> {
+        self.rubrics.get(element_code)
     }
 
     /// The catalog of a rating.

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use super::model::{ElementRubric, Fact, FactValue, Misconception, RubricDoc};
+use super::model::{ElementRubric, Fact, FactValue, Misconception, Question, RubricDoc};
 use crate::error::LoadError;
 
 /// The six ATC light gun signals.
@@ -74,6 +74,40 @@ fn check_element(errors: &mut Errors<'_>, field: &str, line: usize, rubric: &Ele
         check_id(errors, &at, mis_line, &misconception.id, &mut ids);
         check_misconception(errors, &at, mis_line, misconception, rubric);
     }
+    for (index, question) in rubric.questions.iter().enumerate() {
+        check_question(
+            errors,
+            &format!("{field}.questions[{index}]"),
+            line,
+            question,
+            &facts,
+        );
+    }
+}
+
+fn check_question(
+    errors: &mut Errors<'_>,
+    field: &str,
+    line: usize,
+    question: &Question,
+    facts: &BTreeSet<&str>,
+) {
+    let opening: String = question.ask.chars().take(20).collect();
+    let line = errors.line_of(&format!("ask: {opening}"), line);
+    if !question.ask.trim_end().ends_with('?') {
+        errors.at(&format!("{field}.ask"), line, "a question ends with \"?\"");
+    }
+    if question.facts.is_empty() {
+        let message = "a question asks for at least one fact";
+        errors.at(&format!("{field}.facts"), line, message);
+    }
+    check_known(
+        errors,
+        &format!("{field}.facts"),
+        line,
+        &question.facts,
+        facts,
+    );
 }
 
 fn check_id<'a>(

@@ -11,7 +11,7 @@ pub mod model;
 
 use std::collections::BTreeMap;
 
-pub use model::{ElementRubric, Fact, FactValue, Misconception, Partial, RubricDoc};
+pub use model::{ElementRubric, Fact, FactValue, Misconception, Partial, Question, RubricDoc};
 
 use crate::error::LoadError;
 use crate::library::{Source, parse};

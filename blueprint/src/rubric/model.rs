@@ -28,6 +28,19 @@ pub struct ElementRubric {
     /// Common false beliefs about this element.
     #[serde(default)]
     pub misconceptions: Vec<Misconception>,
+    /// Questions with checkable answers, each asking for some of the facts.
+    #[serde(default)]
+    pub questions: Vec<Question>,
+}
+
+/// A question an examiner asks about the element, and the facts its answer must state.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    /// The question as an examiner asks it: "How many takeoffs and landings ...?"
+    pub ask: String,
+    /// The ids of the facts a satisfactory answer to it states, every one of them.
+    pub facts: Vec<String>,
 }
 
 /// A short true claim, with its source and, where it has one, its typed value.

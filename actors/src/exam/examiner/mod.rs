@@ -5,7 +5,7 @@
 //! - `vocabulary`: the stopword list and the small aviation synonym table.
 //! - `phrasing`: questions from an ACS element, by kind and difficulty.
 //! - `assessor`: scores an answer by key-term coverage; credits other elements it covers.
-//! - `rubric_judge`: an answer judged against the element's rubric (facts, values, misconceptions).
+//! - `judge`: an answer judged against the element's rubric: facts, values, negations, misconceptions, feedback.
 //! - `coverage`: an element's key terms, and which of them an answer contains.
 //! - `sources`: what to study for an element, from its task's references.
 
@@ -13,8 +13,9 @@ pub mod assessor;
 pub mod coverage;
 #[cfg(test)]
 mod fixtures;
+pub mod judge;
 pub mod phrasing;
-pub mod rubric_judge;
+pub mod rubric_exam;
 pub mod sources;
 pub mod stemmer;
 pub mod text;

@@ -1,0 +1,447 @@
+//! Judging an answer against an element's rubric, in code, from evidence it can check:
+//! which facts the answer states (one of their phrases, or their value in like units), which
+//! it contradicts (another value for the same quantity, or a required fact denied), which
+//! misconceptions it holds, and whether it says anything at all. The score follows from
+//! those alone; the feedback names what was wrong or missing, the correct fact and its
+//! source.
+//!
+//! - `reading`: the answer's clauses, numbers as digits, stemmed content words, negations.
+//! - `phrase`: rubric terms matched as phrases, affirmed or denied.
+//! - `quantity`: typed values (durations, heights, counts, codes, classes) and comparing them.
+//! - `non_answer`: "I don't know", hedges, and answers that disclaim themselves.
+//! - `feedback`: what the examiner says, and the sources it cites.
+
+pub mod feedback;
+pub mod non_answer;
+pub mod phrase;
+pub mod quantity;
+pub mod reading;
+
+use viva_blueprint::rubric::{ElementRubric, Fact, Misconception, Question};
+
+use super::super::types::Score;
+use phrase::{Found, phrases};
+use quantity::{Measure, Stated, Value, stated_values, value_of};
+use reading::Reading;
+
+pub use feedback::{Feedback, feedback};
+
+/// How many content words from a fact's phrase a wrong value may stand and still be about it.
+const NEAR: usize = 6;
+
+/// What an answer does with one fact.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FactStatus {
+    /// The answer states it.
+    Stated,
+    /// The answer does not state it.
+    Missing,
+    /// The answer gives its quantity another value, or denies it (a required fact).
+    Contradicted,
+}
+
+/// The verdict on one answer, with the evidence behind it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RubricVerdict {
+    /// Satisfactory, partial or unsatisfactory, from the findings below.
+    pub score: Score,
+    /// Each fact's id and status, in rubric order.
+    pub facts: Vec<(String, FactStatus)>,
+    /// The ids of the misconceptions the answer holds.
+    pub misconceptions: Vec<String>,
+    /// The answer says nothing of substance ("I don't know", "pass").
+    pub non_answer: bool,
+    /// The answer disclaims itself ("I'm not sure, but ..."): at best partial.
+    pub disclaimed: bool,
+}
+
+impl RubricVerdict {
+    /// The status of fact `id` (missing when the rubric has no such fact).
+    pub fn status(&self, id: &str) -> FactStatus {
+        self.facts
+            .iter()
+            .find(|(fact, _)| fact == id)
+            .map_or(FactStatus::Missing, |(_, status)| *status)
+    }
+}
+
+/// Judges `answer` against `rubric`; `asked` is the rubric question it answers, if the
+/// examiner asked one (its facts are then required too, and stating them all satisfies).
+pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> RubricVerdict {
+    let reading = Reading::of(answer);
+    let evidence = Evidence::gather(rubric, &reading);
+    let required = |id: &str| {
+        rubric.satisfactory.iter().any(|r| r == id)
+            || asked.is_some_and(|q| q.facts.iter().any(|f| f == id))
+    };
+    let facts: Vec<(String, FactStatus)> = rubric
+        .facts
+        .iter()
+        .enumerate()
+        .map(|(index, fact)| (fact.id.clone(), evidence.status(index, required(&fact.id))))
+        .collect();
+    let misconceptions = rubric
+        .misconceptions
+        .iter()
+        .filter(|m| evidence.holds(m, &reading))
+        .map(|m| m.id.clone())
+        .collect();
+    let mut verdict = RubricVerdict {
+        score: Score::Unsatisfactory,
+        facts,
+        misconceptions,
+        non_answer: non_answer::is_non_answer(answer),
+        disclaimed: non_answer::is_disclaimed(answer),
+    };
+    verdict.score = score(rubric, asked, &verdict);
+    verdict
+}
+
+/// What the answer shows about each fact: where its phrases occur, and which stated values
+/// agree with it or contradict it.
+struct Evidence {
+    found: Vec<Vec<Found>>,
+    values: Vec<Option<Value>>,
+    stated: Vec<Stated>,
+}
+
+impl Evidence {
+    fn gather(rubric: &ElementRubric, reading: &Reading) -> Evidence {
+        let values: Vec<Option<Value>> = rubric
+            .facts
+            .iter()
+            .map(|f| f.value.as_ref().and_then(value_of))
+            .collect();
+        let counts = count_measures(rubric);
+        Evidence {
+            found: rubric.facts.iter().map(|f| find(f, reading)).collect(),
+            stated: stated_values(reading, &counts),
+            values,
+        }
+    }
+
+    fn status(&self, index: usize, required: bool) -> FactStatus {
+        let found = &self.found[index];
+        let affirmed = found.iter().any(|f| !f.denied);
+        if self.wrong_value(index).is_some() {
+            return FactStatus::Contradicted;
+        }
+        if affirmed || self.value_stated(index) {
+            return FactStatus::Stated;
+        }
+        if required && !found.is_empty() {
+            return FactStatus::Contradicted;
+        }
+        FactStatus::Missing
+    }
+
+    fn value_stated(&self, index: usize) -> bool {
+        self.values[index]
+            .as_ref()
+            .is_some_and(|value| self.stated.iter().any(|s| s.value.same_as(value)))
+    }
+
+    /// A stated value of this fact's quantity that no fact of the element has, standing near
+    /// one of its phrases (or anywhere, when no other fact measures that quantity).
+    fn wrong_value(&self, index: usize) -> Option<&Stated> {
+        let value = self.values[index].as_ref()?;
+        let alike = self
+            .values
+            .iter()
+            .flatten()
+            .filter(|v| v.measure.comparable(&value.measure))
+            .count();
+        self.stated.iter().find(|s| {
+            s.value.measure.comparable(&value.measure)
+                && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
+                && !self.values.iter().flatten().any(|v| v.same_as(&s.value))
+                && (alike == 1 || self.near(index, s.word))
+        })
+    }
+
+    fn near(&self, index: usize, word: usize) -> bool {
+        self.found[index]
+            .iter()
+            .any(|f| f.first.abs_diff(word) <= NEAR || f.last.abs_diff(word) <= NEAR)
+    }
+
+    /// A misconception is held when one of its phrases is affirmed (with its false value, if
+    /// it has one), or when its false value is the wrong value given for the fact it
+    /// contradicts.
+    fn holds(&self, misconception: &Misconception, reading: &Reading) -> bool {
+        let false_value = misconception.value.as_ref().and_then(value_of);
+        let value_said = |value: &Value| self.stated.iter().any(|s| s.value.same_as(value));
+        let phrased = phrases(&misconception.terms)
+            .iter()
+            .any(|p| p.find_in(reading).iter().any(|f| !f.denied));
+        if phrased && false_value.as_ref().is_none_or(value_said) {
+            return true;
+        }
+        false_value.is_some_and(|value| value_said(&value) && self.any_wrong_value_is(&value))
+    }
+
+    fn any_wrong_value_is(&self, value: &Value) -> bool {
+        (0..self.values.len())
+            .filter_map(|index| self.wrong_value(index))
+            .any(|s| s.value.same_as(value))
+    }
+}
+
+fn find(fact: &Fact, reading: &Reading) -> Vec<Found> {
+    phrases(&fact.terms)
+        .iter()
+        .flat_map(|p| p.find_in(reading))
+        .collect()
+}
+
+/// The count measures of the element's facts and misconceptions (what can be counted).
+fn count_measures(rubric: &ElementRubric) -> Vec<Vec<String>> {
+    let facts = rubric.facts.iter().filter_map(|f| f.value.as_ref());
+    let misconceptions = rubric
+        .misconceptions
+        .iter()
+        .filter_map(|m| m.value.as_ref());
+    facts
+        .chain(misconceptions)
+        .filter_map(value_of)
+        .filter_map(|value| match value.measure {
+            Measure::Count(stems) => Some(stems),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The score from the findings: a non-answer, a misconception or a contradiction is
+/// unsatisfactory whatever else is said; all required facts of the element (or of the
+/// question asked) are satisfactory; some of them, or two facts of any kind, partial. A
+/// disclaimed answer is at best partial.
+fn score(rubric: &ElementRubric, asked: Option<&Question>, verdict: &RubricVerdict) -> Score {
+    let contradicted = verdict
+        .facts
+        .iter()
+        .any(|(_, s)| *s == FactStatus::Contradicted);
+    if verdict.non_answer || contradicted || !verdict.misconceptions.is_empty() {
+        return Score::Unsatisfactory;
+    }
+    let stated = |ids: &[String]| {
+        ids.iter()
+            .filter(|id| verdict.status(id) == FactStatus::Stated)
+            .count()
+    };
+    let all = |ids: &[String]| !ids.is_empty() && stated(ids) == ids.len();
+    let asked_facts = asked.map_or(&[][..], |q| q.facts.as_slice());
+    let score = if all(&rubric.satisfactory) || all(asked_facts) {
+        Score::Satisfactory
+    } else if partial_rule_met(rubric, &stated)
+        || stated(asked_facts) > 0
+        || verdict
+            .facts
+            .iter()
+            .filter(|(_, s)| *s == FactStatus::Stated)
+            .count()
+            >= 2
+    {
+        Score::Partial
+    } else {
+        Score::Unsatisfactory
+    };
+    if verdict.disclaimed && score == Score::Satisfactory {
+        Score::Partial
+    } else {
+        score
+    }
+}
+
+fn partial_rule_met(rubric: &ElementRubric, stated: &dyn Fn(&[String]) -> usize) -> bool {
+    rubric
+        .partial
+        .as_ref()
+        .is_some_and(|p| stated(p.counted(&rubric.satisfactory)) >= p.at_least)
+}
+
+#[cfg(test)]
+mod tests {
+    use viva_blueprint::library::Source;
+    use viva_blueprint::rubric::RubricSet;
+
+    use super::*;
+
+    const RUBRIC: &str = "\
+task: PA.I.A
+elements:
+  - element: PA.I.A.K1
+    facts:
+      - id: passenger-currency
+        claim: Three takeoffs and three landings to carry passengers.
+        source: 14 CFR 61.57(a)
+        terms: [three takeoffs and landings, three takeoffs and three landings, three landings]
+        value: {kind: count, amount: 3, of: takeoffs and landings}
+      - id: currency-window
+        claim: Within the preceding 90 days.
+        source: 14 CFR 61.57(a)
+        terms: [90 days, preceding 90 days]
+        value: {kind: duration, amount: 90, unit: days}
+      - id: flight-review
+        claim: A flight review every 24 calendar months.
+        source: 14 CFR 61.56(c)
+        terms: [flight review, BFR]
+        value: {kind: duration, amount: 24, unit: calendar_months}
+      - id: night-currency
+        claim: At night, to a full stop, between an hour after sunset and an hour before sunrise.
+        source: 14 CFR 61.57(b)
+        terms: [full stop, night landings]
+      - id: medical
+        claim: A current medical certificate or BasicMed is needed to act as PIC.
+        source: 14 CFR 61.23(a)
+        terms: [medical certificate, BasicMed, current medical]
+    satisfactory: [passenger-currency, currency-window, flight-review]
+    partial: {at_least: 1}
+    misconceptions:
+      - id: one-landing-a-year
+        claim: One landing a year keeps you current.
+        terms: [landing a year, landing per year, landing each year]
+        correction: Three takeoffs and three landings within 90 days.
+        source: 14 CFR 61.57(a)
+        contradicts: passenger-currency
+        value: {kind: count, amount: 1, of: landings}
+    questions:
+      - ask: How many takeoffs and landings must you have made to carry passengers, and within what time?
+        facts: [passenger-currency, currency-window]
+";
+
+    fn rubric() -> ElementRubric {
+        let source = Source {
+            path: "r.yaml".into(),
+            text: RUBRIC.into(),
+        };
+        let set = RubricSet::load(&[source]).expect("a valid rubric");
+        set.get("PA.I.A.K1").cloned().expect("the rubric")
+    }
+
+    fn check(answer: &str, asked: bool, expected: Score) {
+        let rubric = rubric();
+        let question = asked.then(|| &rubric.questions[0]);
+        let verdict = judge(&rubric, answer, question);
+        assert_eq!(verdict.score, expected, "{answer:?}: {verdict:?}");
+    }
+
+    #[test]
+    fn scores_follow_the_facts_stated() {
+        use Score::*;
+        let table = [
+            (
+                "Three takeoffs and landings within the last 90 days to carry passengers, and a \
+              flight review every 24 calendar months.",
+                Satisfactory,
+            ),
+            (
+                "three takeoffs and three landings in ninety days, BFR every twenty four calendar \
+              months",
+                Satisfactory,
+            ),
+            (
+                "You need a flight review every 24 calendar months.",
+                Partial,
+            ),
+            (
+                "A current medical and night landings to a full stop.",
+                Partial,
+            ),
+            (
+                "Recent flight experience and recordkeeping.",
+                Unsatisfactory,
+            ),
+            (
+                "Cross-country planning starts with the weather briefing.",
+                Unsatisfactory,
+            ),
+        ];
+        for (answer, expected) in table {
+            check(answer, false, expected);
+        }
+    }
+
+    #[test]
+    fn the_question_asked_sets_what_suffices() {
+        let answer = "Three takeoffs and landings in the preceding ninety days.";
+        check(answer, true, Score::Satisfactory);
+        check(answer, false, Score::Partial);
+        check("Three landings.", true, Score::Partial);
+    }
+
+    #[test]
+    fn a_wrong_value_a_denial_or_a_misconception_is_unsatisfactory_whatever_else_is_said() {
+        let table = [
+            "Three takeoffs and landings within 30 days, and a flight review every 24 calendar \
+             months.",
+            "One landing per year keeps you current, plus a flight review every 24 calendar \
+             months.",
+            "Five takeoffs and landings in 90 days and a flight review every 24 calendar months.",
+            "Three takeoffs and landings in 90 days, and a flight review every 12 calendar months.",
+            "Three takeoffs and landings in 90 days; you do not need a flight review.",
+        ];
+        for answer in table {
+            check(answer, false, Score::Unsatisfactory);
+        }
+        let verdict = judge(&rubric(), "One landing per year.", None);
+        assert_eq!(
+            verdict.misconceptions,
+            vec!["one-landing-a-year".to_owned()]
+        );
+        assert_eq!(
+            verdict.status("passenger-currency"),
+            FactStatus::Contradicted
+        );
+    }
+
+    #[test]
+    fn right_numbers_beside_each_other_do_not_contradict() {
+        check(
+            "Flight review every two years, which is 24 calendar months, and three takeoffs and \
+             landings in 90 days.",
+            false,
+            Score::Satisfactory,
+        );
+    }
+
+    #[test]
+    fn non_answers_and_disclaimed_answers() {
+        for answer in [
+            "I don't know.",
+            "Pass.",
+            "Um, not sure, sorry.",
+            "",
+            "It depends.",
+        ] {
+            let verdict = judge(&rubric(), answer, None);
+            assert!(verdict.non_answer, "{answer:?}");
+            assert_eq!(verdict.score, Score::Unsatisfactory, "{answer:?}");
+        }
+        check(
+            "I'm not sure, maybe three takeoffs and landings in 90 days and a flight review \
+             every 24 calendar months?",
+            false,
+            Score::Partial,
+        );
+    }
+
+    #[test]
+    fn feedback_corrects_with_the_fact_and_its_source() {
+        let rubric = rubric();
+        let say = |answer: &str| {
+            let verdict = judge(&rubric, answer, None);
+            feedback(&rubric, &verdict, None)
+        };
+        let wrong = say("One landing per year.");
+        assert!(wrong.text.starts_with("That is not correct"), "{wrong:?}");
+        assert!(wrong.text.contains("90 days") && wrong.text.contains("14 CFR 61.57(a)"));
+        let partial = say("A flight review every 24 calendar months.");
+        assert!(partial.text.contains("left out"), "{partial:?}");
+        assert!(partial.sources.contains("14 CFR 61.57(a)"), "{partial:?}");
+        assert!(partial.sources.contains("14 CFR 61.56(c)"), "{partial:?}");
+        assert_eq!(partial.missing_terms[0], "three takeoffs and landings");
+        let none = say("I don't know");
+        assert!(none.text.starts_with("No answer"), "{none:?}");
+        assert!(none.text.contains("Three takeoffs"), "{none:?}");
+    }
+}

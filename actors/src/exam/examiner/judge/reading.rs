@@ -1,0 +1,360 @@
+//! An answer (or a rubric phrase) as the judge reads it: clauses of lowercase tokens, spoken
+//! numbers turned into digits, and the content words stemmed with their negation marked.
+
+use viva_blueprint::normalize::{NumberValue, parse_number};
+
+use super::super::text::{stem, tokenize};
+use super::super::vocabulary::synonym_at;
+
+/// Words too common to carry meaning in a rubric phrase. Much shorter than the examiner's
+/// stopword list: "not", "before", "above", "only" and "must" carry rules here.
+const LITTLE_WORDS: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "of",
+    "to",
+    "is",
+    "are",
+    "be",
+    "and",
+    "for",
+    "in",
+    "on",
+    "at",
+    "your",
+    "you",
+    "i",
+    "it",
+    "its",
+    "my",
+    "me",
+    "we",
+    "that",
+    "this",
+    "as",
+    "or",
+    "so",
+    "um",
+    "uh",
+    "er",
+    "like",
+    "just",
+    "then",
+    "there",
+    "their",
+    "they",
+    "has",
+    "have",
+    "been",
+    "was",
+    "were",
+    "by",
+    "with",
+    "well",
+    "ok",
+    "okay",
+    "yeah",
+    "basically",
+    "also",
+    "im",
+    "ive",
+    "id",
+    "youre",
+    "thats",
+    "theres",
+    "whats",
+];
+
+/// Words that deny what follows them.
+const NEGATIONS: &[&str] = &[
+    "not", "no", "never", "without", "cannot", "cant", "dont", "doesnt", "didnt", "isnt", "arent",
+    "wasnt", "werent", "wont", "shouldnt", "wouldnt", "couldnt", "mustnt", "neednt", "havent",
+    "hasnt", "aint", "nor", "neither",
+];
+
+/// After a negation, these make a bound rather than a denial: "no more than 250 knots",
+/// "not below 500 feet", "not later than".
+const BOUND_WORDS: &[&str] = &[
+    "more",
+    "less",
+    "fewer",
+    "greater",
+    "later",
+    "earlier",
+    "exceed",
+    "exceeding",
+    "below",
+    "above",
+    "lower",
+    "higher",
+    "beyond",
+    "over",
+    "under",
+    "only",
+    "until",
+    "closer",
+    "farther",
+    "further",
+];
+
+/// How many words before a phrase a negation reaches.
+pub const NEGATION_REACH: usize = 3;
+
+/// A number found in the text: its value and where it stands among the clause's tokens.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Number {
+    /// The value.
+    pub value: f64,
+    /// Its clause.
+    pub clause: usize,
+    /// Its token index within the clause (after numbers are joined).
+    pub token: usize,
+}
+
+/// A content word: its stem (or synonym's canonical term), where it stands, and whether a
+/// negation reaches it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Word {
+    /// The stem or canonical term.
+    pub stem: String,
+    /// Its clause.
+    pub clause: usize,
+    /// Its token index within the clause.
+    pub token: usize,
+    /// A negation stands up to [`NEGATION_REACH`] tokens before it in its clause.
+    pub negated: bool,
+    /// The word is itself a negation.
+    pub is_negation: bool,
+}
+
+/// The text as read.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Reading {
+    /// Each clause's tokens, lowercase, numbers as digits.
+    pub clauses: Vec<Vec<String>>,
+    /// The content words, in order.
+    pub words: Vec<Word>,
+    /// The numbers, in order.
+    pub numbers: Vec<Number>,
+}
+
+impl Reading {
+    /// Reads `text`.
+    pub fn of(text: &str) -> Reading {
+        let mut reading = Reading::default();
+        for (index, clause) in split_clauses(text).iter().enumerate() {
+            let (tokens, numbers) = join_numbers(tokenize(&clause.replace('%', " percent ")));
+            reading
+                .numbers
+                .extend(numbers.into_iter().map(|(token, value)| Number {
+                    value,
+                    clause: index,
+                    token,
+                }));
+            reading.words.extend(content_words(&tokens, index));
+            reading.clauses.push(tokens);
+        }
+        reading
+    }
+
+    /// The stems of the content words, in order.
+    pub fn stems(&self) -> Vec<&str> {
+        self.words.iter().map(|w| w.stem.as_str()).collect()
+    }
+
+    /// The tokens of a clause from `start` up to (not including) `end`.
+    pub fn tokens(&self, clause: usize, start: usize, end: usize) -> &[String] {
+        self.clauses.get(clause).map_or(&[], |tokens| {
+            &tokens[start.min(tokens.len())..end.min(tokens.len())]
+        })
+    }
+}
+
+/// Whether a lowercase token denies what follows.
+pub fn is_negation(token: &str) -> bool {
+    NEGATIONS.contains(&token)
+}
+
+/// Splits at clause punctuation, keeping "121.5", "18,000" and "61.57" whole.
+fn split_clauses(text: &str) -> Vec<String> {
+    let chars: Vec<char> = text.chars().collect();
+    let digit = |i: Option<usize>| {
+        i.and_then(|i| chars.get(i))
+            .is_some_and(char::is_ascii_digit)
+    };
+    let mut clauses = vec![String::new()];
+    for (i, &c) in chars.iter().enumerate() {
+        let inside_number = matches!(c, '.' | ',') && digit(i.checked_sub(1)) && digit(Some(i + 1));
+        if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '\n') && !inside_number {
+            clauses.push(String::new());
+        } else if let Some(last) = clauses.last_mut() {
+            last.push(c);
+        }
+    }
+    clauses.retain(|clause| !clause.trim().is_empty());
+    clauses
+}
+
+/// Joins "18 000" (from "18,000") and spoken numbers ("ninety", "twenty four", "one two one
+/// point five") into one digit token each; returns the tokens and each number's index.
+fn join_numbers(raw: Vec<String>) -> (Vec<String>, Vec<(usize, f64)>) {
+    let raw = join_digit_groups(raw);
+    let mut tokens = Vec::with_capacity(raw.len());
+    let mut numbers = Vec::new();
+    let mut start = 0;
+    while start < raw.len() {
+        let longest = (start + 1..=raw.len().min(start + 8))
+            .rev()
+            .find_map(|end| number_of(&raw[start..end]).map(|value| (end, value)));
+        match longest {
+            Some((end, value)) => {
+                numbers.push((tokens.len(), value));
+                tokens.push(format_number(value));
+                start = end;
+            }
+            None => {
+                tokens.push(raw[start].clone());
+                start += 1;
+            }
+        }
+    }
+    (tokens, numbers)
+}
+
+/// `18,000` arrives as `18` and `000`: digits followed by groups of exactly three digits
+/// are one number again.
+fn join_digit_groups(words: Vec<String>) -> Vec<String> {
+    let digits = |w: &str| !w.is_empty() && w.bytes().all(|b| b.is_ascii_digit());
+    let mut joined: Vec<String> = Vec::with_capacity(words.len());
+    for word in words {
+        match joined.last_mut() {
+            Some(last) if digits(last) && digits(&word) && word.len() == 3 && last.len() <= 3 => {
+                last.push_str(&word);
+            }
+            _ => joined.push(word),
+        }
+    }
+    joined
+}
+
+fn number_of(words: &[String]) -> Option<f64> {
+    let first = words.first()?;
+    // "a", "and" and "point" alone, or a run starting with them, are not numbers.
+    if matches!(
+        first.as_str(),
+        "a" | "an" | "and" | "point" | "minus" | "negative"
+    ) {
+        return None;
+    }
+    match parse_number(&words.join(" "))? {
+        NumberValue::Int(value) => Some(value as f64),
+        NumberValue::Decimal { text } => text.parse().ok(),
+    }
+}
+
+fn format_number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
+}
+
+fn content_words(tokens: &[String], clause: usize) -> Vec<Word> {
+    let mut words = Vec::new();
+    let mut index = 0;
+    while index < tokens.len() {
+        let token = &tokens[index];
+        if LITTLE_WORDS.contains(&token.as_str()) {
+            index += 1;
+            continue;
+        }
+        let stems: Vec<String> = tokens[index..].iter().take(6).map(|t| stem(t)).collect();
+        let (span, canonical) = match synonym_at(&stems) {
+            Some((span, canonical)) => (span, canonical.to_owned()),
+            None => (1, stem(token)),
+        };
+        words.push(Word {
+            stem: canonical,
+            clause,
+            token: index,
+            negated: negated_at(tokens, index),
+            is_negation: is_negation(token),
+        });
+        index += span;
+    }
+    words
+}
+
+/// Whether a negation stands within reach before `index` and makes a denial, not a bound.
+fn negated_at(tokens: &[String], index: usize) -> bool {
+    let from = index.saturating_sub(NEGATION_REACH);
+    (from..index).any(|at| {
+        is_negation(&tokens[at])
+            && !tokens
+                .get(at + 1)
+                .is_some_and(|next| BOUND_WORDS.contains(&next.as_str()))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbers(text: &str) -> Vec<f64> {
+        Reading::of(text).numbers.iter().map(|n| n.value).collect()
+    }
+
+    #[test]
+    fn spoken_and_typed_numbers_become_values() {
+        assert_eq!(
+            numbers("three takeoffs in ninety days and 24 calendar months"),
+            vec![3.0, 90.0, 24.0]
+        );
+        assert_eq!(
+            numbers("at 18,000 feet and 1,200 ft"),
+            vec![18000.0, 1200.0]
+        );
+        assert_eq!(numbers("tune one two one point five"), vec![121.5]);
+        assert_eq!(numbers("squawk seven seven zero zero"), vec![7700.0]);
+        assert_eq!(numbers("a 10% reserve"), vec![10.0]);
+        assert_eq!(numbers("and then a point"), Vec::<f64>::new());
+    }
+
+    #[test]
+    fn clauses_split_at_punctuation_but_not_inside_numbers() {
+        let reading = Reading::of("Tune 121.5, then climb to 18,000. Done");
+        assert_eq!(reading.clauses.len(), 3);
+        assert_eq!(reading.clauses[0], vec!["tune", "121.5"]);
+    }
+
+    #[test]
+    fn negation_reaches_three_words_and_not_a_bound() {
+        let negated = |text: &str, stem_of: &str| {
+            Reading::of(text)
+                .words
+                .iter()
+                .find(|w| w.stem == stem(stem_of))
+                .map(|w| w.negated)
+        };
+        assert_eq!(negated("you do not need a medical", "medical"), Some(true));
+        assert_eq!(
+            negated("you need a current medical", "medical"),
+            Some(false)
+        );
+        assert_eq!(negated("no more than 250 knots", "knots"), Some(false));
+        assert_eq!(
+            negated("I don't know, but a medical", "medical"),
+            Some(false)
+        );
+    }
+
+    #[test]
+    fn little_words_are_dropped_and_the_rest_stemmed() {
+        assert_eq!(
+            Reading::of("The landings of the airplane").stems(),
+            vec!["land", "aircraft"]
+        );
+    }
+}
