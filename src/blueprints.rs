@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use viva_actors::exam::acs::Rating;
+use viva_actors::exam::examiner::judge::self_check::self_check;
 use viva_actors::exam::rubrics::coverage;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
@@ -91,6 +92,24 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<()> {
             "{} rubric(s) for elements that are not asked orally or do not exist: {}",
             stray.len(),
             stray.join(", ")
+        );
+    }
+    check_rubrics_judge_themselves(&rubrics)
+}
+
+/// Each rubric judged by its own words (see `judge::self_check`): a rubric that misjudges
+/// its own claims would misjudge candidates too.
+fn check_rubrics_judge_themselves(rubrics: &RubricSet) -> anyhow::Result<()> {
+    let problems: Vec<String> = rubrics
+        .iter()
+        .flat_map(self_check)
+        .map(|p| format!("{}: {}: {}", p.element, p.field, p.message))
+        .collect();
+    if !problems.is_empty() {
+        bail!(
+            "{} rubric problem(s) found by judging each rubric's own claims:\n  {}",
+            problems.len(),
+            problems.join("\n  ")
         );
     }
     Ok(())

@@ -90,6 +90,7 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "empty_question",
     "not_a_question",
     "names_the_code",
+    "unknown_fact",
 ];
 
 /// What the examiner is asked to assess.

@@ -20,8 +20,13 @@ use viva_actors::examiner::{
     ExaminerFuture, QuestionDeltas, QuestionRequest,
 };
 
+use viva_actors::exam::examiner::judge::{feedback, judge};
+use viva_actors::exam::examiner::rubric_exam::asked_question;
+use viva_blueprint::rubric::ElementRubric;
+
 use crate::prompts::{Prompts, Template};
 use crate::provider::{CallError, Flow, Provider, Reply};
+use crate::rubric_check::{check_findings, findings_schema, merge, rubric_variables};
 use crate::verdict::{
     PlanBounds, QuestionStream, check_phrasing, check_question, check_verdict, hopeless_question,
     question_schema, verdict_schema,
@@ -278,6 +283,9 @@ impl LlmExaminer {
         embedded: &ExaminerAssessment,
         log: &mut CallLog,
     ) -> Result<ExaminerAssessment, &'static str> {
+        if let Some(rubric) = self.library.rubric(&request.element_code) {
+            return self.assess_by_rubric(request, rubric, embedded, log).await;
+        }
         let pending: Vec<_> = request
             .other_pending
             .iter()
@@ -320,6 +328,54 @@ impl LlmExaminer {
             missing_terms: embedded.missing_terms.clone(),
             mentioned_elements: self.evidenced(request, verdict.mentioned_elements),
             source_summary: verdict.source_summary,
+        })
+    }
+}
+
+impl LlmExaminer {
+    /// The model reads the answer fact by fact against the rubric, quoting its evidence;
+    /// code checks every quote, merges what holds with the embedded findings and scores the
+    /// result (`rubric_check`). The feedback is the judge's, from the merged findings.
+    async fn assess_by_rubric(
+        &self,
+        request: &AssessRequest,
+        rubric: &ElementRubric,
+        embedded: &ExaminerAssessment,
+        log: &mut CallLog,
+    ) -> Result<ExaminerAssessment, &'static str> {
+        let (rating, code) = (request.rating, &request.element_code);
+        let (facts, misconceptions) = rubric_variables(rubric);
+        let variables = json!({
+            "topic": self.topic(rating, code),
+            "element_text": self.element_text(rating, code),
+            "question": request.question,
+            "answer": request.answer,
+            "facts": facts,
+            "misconceptions": misconceptions,
+        });
+        let (system, user) =
+            self.prompts_for(rating, (Template::RubricAssessment, variables), log)?;
+        let schema = Some(("fact_check", findings_schema(rubric)));
+        let reply = self.provider.complete(&system, &user, schema).await;
+        let reply = log
+            .reply
+            .insert(reply.map_err(|err| failed(log.call, &err))?);
+        let findings = check_findings(&reply.text, reply.truncated, rubric)
+            .map_err(|rejection| rejection.label())?;
+        let asked = asked_question(rubric, &request.question);
+        let own = judge(rubric, &request.answer, asked);
+        let verdict = merge(rubric, asked, &request.answer, &own, &findings);
+        let said = feedback(rubric, &verdict, asked);
+        Ok(ExaminerAssessment {
+            score: verdict.score,
+            feedback: said.text,
+            missing_terms: said.missing_terms,
+            mentioned_elements: embedded.mentioned_elements.clone(),
+            source_summary: if said.sources.is_empty() {
+                embedded.source_summary.clone()
+            } else {
+                format!("Study: {}.", said.sources)
+            },
         })
     }
 }

@@ -23,4 +23,5 @@ pub mod examiner;
 pub mod grounding;
 pub mod prompts;
 pub mod provider;
+pub mod rubric_check;
 pub mod verdict;

@@ -25,17 +25,20 @@ pub enum Template {
     FollowUp,
     /// Assessing an answer.
     Assessment,
+    /// Checking an answer fact by fact against the element's rubric.
+    RubricAssessment,
     /// The tutor's system prompt.
     Tutor,
 }
 
 impl Template {
     /// Every template.
-    pub const ALL: [Template; 5] = [
+    pub const ALL: [Template; 6] = [
         Template::ExaminerSystem,
         Template::Question,
         Template::FollowUp,
         Template::Assessment,
+        Template::RubricAssessment,
         Template::Tutor,
     ];
 
@@ -46,6 +49,7 @@ impl Template {
             Template::Question => "question.j2",
             Template::FollowUp => "follow_up.j2",
             Template::Assessment => "assessment.j2",
+            Template::RubricAssessment => "rubric_assessment.j2",
             Template::Tutor => "tutor.j2",
         }
     }
@@ -56,6 +60,7 @@ impl Template {
             Template::Question => include_str!("../../prompts/question.j2"),
             Template::FollowUp => include_str!("../../prompts/follow_up.j2"),
             Template::Assessment => include_str!("../../prompts/assessment.j2"),
+            Template::RubricAssessment => include_str!("../../prompts/rubric_assessment.j2"),
             Template::Tutor => include_str!("../../prompts/tutor.j2"),
         }
     }
@@ -82,6 +87,13 @@ impl Template {
                 "key_points": ["Certification requirements", "Recordkeeping"],
                 "sources": ["14 CFR part 61"],
                 "pending": [{"code": "PA.I.A.K2", "text": "Privileges."}]}),
+            ),
+            Template::RubricAssessment => merge(
+                element,
+                json!({"question": "How many landings to carry passengers?",
+                "answer": "Three in ninety days.",
+                "facts": [{"id": "passenger-currency", "claim": "Three takeoffs and landings."}],
+                "misconceptions": [{"id": "one-a-year", "claim": "One landing a year."}]}),
             ),
             Template::Tutor => json!({"skill": "percentages", "tier": "developing"}),
         }

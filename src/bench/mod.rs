@@ -44,6 +44,9 @@ pub struct ExaminerBenchArgs {
     /// List every answer whose score differs from its label.
     #[arg(long)]
     show_disagreements: bool,
+    /// Judge only answers to elements that have a rubric.
+    #[arg(long)]
+    with_rubrics_only: bool,
 }
 
 /// Runs the benchmark and prints its report.
@@ -53,8 +56,11 @@ pub fn examiner(args: ExaminerBenchArgs) -> anyhow::Result<()> {
         .clone()
         .unwrap_or_else(crate::config::default_blueprints);
     let library = Arc::new(crate::server::load_library(&blueprints)?);
-    let answers = read_answers(&args.answers)?;
+    let mut answers = read_answers(&args.answers)?;
     check_elements(&library, &answers)?;
+    if args.with_rubrics_only {
+        answers.retain(|answer| library.rubric(&answer.element).is_some());
+    }
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let embedded = EmbeddedExaminer::new(library.clone());
     let judged = runtime.block_on(judge_all(&embedded, &library, &answers));

@@ -256,6 +256,34 @@ fn check_terms(errors: &mut Errors<'_>, field: &str, line: usize, terms: &[Strin
     if terms.is_empty() || terms.iter().any(|term| term.trim().is_empty()) {
         errors.at(field, line, "list at least one phrase, none empty");
     }
+    for pair in terms.windows(2) {
+        if splits_a_number(&pair[0], &pair[1]) {
+            let message = format!(
+                "{:?} and {:?} look like one number split at its comma: quote the term \
+                 (\"above 12,500 feet\")",
+                pair[0], pair[1]
+            );
+            errors.at(field, line, message);
+        }
+    }
+}
+
+/// `[above 12,500 feet]` in a YAML flow list is two terms, `above 12` and `500 feet`: the
+/// first ends in one to three digits (not a decimal's), the second starts with exactly three.
+fn splits_a_number(first: &str, second: &str) -> bool {
+    let first = first.trim_end();
+    let trailing = first.len() - first.trim_end_matches(|c: char| c.is_ascii_digit()).len();
+    let before_trailing = first[..first.len() - trailing].chars().last();
+    let second = second.trim_start();
+    let leading = second.len()
+        - second
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .len();
+    let after_leading = second[leading..].chars().next();
+    (1..=3).contains(&trailing)
+        && before_trailing != Some('.')
+        && leading == 3
+        && after_leading.is_none_or(|c| c != '.' && !c.is_ascii_digit())
 }
 
 fn check_source(errors: &mut Errors<'_>, field: &str, line: usize, source: &str) {
@@ -414,6 +442,17 @@ impl Errors<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_number_split_at_its_comma_by_a_flow_list_is_caught() {
+        assert!(splits_a_number("above 12", "500 feet"));
+        assert!(!splits_a_number("above 12,500 feet", "Class A"));
+        assert!(!splits_a_number("1200", "7700"));
+        assert!(!splits_a_number("flight level 600", "IFR"));
+        assert!(!splits_a_number("122.8", "122.7"));
+        assert!(!splits_a_number("121.5", "121.5 MHz"));
+        assert!(splits_a_number("18", "000 feet MSL"));
+    }
     use crate::library::Source;
     use crate::rubric::RubricSet;
 

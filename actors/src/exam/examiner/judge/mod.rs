@@ -16,6 +16,7 @@ pub mod non_answer;
 pub mod phrase;
 pub mod quantity;
 pub mod reading;
+pub mod self_check;
 
 use viva_blueprint::rubric::{ElementRubric, Fact, Misconception, Question};
 
@@ -93,7 +94,7 @@ pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> 
         non_answer: non_answer::is_non_answer(answer),
         disclaimed: non_answer::is_disclaimed(answer),
     };
-    verdict.score = score(rubric, asked, &verdict);
+    verdict.score = score_of(rubric, asked, &verdict);
     verdict
 }
 
@@ -101,7 +102,13 @@ pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> 
 /// agree with it or contradict it.
 struct Evidence {
     found: Vec<Vec<Found>>,
+    /// Each fact's phrase words (numbers left out).
+    vocabulary: Vec<Vec<String>>,
+    /// The answer's content words.
+    stems: Vec<String>,
     values: Vec<Option<Value>>,
+    /// Values the element's own claims state: true in context, so never a contradiction.
+    claimed: Vec<Value>,
     stated: Vec<Stated>,
 }
 
@@ -113,9 +120,17 @@ impl Evidence {
             .map(|f| f.value.as_ref().and_then(value_of))
             .collect();
         let counts = count_measures(rubric);
+        let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
+        let claimed = stated_values(&Reading::of(&claims.join(". ")), &counts)
+            .into_iter()
+            .map(|s| s.value)
+            .collect();
         Evidence {
             found: rubric.facts.iter().map(|f| find(f, reading)).collect(),
+            vocabulary: rubric.facts.iter().map(vocabulary).collect(),
+            stems: reading.stems().into_iter().map(str::to_owned).collect(),
             stated: stated_values(reading, &counts),
+            claimed,
             values,
         }
     }
@@ -141,28 +156,27 @@ impl Evidence {
             .is_some_and(|value| self.stated.iter().any(|s| s.value.same_as(value)))
     }
 
-    /// A stated value of this fact's quantity that no fact of the element has, standing near
-    /// one of its phrases (or anywhere, when no other fact measures that quantity).
+    /// A stated value of this fact's quantity that no fact of the element has and no claim
+    /// states, standing near one of the words of the fact's phrases.
     fn wrong_value(&self, index: usize) -> Option<&Stated> {
         let value = self.values[index].as_ref()?;
-        let alike = self
-            .values
-            .iter()
-            .flatten()
-            .filter(|v| v.measure.comparable(&value.measure))
-            .count();
         self.stated.iter().find(|s| {
             s.value.measure.comparable(&value.measure)
                 && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
                 && !self.values.iter().flatten().any(|v| v.same_as(&s.value))
-                && (alike == 1 || self.near(index, s.word))
+                && !self.claimed.iter().any(|v| v.same_as(&s.value))
+                && self.near_vocabulary(index, s.word)
         })
     }
 
-    fn near(&self, index: usize, word: usize) -> bool {
-        self.found[index]
+    /// Whether a word of fact `index`'s phrases (not a number) stands within [`NEAR`]
+    /// content words of `word`.
+    fn near_vocabulary(&self, index: usize, word: usize) -> bool {
+        let from = word.saturating_sub(NEAR);
+        let to = (word + NEAR + 1).min(self.stems.len());
+        self.stems[from..to]
             .iter()
-            .any(|f| f.first.abs_diff(word) <= NEAR || f.last.abs_diff(word) <= NEAR)
+            .any(|stem| self.vocabulary[index].contains(stem))
     }
 
     /// A misconception is held when one of its phrases is affirmed (with its false value, if
@@ -185,6 +199,15 @@ impl Evidence {
             .filter_map(|index| self.wrong_value(index))
             .any(|s| s.value.same_as(value))
     }
+}
+
+fn vocabulary(fact: &Fact) -> Vec<String> {
+    let words = Reading::of(&fact.terms.join(". ")).words;
+    words
+        .into_iter()
+        .map(|w| w.stem)
+        .filter(|stem| !stem.starts_with(|c: char| c.is_ascii_digit()))
+        .collect()
 }
 
 fn find(fact: &Fact, reading: &Reading) -> Vec<Found> {
@@ -215,7 +238,11 @@ fn count_measures(rubric: &ElementRubric) -> Vec<Vec<String>> {
 /// unsatisfactory whatever else is said; all required facts of the element (or of the
 /// question asked) are satisfactory; some of them, or two facts of any kind, partial. A
 /// disclaimed answer is at best partial.
-fn score(rubric: &ElementRubric, asked: Option<&Question>, verdict: &RubricVerdict) -> Score {
+pub fn score_of(
+    rubric: &ElementRubric,
+    asked: Option<&Question>,
+    verdict: &RubricVerdict,
+) -> Score {
     let contradicted = verdict
         .facts
         .iter()

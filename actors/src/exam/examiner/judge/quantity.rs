@@ -202,13 +202,24 @@ fn unit_of(first: &str, second: Option<&String>) -> Option<(Measure, f64)> {
     }
 }
 
+/// Four octal digits read as a transponder code: next to "squawk", "code" or "transponder",
+/// or one of the special codes (1200, 7500, 7600, 7700) with no unit after it.
 fn is_squawk(value: f64, before: &[String], after: &[String]) -> bool {
     let code = format!("{}", value as i64);
     let octal = value.fract() == 0.0
         && (1000.0..=7777.0).contains(&value)
         && code.bytes().all(|b| (b'0'..=b'7').contains(&b));
-    let cue = |w: &String| matches!(w.as_str(), "squawk" | "squawking" | "code" | "transponder");
-    octal && (before.iter().any(cue) || after.first().is_some_and(cue))
+    let cue = |w: &String| {
+        matches!(
+            w.as_str(),
+            "squawk" | "squawking" | "code" | "codes" | "transponder" | "ident"
+        )
+    };
+    let special = [1200.0, 7500.0, 7600.0, 7700.0].contains(&value)
+        && after
+            .first()
+            .is_none_or(|w| unit_of(&stem(w), after.get(1)).is_none());
+    octal && (before.iter().any(cue) || after.iter().take(3).any(cue) || special)
 }
 
 /// Values named in words: light signals, classes of airspace, and "a year", "per day".

@@ -98,6 +98,23 @@ const BOUND_WORDS: &[&str] = &[
     "further",
 ];
 
+/// After a negation, these make a double negative, not a denial: "don't forget the NOTAMs",
+/// "never skip the runup".
+const CANCELLERS: &[&str] = &[
+    "forget",
+    "forgetting",
+    "miss",
+    "missing",
+    "skip",
+    "skipping",
+    "neglect",
+    "overlook",
+    "ignore",
+    "fail",
+    "omit",
+    "leave",
+];
+
 /// How many words before a phrase a negation reaches.
 pub const NEGATION_REACH: usize = 3;
 
@@ -204,9 +221,13 @@ fn join_numbers(raw: Vec<String>) -> (Vec<String>, Vec<(usize, f64)>) {
     let mut numbers = Vec::new();
     let mut start = 0;
     while start < raw.len() {
-        let longest = (start + 1..=raw.len().min(start + 8))
-            .rev()
-            .find_map(|end| number_of(&raw[start..end]).map(|value| (end, value)));
+        let longest = starts_number(&raw[start])
+            .then(|| {
+                (start + 1..=raw.len().min(start + 8))
+                    .rev()
+                    .find_map(|end| number_of(&raw[start..end]).map(|value| (end, value)))
+            })
+            .flatten();
         match longest {
             Some((end, value)) => {
                 numbers.push((tokens.len(), value));
@@ -238,19 +259,51 @@ fn join_digit_groups(words: Vec<String>) -> Vec<String> {
     joined
 }
 
+/// Words a number can start with (a run starting with any other word is not tried).
+const NUMBER_STARTS: &[&str] = &[
+    "zero",
+    "oh",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+];
+
 fn number_of(words: &[String]) -> Option<f64> {
-    let first = words.first()?;
-    // "a", "and" and "point" alone, or a run starting with them, are not numbers.
-    if matches!(
-        first.as_str(),
-        "a" | "an" | "and" | "point" | "minus" | "negative"
-    ) {
+    if !starts_number(words.first()?) {
         return None;
     }
     match parse_number(&words.join(" "))? {
         NumberValue::Int(value) => Some(value as f64),
         NumberValue::Decimal { text } => text.parse().ok(),
     }
+}
+
+fn starts_number(token: &str) -> bool {
+    token.starts_with(|c: char| c.is_ascii_digit()) || NUMBER_STARTS.contains(&token)
 }
 
 fn format_number(value: f64) -> String {
@@ -287,14 +340,14 @@ fn content_words(tokens: &[String], clause: usize) -> Vec<Word> {
     words
 }
 
-/// Whether a negation stands within reach before `index` and makes a denial, not a bound.
+/// Whether a negation stands within reach before `index` and makes a denial: not a bound
+/// ("no more than") and not a double negative ("don't forget").
 fn negated_at(tokens: &[String], index: usize) -> bool {
     let from = index.saturating_sub(NEGATION_REACH);
     (from..index).any(|at| {
+        let next = tokens.get(at + 1).map(String::as_str);
         is_negation(&tokens[at])
-            && !tokens
-                .get(at + 1)
-                .is_some_and(|next| BOUND_WORDS.contains(&next.as_str()))
+            && !next.is_some_and(|next| BOUND_WORDS.contains(&next) || CANCELLERS.contains(&next))
     })
 }
 
