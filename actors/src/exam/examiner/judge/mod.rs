@@ -27,6 +27,9 @@ use reading::Reading;
 
 pub use feedback::{Feedback, feedback};
 
+/// How many facts of any kind make an answer at least partial.
+pub const PARTIAL_ANY_FACTS: usize = 2;
+
 /// How many content words from a fact's phrase a wrong value may stand and still be about it.
 const NEAR: usize = 6;
 
@@ -234,10 +237,14 @@ fn count_measures(rubric: &ElementRubric) -> Vec<Vec<String>> {
         .collect()
 }
 
-/// The score from the findings: a non-answer, a misconception or a contradiction is
-/// unsatisfactory whatever else is said; all required facts of the element (or of the
-/// question asked) are satisfactory; some of them, or two facts of any kind, partial. A
-/// disclaimed answer is at best partial.
+/// The score from the findings:
+/// - a non-answer, a misconception or a contradiction is unsatisfactory whatever else is said;
+/// - satisfactory: every required fact of the element (or of the question asked), or all but
+///   one of the element's core facts when it has two or more and the answer states as many
+///   facts in all as the core list holds (an oral answer need not be complete);
+/// - partial: the rubric's partial rule, a fact of the question asked, or
+///   [`PARTIAL_ANY_FACTS`] facts of any kind;
+/// - a disclaimed answer ("I'm not sure, maybe ...") scores one step lower.
 pub fn score_of(
     rubric: &ElementRubric,
     asked: Option<&Question>,
@@ -255,27 +262,29 @@ pub fn score_of(
             .filter(|id| verdict.status(id) == FactStatus::Stated)
             .count()
     };
+    let total = verdict
+        .facts
+        .iter()
+        .filter(|(_, s)| *s == FactStatus::Stated)
+        .count();
     let all = |ids: &[String]| !ids.is_empty() && stated(ids) == ids.len();
+    let core = rubric.satisfactory.len();
+    let all_but_one = core >= 2 && stated(&rubric.satisfactory) + 1 >= core && total >= core;
     let asked_facts = asked.map_or(&[][..], |q| q.facts.as_slice());
-    let score = if all(&rubric.satisfactory) || all(asked_facts) {
+    let score = if all(&rubric.satisfactory) || all(asked_facts) || all_but_one {
         Score::Satisfactory
     } else if partial_rule_met(rubric, &stated)
         || stated(asked_facts) > 0
-        || verdict
-            .facts
-            .iter()
-            .filter(|(_, s)| *s == FactStatus::Stated)
-            .count()
-            >= 2
+        || total >= PARTIAL_ANY_FACTS
     {
         Score::Partial
     } else {
         Score::Unsatisfactory
     };
-    if verdict.disclaimed && score == Score::Satisfactory {
-        Score::Partial
-    } else {
-        score
+    match (verdict.disclaimed, score) {
+        (true, Score::Satisfactory) => Score::Partial,
+        (true, _) => Score::Unsatisfactory,
+        (false, score) => score,
     }
 }
 

@@ -31,6 +31,13 @@ const DISCLAIMERS: &[&[&str]] = &[
     &["just", "guessing"],
     &["i", "guess"],
     &["wild", "guess"],
+    &["come", "back", "to"],
+    &["couldnt", "tell", "you"],
+    &["cant", "tell", "you"],
+    &["not", "sure", "what"],
+    &["no", "clue"],
+    &["skip", "this"],
+    &["skip", "that"],
 ];
 
 /// Nothing but stopwords, non-answer words and hedges (an empty answer too).
