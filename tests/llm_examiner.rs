@@ -1,7 +1,8 @@
 //! The LLM examiner inside a real server, against a loopback endpoint:
 //! - a model that does its job streams each question as `question.delta` pieces before the
-//!   `question`, its verdicts are what the candidate sees, and every call is in the turn log
-//!   (the result's transcript) and in `/metrics`;
+//!   `question`, its fact checks are used (merged by code with the embedded findings, the
+//!   score computed in code), and every call is in the turn log (the result's transcript)
+//!   and in `/metrics`;
 //! - an exam whose model only ever sends garbage, or never answers, runs exactly as it does
 //!   with the embedded examiner (same questions, same scores, same feedback), and a hanging
 //!   model costs each answer no more than its timeout.
@@ -91,8 +92,13 @@ async fn a_working_model_streams_its_questions_and_logs_every_call() {
     assert_eq!(started.question["text"], GOOD_QUESTION);
 
     let answered = answer(&mut client, "My pilot certificate, medical and photo ID.").await;
-    assert_eq!(answered.assessment["feedback"], "Clear and complete.");
-    assert_eq!(answered.assessment["source_summary"], "14 CFR 61.3");
+    // Rubric elements: the feedback and the sources are the judge's, from the facts.
+    let sources = answered.assessment["source_summary"].as_str().unwrap_or("");
+    assert!(
+        sources.starts_with("Study: 14 CFR 61."),
+        "{}",
+        answered.assessment
+    );
     let next = answered.question();
     assert_eq!(next["text"], GOOD_QUESTION);
     let deltas: Vec<&Value> = answered
@@ -119,9 +125,9 @@ async fn a_working_model_streams_its_questions_and_logs_every_call() {
 
     let run = run_to_completion(&mut client, next, satisfactory_for).await;
     assert!(
+        run.assessments.iter().all(|a| a["score"] == "satisfactory"),
+        "{:?}",
         run.assessments
-            .iter()
-            .all(|a| a["feedback"] == "Clear and complete.")
     );
     let path = result_path(&started.session_id);
     let result = http_get(&server, &path, Some(&token("una"))).await.json();
@@ -236,7 +242,12 @@ async fn a_takeover_is_not_kept_waiting_behind_a_slow_model() {
     let assessment = events.iter().find(|e| e["type"] == "assessment");
     let assessment = assessment.unwrap_or_else(|| panic!("no assessment: {events:?}"));
     assert_eq!(assessment["question_id"], "q1");
-    assert_eq!(assessment["feedback"], "Clear and complete.");
+    assert!(
+        assessment["feedback"]
+            .as_str()
+            .is_some_and(|f| !f.is_empty()),
+        "{assessment}"
+    );
     assert_eq!(
         model.answered(),
         3,

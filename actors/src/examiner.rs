@@ -10,9 +10,10 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use crate::exam::acs::{AcsLibrary, Rating};
+use crate::exam::acs::{AcsElement, AcsLibrary, Rating};
 use crate::exam::examiner::judge;
-use crate::exam::examiner::rubric_exam::{assess_with_rubric, rubric_question};
+use crate::exam::examiner::judge::ReadAnswer;
+use crate::exam::examiner::rubric_exam::{assess_prepared, rubric_question};
 use crate::exam::examiner::{assess_answer, phrase_question, source_summary};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 
@@ -199,9 +200,9 @@ impl EmbeddedExaminer {
             .iter()
             .filter_map(|code| catalog.element(code))
             .collect();
-        let verdict = assess_answer(element, &request.answer, &others);
         let task_sources = || source_summary(element, catalog.task(&element.task_code));
-        let Some(rubric) = self.library.rubric(&element.code) else {
+        let Some(prepared) = self.library.prepared(&element.code) else {
+            let verdict = assess_answer(element, &request.answer, &others);
             return ExaminerAssessment {
                 score: verdict.score,
                 feedback: verdict.feedback,
@@ -210,30 +211,46 @@ impl EmbeddedExaminer {
                 source_summary: task_sources(),
             };
         };
-        let judged = assess_with_rubric(rubric, &request.question, &request.answer);
+        let answer = ReadAnswer::of(&request.answer);
+        let judged = assess_prepared(prepared, &request.question, &answer);
         ExaminerAssessment {
             score: judged.score,
             feedback: judged.feedback,
             missing_terms: judged.missing_terms,
-            mentioned_elements: self
-                .confirmed_mentions(verdict.mentioned_elements, &request.answer),
+            mentioned_elements: self.mentioned(element, &others, &request.answer, &answer),
             source_summary: judged.source_summary.unwrap_or_else(task_sources),
         }
     }
-}
 
-impl EmbeddedExaminer {
-    /// Mention credit stands for an element with a rubric only when the answer would
-    /// satisfy that rubric on its own (its facts stated, nothing contradicted).
-    fn confirmed_mentions(&self, mentioned: Vec<String>, answer: &str) -> Vec<String> {
-        mentioned
-            .into_iter()
-            .filter(|code| {
-                self.library.rubric(code).is_none_or(|rubric| {
-                    judge::judge(rubric, answer, None).score == Score::Satisfactory
+    /// Other pending elements the answer covers: one with a rubric when the answer would
+    /// satisfy that rubric on its own (its facts stated, nothing contradicted); one without,
+    /// by the key-term rule.
+    fn mentioned(
+        &self,
+        element: &AcsElement,
+        others: &[&AcsElement],
+        text: &str,
+        answer: &ReadAnswer,
+    ) -> Vec<String> {
+        let (with_rubric, without): (Vec<&AcsElement>, Vec<&AcsElement>) = others
+            .iter()
+            .copied()
+            .partition(|other| self.library.prepared(&other.code).is_some());
+        let mut mentioned: Vec<String> = with_rubric
+            .iter()
+            .filter(|other| other.code != element.code)
+            .filter(|other| {
+                self.library.prepared(&other.code).is_some_and(|prepared| {
+                    judge::judge_read(prepared, answer, None).score == Score::Satisfactory
                 })
             })
-            .collect()
+            .map(|other| other.code.clone())
+            .collect();
+        if !without.is_empty() {
+            mentioned.extend(assess_answer(element, text, &without).mentioned_elements);
+        }
+        mentioned.dedup();
+        mentioned
     }
 }
 

@@ -1,8 +1,11 @@
-//! The ACS element data, for building satisfactory and mention-crediting answers.
+//! The ACS element data and the shipped rubrics, for building satisfactory and
+//! mention-crediting answers.
 
 use std::sync::OnceLock;
 
 use serde::Deserialize;
+use viva_blueprint::library::Source;
+use viva_blueprint::rubric::RubricSet;
 
 const ACS_PATH: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -54,8 +57,14 @@ pub fn oral_elements(task: &str) -> Vec<&'static str> {
         .collect()
 }
 
-/// The element's text followed by all its sub-elements' texts: full key-term coverage.
+/// A correct, complete answer: every fact claim of the element's rubric (which the examiner
+/// judges by); for an element without a rubric, its text and all its sub-elements' texts
+/// (full key-term coverage).
 pub fn satisfactory_answer(code: &str) -> String {
+    if let Some(rubric) = rubrics().get(code) {
+        let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
+        return claims.join(" ");
+    }
     let element = element(code);
     let mut answer = element.text.clone();
     for sub in &element.sub_elements {
@@ -63,6 +72,25 @@ pub fn satisfactory_answer(code: &str) -> String {
         answer.push_str(&sub.text);
     }
     answer
+}
+
+/// Every rubric under `blueprints/rubrics/`.
+fn rubrics() -> &'static RubricSet {
+    static RUBRICS: OnceLock<RubricSet> = OnceLock::new();
+    RUBRICS.get_or_init(|| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/rubrics/private");
+        let mut sources: Vec<Source> = std::fs::read_dir(dir)
+            .unwrap_or_else(|err| panic!("list {dir}: {err}"))
+            .map(|entry| entry.expect("a directory entry").path())
+            .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+            .map(|path| Source {
+                text: std::fs::read_to_string(&path).expect("a rubric file"),
+                path: path.display().to_string(),
+            })
+            .collect();
+        sources.sort_by(|a, b| a.path.cmp(&b.path));
+        RubricSet::load(&sources).unwrap_or_else(|errors| panic!("rubrics: {errors:?}"))
+    })
 }
 
 /// The wordiest oral element of `task` not in `exclude`: the best element to credit by mention.

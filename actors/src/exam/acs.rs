@@ -4,7 +4,11 @@ use std::cmp::Ordering;
 use std::collections::HashMap;
 
 use serde::Deserialize;
+use std::collections::BTreeMap;
+
 use viva_blueprint::rubric::{ElementRubric, RubricSet};
+
+use super::examiner::judge::PreparedRubric;
 
 /// Which certificate an exam is for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -204,7 +208,7 @@ impl AcsCatalog {
 pub struct AcsLibrary {
     private: AcsCatalog,
     commercial: AcsCatalog,
-    rubrics: RubricSet,
+    rubrics: BTreeMap<String, PreparedRubric>,
 }
 
 impl AcsLibrary {
@@ -213,17 +217,27 @@ impl AcsLibrary {
         AcsLibrary {
             private,
             commercial,
-            rubrics: RubricSet::default(),
+            rubrics: BTreeMap::new(),
         }
     }
 
-    /// The library with these rubrics (by element code, both ratings).
+    /// The library with these rubrics (by element code, both ratings), each prepared for
+    /// judging once here.
     pub fn with_rubrics(self, rubrics: RubricSet) -> AcsLibrary {
+        let rubrics = rubrics
+            .iter()
+            .map(|rubric| (rubric.element.clone(), PreparedRubric::new(rubric.clone())))
+            .collect();
         AcsLibrary { rubrics, ..self }
     }
 
     /// The rubric of an element, if it has one.
     pub fn rubric(&self, element_code: &str) -> Option<&ElementRubric> {
+        self.prepared(element_code).map(|prepared| &prepared.rubric)
+    }
+
+    /// The rubric of an element prepared for judging, if it has one.
+    pub fn prepared(&self, element_code: &str) -> Option<&PreparedRubric> {
         self.rubrics.get(element_code)
     }
 

@@ -27,7 +27,8 @@ pub enum Behaviour {
     /// A completion with this content and finish reason (streamed when asked to stream).
     Says(&'static str, &'static str),
     /// A model that does its job: streamed requests (phrasing) get `{"question": question}`,
-    /// the others (assessments) get `verdict`.
+    /// fact checks against a rubric (schema `fact_check`) get [`NO_FINDINGS`], and other
+    /// assessments get `verdict`.
     Examines {
         /// The phrasing, streamed in pieces.
         question: &'static str,
@@ -69,8 +70,9 @@ pub async fn endpoint(behaviour: Behaviour) -> (String, Requests) {
             let recorded = recorded.clone();
             async move {
                 let streamed = request["stream"] == json!(true);
+                let fact_check = request["response_format"]["json_schema"]["name"] == "fact_check";
                 recorded.0.lock().unwrap().push(request);
-                let response = reply(behaviour, streamed).await;
+                let response = reply(behaviour, streamed, fact_check).await;
                 recorded.1.fetch_add(1, Ordering::SeqCst);
                 response
             }
@@ -97,7 +99,10 @@ fn completion(content: &str, finish: &str) -> serde_json::Value {
            "usage": {"prompt_tokens": 12, "completion_tokens": 5, "total_tokens": 17}})
 }
 
-async fn reply(behaviour: Behaviour, streamed: bool) -> Response {
+/// A fact check that finds nothing of its own: the embedded findings stand.
+pub const NO_FINDINGS: &str = r#"{"facts": [], "misconceptions": []}"#;
+
+async fn reply(behaviour: Behaviour, streamed: bool, fact_check: bool) -> Response {
     match behaviour {
         Behaviour::Fails => (StatusCode::INTERNAL_SERVER_ERROR, "boom").into_response(),
         Behaviour::Hangs => {
@@ -118,7 +123,8 @@ async fn reply(behaviour: Behaviour, streamed: bool) -> Response {
             ..
         } => {
             tokio::time::sleep(assess_delay).await;
-            axum::Json(completion(verdict, "stop")).into_response()
+            let content = if fact_check { NO_FINDINGS } else { verdict };
+            axum::Json(completion(content, "stop")).into_response()
         }
     }
 }

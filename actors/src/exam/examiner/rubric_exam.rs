@@ -5,7 +5,7 @@
 use viva_blueprint::rubric::{ElementRubric, Question};
 
 use super::super::types::{QuestionDifficulty, QuestionKind, Score};
-use super::judge::{self, RubricVerdict};
+use super::judge::{self, PreparedRubric, ReadAnswer, RubricVerdict};
 
 /// How a bonus question opens (the same words as the element-text phrasing).
 pub const BONUS_LEAD_IN: &str = "Let's try one more area.";
@@ -89,8 +89,19 @@ pub struct RubricAssessment {
 
 /// Judges `answer` to the question `asked` against `rubric`.
 pub fn assess_with_rubric(rubric: &ElementRubric, asked: &str, answer: &str) -> RubricAssessment {
+    let prepared = PreparedRubric::new(rubric.clone());
+    assess_prepared(&prepared, asked, &ReadAnswer::of(answer))
+}
+
+/// [`assess_with_rubric`] over a prepared rubric and an answer already read.
+pub fn assess_prepared(
+    prepared: &PreparedRubric,
+    asked: &str,
+    answer: &ReadAnswer,
+) -> RubricAssessment {
+    let rubric = &prepared.rubric;
     let question = asked_question(rubric, asked);
-    let verdict = judge::judge(rubric, answer, question);
+    let verdict = judge::judge_read(prepared, answer, question);
     let said = judge::feedback(rubric, &verdict, question);
     RubricAssessment {
         score: verdict.score,

@@ -14,18 +14,20 @@
 pub mod feedback;
 pub mod non_answer;
 pub mod phrase;
+pub mod prepared;
 pub mod quantity;
 pub mod reading;
 pub mod self_check;
 
-use viva_blueprint::rubric::{ElementRubric, Fact, Misconception, Question};
+use viva_blueprint::rubric::{ElementRubric, Question};
 
 use super::super::types::Score;
-use phrase::{Found, phrases};
-use quantity::{Measure, Stated, Value, stated_values, value_of};
+use phrase::Found;
+use quantity::{Measure, Stated, Value, stated_values};
 use reading::Reading;
 
 pub use feedback::{Feedback, feedback};
+pub use prepared::PreparedRubric;
 
 /// How many facts of any kind make an answer at least partial.
 pub const PARTIAL_ANY_FACTS: usize = 2;
@@ -71,9 +73,42 @@ impl RubricVerdict {
 
 /// Judges `answer` against `rubric`; `asked` is the rubric question it answers, if the
 /// examiner asked one (its facts are then required too, and stating them all satisfies).
+/// Reads the rubric afresh: a caller judging often prepares it once ([`judge_read`]).
 pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> RubricVerdict {
-    let reading = Reading::of(answer);
-    let evidence = Evidence::gather(rubric, &reading);
+    judge_read(
+        &PreparedRubric::new(rubric.clone()),
+        &ReadAnswer::of(answer),
+        asked,
+    )
+}
+
+/// An answer read once, to be judged against several rubrics.
+#[derive(Debug, Clone)]
+pub struct ReadAnswer {
+    reading: Reading,
+    non_answer: bool,
+    disclaimed: bool,
+}
+
+impl ReadAnswer {
+    /// Reads `answer`.
+    pub fn of(answer: &str) -> ReadAnswer {
+        ReadAnswer {
+            reading: Reading::of(answer),
+            non_answer: non_answer::is_non_answer(answer),
+            disclaimed: non_answer::is_disclaimed(answer),
+        }
+    }
+}
+
+/// [`judge`] over a prepared rubric and an answer already read.
+pub fn judge_read(
+    prepared: &PreparedRubric,
+    answer: &ReadAnswer,
+    asked: Option<&Question>,
+) -> RubricVerdict {
+    let rubric = &prepared.rubric;
+    let evidence = Evidence::gather(prepared, &answer.reading);
     let required = |id: &str| {
         rubric.satisfactory.iter().any(|r| r == id)
             || asked.is_some_and(|q| q.facts.iter().any(|f| f == id))
@@ -87,15 +122,16 @@ pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> 
     let misconceptions = rubric
         .misconceptions
         .iter()
-        .filter(|m| evidence.holds(m, &reading))
-        .map(|m| m.id.clone())
+        .enumerate()
+        .filter(|(index, _)| evidence.holds(*index, &answer.reading))
+        .map(|(_, m)| m.id.clone())
         .collect();
     let mut verdict = RubricVerdict {
         score: Score::Unsatisfactory,
         facts,
         misconceptions,
-        non_answer: non_answer::is_non_answer(answer),
-        disclaimed: non_answer::is_disclaimed(answer),
+        non_answer: answer.non_answer,
+        disclaimed: answer.disclaimed,
     };
     verdict.score = score_of(rubric, asked, &verdict);
     verdict
@@ -103,38 +139,27 @@ pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> 
 
 /// What the answer shows about each fact: where its phrases occur, and which stated values
 /// agree with it or contradict it.
-struct Evidence {
+struct Evidence<'p> {
+    prepared: &'p PreparedRubric,
     found: Vec<Vec<Found>>,
-    /// Each fact's phrase words (numbers left out).
-    vocabulary: Vec<Vec<String>>,
-    /// The answer's content words.
-    stems: Vec<String>,
-    values: Vec<Option<Value>>,
-    /// Values the element's own claims state: true in context, so never a contradiction.
-    claimed: Vec<Value>,
+    /// The answer's content words, and the clause of each.
+    stems: Vec<&'p str>,
+    clauses: Vec<usize>,
     stated: Vec<Stated>,
 }
 
-impl Evidence {
-    fn gather(rubric: &ElementRubric, reading: &Reading) -> Evidence {
-        let values: Vec<Option<Value>> = rubric
-            .facts
-            .iter()
-            .map(|f| f.value.as_ref().and_then(value_of))
-            .collect();
-        let counts = count_measures(rubric);
-        let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
-        let claimed = stated_values(&Reading::of(&claims.join(". ")), &counts)
-            .into_iter()
-            .map(|s| s.value)
-            .collect();
+impl<'p> Evidence<'p> {
+    fn gather(prepared: &'p PreparedRubric, reading: &'p Reading) -> Evidence<'p> {
         Evidence {
-            found: rubric.facts.iter().map(|f| find(f, reading)).collect(),
-            vocabulary: rubric.facts.iter().map(vocabulary).collect(),
-            stems: reading.stems().into_iter().map(str::to_owned).collect(),
-            stated: stated_values(reading, &counts),
-            claimed,
-            values,
+            prepared,
+            found: prepared
+                .fact_phrases
+                .iter()
+                .map(|phrases| phrases.iter().flat_map(|p| p.find_in(reading)).collect())
+                .collect(),
+            stems: reading.stems(),
+            clauses: reading.words.iter().map(|w| w.clause).collect(),
+            stated: stated_values(reading, &prepared.counts),
         }
     }
 
@@ -154,7 +179,7 @@ impl Evidence {
     }
 
     fn value_stated(&self, index: usize) -> bool {
-        self.values[index]
+        self.prepared.values[index]
             .as_ref()
             .is_some_and(|value| self.stated.iter().any(|s| s.value.same_as(value)))
     }
@@ -162,79 +187,55 @@ impl Evidence {
     /// A stated value of this fact's quantity that no fact of the element has and no claim
     /// states, standing near one of the words of the fact's phrases.
     fn wrong_value(&self, index: usize) -> Option<&Stated> {
-        let value = self.values[index].as_ref()?;
+        let value = self.prepared.values[index].as_ref()?;
         self.stated.iter().find(|s| {
             s.value.measure.comparable(&value.measure)
                 && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
-                && !self.values.iter().flatten().any(|v| v.same_as(&s.value))
-                && !self.claimed.iter().any(|v| v.same_as(&s.value))
+                && !self
+                    .prepared
+                    .values
+                    .iter()
+                    .flatten()
+                    .any(|v| v.same_as(&s.value))
+                && !self.prepared.claimed.iter().any(|v| v.same_as(&s.value))
                 && self.near_vocabulary(index, s.word)
         })
     }
 
-    /// Whether a word of fact `index`'s phrases (not a number) stands within [`NEAR`]
-    /// content words of `word`.
+    /// Whether one of fact `index`'s own words stands within [`NEAR`] content words of
+    /// `word`, in the same clause.
     fn near_vocabulary(&self, index: usize, word: usize) -> bool {
+        let clause = self.clauses[word];
         let from = word.saturating_sub(NEAR);
         let to = (word + NEAR + 1).min(self.stems.len());
-        self.stems[from..to]
-            .iter()
-            .any(|stem| self.vocabulary[index].contains(stem))
+        (from..to).any(|at| {
+            self.clauses[at] == clause
+                && self.prepared.vocabulary[index]
+                    .iter()
+                    .any(|v| v == self.stems[at])
+        })
     }
 
     /// A misconception is held when one of its phrases is affirmed (with its false value, if
     /// it has one), or when its false value is the wrong value given for the fact it
     /// contradicts.
-    fn holds(&self, misconception: &Misconception, reading: &Reading) -> bool {
-        let false_value = misconception.value.as_ref().and_then(value_of);
+    fn holds(&self, index: usize, reading: &Reading) -> bool {
+        let false_value = self.prepared.belief_values[index].as_ref();
         let value_said = |value: &Value| self.stated.iter().any(|s| s.value.same_as(value));
-        let phrased = phrases(&misconception.terms)
+        let phrased = self.prepared.belief_phrases[index]
             .iter()
             .any(|p| p.find_in(reading).iter().any(|f| !f.denied));
-        if phrased && false_value.as_ref().is_none_or(value_said) {
+        if phrased && false_value.is_none_or(value_said) {
             return true;
         }
-        false_value.is_some_and(|value| value_said(&value) && self.any_wrong_value_is(&value))
+        false_value.is_some_and(|value| value_said(value) && self.any_wrong_value_is(value))
     }
 
     fn any_wrong_value_is(&self, value: &Value) -> bool {
-        (0..self.values.len())
+        (0..self.prepared.values.len())
             .filter_map(|index| self.wrong_value(index))
             .any(|s| s.value.same_as(value))
     }
-}
-
-fn vocabulary(fact: &Fact) -> Vec<String> {
-    let words = Reading::of(&fact.terms.join(". ")).words;
-    words
-        .into_iter()
-        .map(|w| w.stem)
-        .filter(|stem| !stem.starts_with(|c: char| c.is_ascii_digit()))
-        .collect()
-}
-
-fn find(fact: &Fact, reading: &Reading) -> Vec<Found> {
-    phrases(&fact.terms)
-        .iter()
-        .flat_map(|p| p.find_in(reading))
-        .collect()
-}
-
-/// The count measures of the element's facts and misconceptions (what can be counted).
-fn count_measures(rubric: &ElementRubric) -> Vec<Vec<String>> {
-    let facts = rubric.facts.iter().filter_map(|f| f.value.as_ref());
-    let misconceptions = rubric
-        .misconceptions
-        .iter()
-        .filter_map(|m| m.value.as_ref());
-    facts
-        .chain(misconceptions)
-        .filter_map(value_of)
-        .filter_map(|value| match value.measure {
-            Measure::Count(stems) => Some(stems),
-            _ => None,
-        })
-        .collect()
 }
 
 /// The score from the findings:

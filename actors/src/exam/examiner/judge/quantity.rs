@@ -243,7 +243,7 @@ fn named_values(answer: &Reading) -> Vec<Stated> {
                 ("class", Some(letter)) => {
                     airspace_letter(letter).map(|class| (Measure::Class(class.to_owned()), 1.0))
                 }
-                ("a" | "per" | "each" | "every" | "one", Some(unit)) => {
+                ("a" | "an" | "per" | "each" | "every" | "one", Some(unit)) => {
                     unit_of(&stem(unit), None).filter(|(m, _)| is_time(m))
                 }
                 ("annual" | "annually" | "yearly", _) => Some((Measure::Months, 12.0)),
