@@ -38,8 +38,8 @@ fn shipped_blueprints_pass_the_check() {
     );
     assert!(stdout.contains("26 skills and 3 assessments"), "{stdout}");
     assert!(
-        stdout.contains("oral-eligible private ASEL elements"),
-        "rubric coverage is reported: {stdout}"
+        stdout.contains("rubrics cover 292 of 292 oral-eligible private ASEL elements"),
+        "every Private ASEL oral element has a rubric: {stdout}"
     );
 }
 
@@ -89,6 +89,46 @@ fn a_bad_rubric_is_reported_with_file_field_and_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(stderr.contains("PA.IV.A.S1"), "{stderr}");
+}
+
+/// A misconception whose terms a true claim uses: a correct answer would be failed.
+const SELF_CONTRADICTING_RUBRIC: &str = "\
+task: PA.I.A
+elements:
+  - element: PA.I.A.K1
+    facts:
+      - id: currency
+        claim: Three takeoffs and landings within the preceding 90 days.
+        source: 14 CFR 61.57(a)
+        terms: [three takeoffs and landings]
+    satisfactory: [currency]
+    misconceptions:
+      - id: yearly
+        claim: One landing a year keeps you current.
+        terms: [takeoffs and landings]
+        correction: Three within 90 days.
+        source: 14 CFR 61.57(a)
+";
+
+#[test]
+fn a_rubric_that_misjudges_its_own_claims_is_refused() {
+    let dir = tempfile::tempdir().expect("blueprints dir");
+    let acs = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/acs"));
+    std::os::unix::fs::symlink(acs, dir.path().join("acs")).expect("link the ACS data");
+    std::fs::create_dir(dir.path().join("rubrics")).expect("rubrics dir");
+    let file = dir.path().join("rubrics/PA.I.A.yaml");
+    std::fs::write(&file, SELF_CONTRADICTING_RUBRIC).expect("write");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("PA.I.A.K1: misconceptions[0] (yearly): the true claims hold it"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("misconceptions[0] (yearly): its own claim is not recognised"),
+        "{stderr}"
+    );
 }
 
 #[test]

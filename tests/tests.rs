@@ -11,6 +11,7 @@ mod distributed;
 mod exam_flow;
 mod harness;
 mod isolation;
+mod judgement;
 mod llm_examiner;
 mod metrics;
 mod new_sessions_switch;

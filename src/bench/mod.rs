@@ -47,6 +47,10 @@ pub struct ExaminerBenchArgs {
     /// Judge only answers to elements that have a rubric.
     #[arg(long)]
     with_rubrics_only: bool,
+    /// Judge only every Nth answer (a model on a CPU takes seconds per answer); the
+    /// embedded examiner is judged on the same answers.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    every: u32,
 }
 
 /// Runs the benchmark and prints its report.
@@ -61,6 +65,8 @@ pub fn examiner(args: ExaminerBenchArgs) -> anyhow::Result<()> {
     if args.with_rubrics_only {
         answers.retain(|answer| library.rubric(&answer.element).is_some());
     }
+    let every = args.every as usize;
+    let answers: Vec<LabelledAnswer> = answers.into_iter().step_by(every).collect();
     let runtime = tokio::runtime::Runtime::new().context("starting the async runtime")?;
     let embedded = EmbeddedExaminer::new(library.clone());
     let judged = runtime.block_on(judge_all(&embedded, &library, &answers));

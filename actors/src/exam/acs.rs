@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use serde::Deserialize;
 use std::collections::BTreeMap;
+use std::sync::OnceLock;
 
 use viva_blueprint::rubric::{ElementRubric, RubricSet};
 
@@ -208,7 +209,14 @@ impl AcsCatalog {
 pub struct AcsLibrary {
     private: AcsCatalog,
     commercial: AcsCatalog,
-    rubrics: BTreeMap<String, PreparedRubric>,
+    rubrics: BTreeMap<String, LazyRubric>,
+}
+
+/// A rubric, prepared for judging the first time it is needed (so start-up stays quick).
+#[derive(Debug, Clone)]
+struct LazyRubric {
+    rubric: ElementRubric,
+    prepared: OnceLock<PreparedRubric>,
 }
 
 impl AcsLibrary {
@@ -221,24 +229,34 @@ impl AcsLibrary {
         }
     }
 
-    /// The library with these rubrics (by element code, both ratings), each prepared for
-    /// judging once here.
+    /// The library with these rubrics (by element code, both ratings); each is prepared
+    /// for judging once, when first needed.
     pub fn with_rubrics(self, rubrics: RubricSet) -> AcsLibrary {
         let rubrics = rubrics
             .iter()
-            .map(|rubric| (rubric.element.clone(), PreparedRubric::new(rubric.clone())))
+            .map(|rubric| {
+                let lazy = LazyRubric {
+                    rubric: rubric.clone(),
+                    prepared: OnceLock::new(),
+                };
+                (rubric.element.clone(), lazy)
+            })
             .collect();
         AcsLibrary { rubrics, ..self }
     }
 
     /// The rubric of an element, if it has one.
     pub fn rubric(&self, element_code: &str) -> Option<&ElementRubric> {
-        self.prepared(element_code).map(|prepared| &prepared.rubric)
+        self.rubrics.get(element_code).map(|lazy| &lazy.rubric)
     }
 
     /// The rubric of an element prepared for judging, if it has one.
     pub fn prepared(&self, element_code: &str) -> Option<&PreparedRubric> {
-        self.rubrics.get(element_code)
+        let lazy = self.rubrics.get(element_code)?;
+        Some(
+            lazy.prepared
+                .get_or_init(|| PreparedRubric::new(lazy.rubric.clone())),
+        )
     }
 
     /// The catalog of a rating.

@@ -315,6 +315,7 @@ fn format_number(value: f64) -> String {
 }
 
 fn content_words(tokens: &[String], clause: usize) -> Vec<Word> {
+    let stems: Vec<String> = tokens.iter().map(|t| stem(t)).collect();
     let mut words = Vec::new();
     let mut index = 0;
     while index < tokens.len() {
@@ -323,10 +324,10 @@ fn content_words(tokens: &[String], clause: usize) -> Vec<Word> {
             index += 1;
             continue;
         }
-        let stems: Vec<String> = tokens[index..].iter().take(6).map(|t| stem(t)).collect();
-        let (span, canonical) = match synonym_at(&stems) {
+        let ahead = &stems[index..stems.len().min(index + 6)];
+        let (span, canonical) = match synonym_at(ahead) {
             Some((span, canonical)) => (span, canonical.to_owned()),
-            None => (1, stem(token)),
+            None => (1, stems[index].clone()),
         };
         words.push(Word {
             stem: canonical,
