@@ -108,8 +108,9 @@ mod tests {
     #[test]
     fn kappa_matches_a_worked_example() {
         // Two raters, 50 items: 20 both yes, 15 both no, 5 yes/no, 10 no/yes: kappa 0.4.
-        let mut c = Confusion::default();
-        c.cells = [[20, 0, 5], [0, 0, 0], [10, 0, 15]];
+        let c = Confusion {
+            cells: [[20, 0, 5], [0, 0, 0], [10, 0, 15]],
+        };
         assert!((c.agreement() - 0.7).abs() < 1e-12);
         assert!((c.kappa() - 0.4).abs() < 1e-12);
         assert_eq!(c.false_passes(), 10);

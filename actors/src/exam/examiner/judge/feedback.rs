@@ -56,10 +56,10 @@ fn required_facts<'r>(rubric: &'r ElementRubric, asked: Option<&Question>) -> Ve
     let ids = asked_ids.iter().chain(rubric.satisfactory.iter());
     let mut facts: Vec<&Fact> = Vec::new();
     for id in ids {
-        if let Some(fact) = rubric.facts.iter().find(|f| &f.id == id) {
-            if !facts.iter().any(|f| f.id == fact.id) {
-                facts.push(fact);
-            }
+        if let Some(fact) = rubric.facts.iter().find(|f| &f.id == id)
+            && !facts.iter().any(|f| f.id == fact.id)
+        {
+            facts.push(fact);
         }
     }
     facts

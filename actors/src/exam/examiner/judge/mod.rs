@@ -185,9 +185,19 @@ impl<'p> Evidence<'p> {
     }
 
     /// A stated value of this fact's quantity that no fact of the element has and no claim
-    /// states, standing near one of the words of the fact's phrases.
+    /// states, standing near one of the fact's own words; a fact whose terms have no word
+    /// of their own ("90 days") is the one meant when no other fact measures that quantity.
     fn wrong_value(&self, index: usize) -> Option<&Stated> {
         let value = self.prepared.values[index].as_ref()?;
+        let only_of_its_kind = self.prepared.vocabulary[index].is_empty()
+            && self
+                .prepared
+                .values
+                .iter()
+                .flatten()
+                .filter(|v| v.measure.comparable(&value.measure))
+                .count()
+                == 1;
         self.stated.iter().find(|s| {
             s.value.measure.comparable(&value.measure)
                 && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
@@ -198,7 +208,7 @@ impl<'p> Evidence<'p> {
                     .flatten()
                     .any(|v| v.same_as(&s.value))
                 && !self.prepared.claimed.iter().any(|v| v.same_as(&s.value))
-                && self.near_vocabulary(index, s.word)
+                && (only_of_its_kind || self.near_vocabulary(index, s.word))
         })
     }
 
