@@ -1,11 +1,15 @@
-//! The embedded (no-LLM) examiner: deterministic question phrasing and answer assessment.
+//! The embedded (no-LLM) examiner: deterministic questions and answer assessment, from the
+//! element's rubric where it has one.
 //!
 //! - `text`: tokens, stems, stopwords and synonyms down to canonical content terms.
 //! - `stemmer`: the Porter2 (Snowball English) stemmer.
 //! - `vocabulary`: the stopword list and the small aviation synonym table.
 //! - `phrasing`: questions from an ACS element, by kind and difficulty.
-//! - `assessor`: scores an answer by key-term coverage; credits other elements it covers.
-//! - `judge`: an answer judged against the element's rubric: facts, values, negations, misconceptions, feedback.
+//! - `assessor`: scores an answer by key-term coverage (elements without a rubric).
+//! - `judge`: an answer judged against the element's rubric: facts, values, negations,
+//!   misconceptions, non-answers, feedback.
+//! - `rubric_exam`: which rubric question to ask, which one an answer responds to, and the
+//!   verdict with feedback.
 //! - `coverage`: an element's key terms, and which of them an answer contains.
 //! - `sources`: what to study for an element, from its task's references.
 
