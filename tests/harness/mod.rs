@@ -11,7 +11,9 @@ mod server;
 pub mod speech;
 mod token;
 
-pub use acs::{UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer};
+pub use acs::{
+    UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer, short_answer,
+};
 pub use admin::{data_dir_of, exams, plan_audit, start_refused, viva_cli};
 pub use assessment::{
     answer_item, blueprints_with, keyed_answer, last, server_with, spoken_ipv4, start_assessment,
