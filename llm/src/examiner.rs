@@ -20,9 +20,8 @@ use viva_actors::examiner::{
     ExaminerFuture, QuestionDeltas, QuestionRequest,
 };
 
-use viva_actors::exam::examiner::judge::{feedback, judge};
+use viva_actors::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
 use viva_actors::exam::examiner::rubric_exam::asked_question;
-use viva_blueprint::rubric::ElementRubric;
 
 use crate::prompts::{Prompts, Template};
 use crate::provider::{CallError, Flow, Provider, Reply};
@@ -283,7 +282,7 @@ impl LlmExaminer {
         embedded: &ExaminerAssessment,
         log: &mut CallLog,
     ) -> Result<ExaminerAssessment, &'static str> {
-        if let Some(rubric) = self.library.rubric(&request.element_code) {
+        if let Some(rubric) = self.library.prepared(&request.element_code) {
             return self.assess_by_rubric(request, rubric, embedded, log).await;
         }
         let pending: Vec<_> = request
@@ -339,11 +338,12 @@ impl LlmExaminer {
     async fn assess_by_rubric(
         &self,
         request: &AssessRequest,
-        rubric: &ElementRubric,
+        prepared: &PreparedRubric,
         embedded: &ExaminerAssessment,
         log: &mut CallLog,
     ) -> Result<ExaminerAssessment, &'static str> {
         let (rating, code) = (request.rating, &request.element_code);
+        let rubric = &prepared.rubric;
         let (facts, misconceptions) = rubric_variables(rubric);
         let variables = json!({
             "topic": self.topic(rating, code),
@@ -363,7 +363,7 @@ impl LlmExaminer {
         let findings = check_findings(&reply.text, reply.truncated, rubric)
             .map_err(|rejection| rejection.label())?;
         let asked = asked_question(rubric, &request.question);
-        let own = judge(rubric, &request.answer, asked);
+        let own = judge_read(prepared, &ReadAnswer::of(&request.answer), asked);
         let verdict = merge(rubric, asked, &request.answer, &own, &findings);
         let said = feedback(rubric, &verdict, asked);
         Ok(ExaminerAssessment {

@@ -112,6 +112,7 @@ pub use numbers::parse_spoken_number;
 pub use options::parse_option_index;
 pub use text::canonical_text;
 pub use value::NumberValue;
+pub use vocab::starts_spoken_number;
 
 /// A candidate's answer in canonical form, ready to compare with a keyed answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

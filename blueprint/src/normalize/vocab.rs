@@ -81,6 +81,15 @@ pub(super) fn scale_value(word: &str) -> Option<i64> {
 }
 
 /// A single spoken digit: `zero`, `oh`, `o` -> 0 and `one`..`nine`.
+/// Whether a spoken number can start with `word`: "zero", "oh", a unit, a teen or a tens
+/// word.
+pub fn starts_spoken_number(word: &str) -> bool {
+    matches!(word, "zero" | "oh")
+        || unit_value(word).is_some()
+        || teen_value(word).is_some()
+        || tens_value(word).is_some()
+}
+
 pub(super) fn digit_word(word: &str) -> Option<i64> {
     match word {
         "zero" | "oh" | "o" => Some(0),

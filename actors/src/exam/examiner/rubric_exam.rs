@@ -87,13 +87,7 @@ pub struct RubricAssessment {
     pub verdict: RubricVerdict,
 }
 
-/// Judges `answer` to the question `asked` against `rubric`.
-pub fn assess_with_rubric(rubric: &ElementRubric, asked: &str, answer: &str) -> RubricAssessment {
-    let prepared = PreparedRubric::new(rubric.clone());
-    assess_prepared(&prepared, asked, &ReadAnswer::of(answer))
-}
-
-/// [`assess_with_rubric`] over a prepared rubric and an answer already read.
+/// Judges `answer` (already read) to the question `asked` against a prepared rubric.
 pub fn assess_prepared(
     prepared: &PreparedRubric,
     asked: &str,
@@ -158,13 +152,21 @@ mod tests {
         assert_eq!(follow.as_deref(), Some(rubric.questions[1].ask.as_str()));
     }
 
+    fn assess(rubric: &ElementRubric, asked: &str, answer: &str) -> RubricAssessment {
+        assess_prepared(
+            &PreparedRubric::new(rubric.clone()),
+            asked,
+            &ReadAnswer::of(answer),
+        )
+    }
+
     #[test]
     fn an_answer_to_a_rubric_question_is_judged_on_its_facts() {
         let rubric = rubric();
         let asked = format!("{BONUS_LEAD_IN} {}", rubric.questions[0].ask);
-        let right = assess_with_rubric(&rubric, &asked, "Three takeoffs and landings.");
+        let right = assess(&rubric, &asked, "Three takeoffs and landings.");
         assert_eq!(right.score, Score::Satisfactory);
-        let general = assess_with_rubric(
+        let general = assess(
             &rubric,
             "Tell me about currency.",
             "Three takeoffs and landings.",

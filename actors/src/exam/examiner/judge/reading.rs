@@ -1,7 +1,7 @@
 //! An answer (or a rubric phrase) as the judge reads it: clauses of lowercase tokens, spoken
 //! numbers turned into digits, and the content words stemmed with their negation marked.
 
-use viva_blueprint::normalize::{NumberValue, parse_number};
+use viva_blueprint::normalize::{NumberValue, parse_number, starts_spoken_number};
 
 use super::super::text::{stem, tokenize};
 use super::super::vocabulary::synonym_at;
@@ -259,39 +259,6 @@ fn join_digit_groups(words: Vec<String>) -> Vec<String> {
     joined
 }
 
-/// Words a number can start with (a run starting with any other word is not tried).
-const NUMBER_STARTS: &[&str] = &[
-    "zero",
-    "oh",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
-];
-
 fn number_of(words: &[String]) -> Option<f64> {
     if !starts_number(words.first()?) {
         return None;
@@ -303,7 +270,7 @@ fn number_of(words: &[String]) -> Option<f64> {
 }
 
 fn starts_number(token: &str) -> bool {
-    token.starts_with(|c: char| c.is_ascii_digit()) || NUMBER_STARTS.contains(&token)
+    token.starts_with(|c: char| c.is_ascii_digit()) || starts_spoken_number(token)
 }
 
 fn format_number(value: f64) -> String {

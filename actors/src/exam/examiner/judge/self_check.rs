@@ -5,7 +5,7 @@
 
 use viva_blueprint::rubric::ElementRubric;
 
-use super::{FactStatus, judge};
+use super::{FactStatus, PreparedRubric, ReadAnswer, RubricVerdict, judge_read};
 
 /// One way a rubric misjudges its own words: the element, the field and what is wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -20,6 +20,8 @@ pub struct SelfCheckProblem {
 
 /// Every problem found in `rubric`.
 pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
+    let prepared = PreparedRubric::new(rubric.clone());
+    let judge = |text: &str| judge_read(&prepared, &ReadAnswer::of(text), None);
     let problem = |field: String, message: &str| SelfCheckProblem {
         element: rubric.element.clone(),
         field,
@@ -27,7 +29,7 @@ pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
     };
     let mut problems = Vec::new();
     for (index, fact) in rubric.facts.iter().enumerate() {
-        if judge(rubric, &fact.claim, None).status(&fact.id) != FactStatus::Stated {
+        if judge(&fact.claim).status(&fact.id) != FactStatus::Stated {
             let field = format!("facts[{index}] ({})", fact.id);
             problems.push(problem(
                 field,
@@ -36,7 +38,7 @@ pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
         }
     }
     for (index, misconception) in rubric.misconceptions.iter().enumerate() {
-        let verdict = judge(rubric, &misconception.claim, None);
+        let verdict = judge(&misconception.claim);
         if !verdict.misconceptions.contains(&misconception.id) {
             let field = format!("misconceptions[{index}] ({})", misconception.id);
             problems.push(problem(
@@ -45,14 +47,13 @@ pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
             ));
         }
     }
-    problems.extend(true_claims_problems(rubric));
+    let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
+    problems.extend(true_claims_problems(rubric, &judge(&claims.join(" "))));
     problems
 }
 
-/// The facts' claims together, as the best answer would say them.
-fn true_claims_problems(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
-    let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
-    let verdict = judge(rubric, &claims.join(" "), None);
+/// What the facts' claims together (as the best answer would say them) got wrong.
+fn true_claims_problems(rubric: &ElementRubric, verdict: &RubricVerdict) -> Vec<SelfCheckProblem> {
     let mut problems = Vec::new();
     for (index, misconception) in rubric.misconceptions.iter().enumerate() {
         if verdict.misconceptions.contains(&misconception.id) {
