@@ -19,3 +19,4 @@ mod plan_audit;
 mod restart;
 mod talk_cli;
 mod voice;
+mod voice_turns;

@@ -224,6 +224,8 @@ pub struct Metrics {
     pub stt_partials_skipped: Counter,
     /// Finished turns refused because the speech queue was full.
     pub stt_overloaded: Counter,
+    /// Spoken answers to items that could not be read, so the candidate was asked again.
+    pub spoken_answers_unclear: Counter,
     /// Model calls by call ([`EXAMINER_CALLS`]) and outcome ([`EXAMINER_OUTCOMES`]).
     pub llm_calls: [[Counter; 2]; 2],
     /// Model replies replaced by the embedded examiner, by reason.
@@ -264,6 +266,7 @@ impl Metrics {
             stt_decode_seconds: Default::default(),
             stt_partials_skipped: Counter::default(),
             stt_overloaded: Counter::default(),
+            spoken_answers_unclear: Counter::default(),
             llm_calls: Default::default(),
             llm_fallbacks: LabeledCounter::new(FALLBACK_REASONS),
             llm_call_seconds: Default::default(),
@@ -406,6 +409,12 @@ impl Metrics {
             "viva_stt_overloaded_total",
             "Finished turns refused: the speech queue was full.",
             &self.stt_overloaded,
+        );
+        counter(
+            &mut out,
+            "viva_spoken_answers_unclear_total",
+            "Spoken item answers that could not be read; the candidate was asked again.",
+            &self.spoken_answers_unclear,
         );
         self.render_llm(&mut out);
         out

@@ -55,6 +55,9 @@ pub enum ErrorCode {
     InvalidAudio,
     /// The turn had no speech to transcribe (silence or noise); nothing was answered.
     NoSpeech,
+    /// The spoken answer could not be read as what the item expects; nothing was answered
+    /// (an `answer.unclear` says what was heard). Say it again.
+    AnswerUnclear,
     /// Another device or server node took the session over; this connection no longer holds
     /// it, and the event was not applied. Resume the session to continue.
     SessionMoved,
@@ -94,6 +97,7 @@ impl ErrorCode {
         "session_moved",
         "voice_unavailable",
         "no_speech",
+        "answer_unclear",
         "invalid_audio",
         "overloaded",
         "server_shutting_down",
@@ -125,6 +129,7 @@ impl ErrorCode {
             ErrorCode::SessionMoved => "session_moved",
             ErrorCode::VoiceUnavailable => "voice_unavailable",
             ErrorCode::NoSpeech => "no_speech",
+            ErrorCode::AnswerUnclear => "answer_unclear",
             ErrorCode::InvalidAudio => "invalid_audio",
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::ServerShuttingDown => "server_shutting_down",
@@ -162,6 +167,7 @@ mod tests {
             ErrorCode::SessionMoved,
             ErrorCode::VoiceUnavailable,
             ErrorCode::NoSpeech,
+            ErrorCode::AnswerUnclear,
             ErrorCode::InvalidAudio,
             ErrorCode::Overloaded,
             ErrorCode::ServerShuttingDown,

@@ -52,6 +52,9 @@ pub enum ServerEvent {
     /// `transcript.final`.
     #[serde(rename = "transcript.final")]
     TranscriptFinal(Transcript),
+    /// `answer.unclear`.
+    #[serde(rename = "answer.unclear")]
+    AnswerUnclear(AnswerUnclear),
     /// `assessment`.
     #[serde(rename = "assessment")]
     Assessment(Assessment),
@@ -84,6 +87,7 @@ impl ServerEvent {
         "question",
         "transcript.partial",
         "transcript.final",
+        "answer.unclear",
         "assessment",
         "session.completed",
         "ack",
@@ -101,6 +105,7 @@ impl ServerEvent {
             ServerEvent::Question(_) => "question",
             ServerEvent::TranscriptPartial(_) => "transcript.partial",
             ServerEvent::TranscriptFinal(_) => "transcript.final",
+            ServerEvent::AnswerUnclear(_) => "answer.unclear",
             ServerEvent::Assessment(_) => "assessment",
             ServerEvent::SessionCompleted(_) => "session.completed",
             ServerEvent::Ack(_) => "ack",
@@ -280,14 +285,69 @@ pub struct Question {
 
 /// `transcript.partial` and `transcript.final`.
 ///
+/// Previews of what the server heard: like `question.delta` they carry no `seq` and are
+/// never replayed on resume. A turn's partials and its final share `turn`, a number that
+/// rises with each turn the session hears (it restarts when the session's actor does), and
+/// `question_id` names the open question the turn answers. What a final changed arrives in
+/// sequenced events: the `assessment` (and the `ack` of an `audio.commit`), or an
+/// unsequenced `answer.unclear` when it could not be read.
+///
 /// # Format
 /// ```json
-/// {"type": "transcript.partial", "seq": 5, "text": "you need a current"}
+/// {"type": "transcript.partial", "question_id": "q3", "turn": 4, "text": "you need a current"}
+/// {"type": "transcript.final", "question_id": "q3", "turn": 4,
+///  "text": "You need a current medical certificate."}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Transcript {
+    /// The open question this turn answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_id: Option<String>,
+    /// The turn: its partials and its final share it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u64>,
     /// Speech-to-text of the candidate's current turn.
     pub text: String,
+}
+
+/// `answer.unclear`: a spoken answer to an item could not be read as what the item expects,
+/// so nothing was recorded and the question stays open. The candidate says the answer
+/// again; when `confirm` is true, saying "yes" keeps `understood_as` as the answer. A typed
+/// answer is never second-guessed and never gets this event.
+///
+/// `reason` is `not_read` (nothing of the item's kind was heard), `ambiguous` (several
+/// readings are about as likely; `readings` lists them) or `not_an_option` (a value of the
+/// item's kind that is none of the shown options). Unsequenced, like transcripts: it records
+/// nothing. An `audio.commit` whose turn ends here gets an `error` with code
+/// `answer_unclear` and its `event_id` (nothing was applied, so no `ack`).
+///
+/// # Format
+/// ```json
+/// {"type": "answer.unclear", "question_id": "i4", "turn": 7, "heard": "7,400",
+///  "reason": "not_an_option", "understood_as": "7400", "confirm": true,
+///  "message": "I heard 7400, which is not one of the options. Say your answer again, or say yes to keep 7400."}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AnswerUnclear {
+    /// The open question.
+    pub question_id: String,
+    /// The turn whose final this is about.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<u64>,
+    /// What the server heard.
+    pub heard: String,
+    /// `not_read`, `ambiguous` or `not_an_option`.
+    pub reason: String,
+    /// The readings the server could not choose between (`ambiguous`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<String>,
+    /// The one reading it has (`not_an_option`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub understood_as: Option<String>,
+    /// Whether "yes" keeps `understood_as` as the answer.
+    pub confirm: bool,
+    /// What to tell the candidate.
+    pub message: String,
 }
 
 /// `assessment`.
@@ -322,6 +382,12 @@ pub struct Assessment {
     /// Exam only: other elements this answer covered, now credited by mention.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub credited_elements: Vec<String>,
+    /// What the server judged, for an answer it had to read: the normalised value of an
+    /// item's spoken or typed answer ("192.168.10.0", "8206", "option B"), or the transcript
+    /// of a spoken exam answer. Sent in every mode: it says what was heard, never whether it
+    /// was right.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub understood_as: Option<String>,
 }
 
 /// `session.completed`.

@@ -115,6 +115,7 @@ impl WhisperPool {
                 .map_err(|err| fail(err.to_string()))?;
             let worker = Worker {
                 index,
+                context: context.clone(),
                 queue: queue.clone(),
                 slots: slots.clone(),
                 budget: budget.clone(),
@@ -190,6 +191,7 @@ impl SpeechToText for WhisperPool {
 /// One decoding thread.
 struct Worker {
     index: usize,
+    context: Arc<WhisperContext>,
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
@@ -201,7 +203,12 @@ impl Worker {
         while let Some(job) = self.queue.pop() {
             let started = Instant::now();
             let preempt = self.slots.begin(self.index, job.kind);
-            let outcome = decode_unless(&mut state, &job.audio, &[job.abort.clone(), preempt]);
+            let prompt = job
+                .hint
+                .as_deref()
+                .map_or_else(Vec::new, |hint| prompt_tokens(&self.context, hint));
+            let stops = [job.abort.clone(), preempt];
+            let outcome = decode_unless(&mut state, &job.audio, &prompt, &stops);
             self.slots.end(self.index);
             let took = started.elapsed();
             self.metrics.decodes(job.kind).observe(took);
@@ -232,19 +239,52 @@ fn log_decode(
     }
 }
 
+/// The most prompt tokens a hint may take (whisper keeps at most half its 448-token text
+/// context for the prompt).
+pub const MAX_PROMPT_TOKENS: usize = 128;
+
+/// A hint as whisper's prompt tokens, at most [`MAX_PROMPT_TOKENS`]; none when it cannot be
+/// tokenised (the decode then runs without context, as before hints existed).
+pub fn prompt_tokens(context: &WhisperContext, hint: &str) -> Vec<std::ffi::c_int> {
+    // A leading space: whisper's tokens for words that follow other text.
+    let text = format!(" {}", hint.trim());
+    // whisper refuses a text longer than the cap it is given: tokenise all, then keep the start.
+    match context.tokenize(&text, 4 * MAX_PROMPT_TOKENS + text.len()) {
+        Ok(mut tokens) => {
+            tokens.truncate(MAX_PROMPT_TOKENS);
+            tokens
+        }
+        Err(err) => {
+            tracing::debug!(%err, "a hint could not be tokenised; decoding without it");
+            Vec::new()
+        }
+    }
+}
+
 /// Runs whisper on one clip with the window, token cap and abort flag set.
 pub fn decode(
     state: &mut whisper_rs::WhisperState,
     audio: &[i16],
     abort: &Arc<AtomicBool>,
 ) -> Result<String, DecodeError> {
-    decode_unless(state, audio, std::slice::from_ref(abort))
+    decode_unless(state, audio, &[], std::slice::from_ref(abort))
 }
 
-/// [`decode`], stopped when any of `stops` is set.
+/// [`decode`] with `prompt` (from [`prompt_tokens`]) as the text before the clip.
+pub fn decode_with_prompt(
+    state: &mut whisper_rs::WhisperState,
+    audio: &[i16],
+    prompt: &[std::ffi::c_int],
+    abort: &Arc<AtomicBool>,
+) -> Result<String, DecodeError> {
+    decode_unless(state, audio, prompt, std::slice::from_ref(abort))
+}
+
+/// [`decode_with_prompt`], stopped when any of `stops` is set.
 fn decode_unless(
     state: &mut whisper_rs::WhisperState,
     audio: &[i16],
+    prompt: &[std::ffi::c_int],
     stops: &[Arc<AtomicBool>],
 ) -> Result<String, DecodeError> {
     let stopped = |stops: &[Arc<AtomicBool>]| stops.iter().any(|s| s.load(Ordering::Relaxed));
@@ -263,6 +303,9 @@ fn decode_unless(
     params.set_print_timestamps(false);
     params.set_audio_ctx(audio_ctx_for(audio.len()) as i32);
     params.set_max_tokens(token_cap_for(audio.len()) as i32);
+    if !prompt.is_empty() {
+        params.set_tokens(prompt);
+    }
     let flags = stops.to_vec();
     // Pre-boxed: whisper-rs 0.16 misreads an unboxed closure here, and every run then
     // fails with GenericError(-6) (measured; see silverstein/minutes#951).

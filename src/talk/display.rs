@@ -40,6 +40,7 @@ pub fn render(event: &ServerEvent) -> Shown {
         Question(question) => question_lines(question),
         TranscriptPartial(transcript) => return Shown::Live(live_text(&transcript.text)),
         TranscriptFinal(transcript) => vec![format!("You: {}", transcript.text)],
+        AnswerUnclear(unclear) => vec![format!("Examiner: {}", unclear.message)],
         Assessment(assessment) => assessment_lines(assessment),
         SessionCompleted(completed) => result_lines(&completed.result),
         Error(error) => vec![format!(
@@ -95,6 +96,9 @@ fn assessment_lines(assessment: &Assessment) -> Vec<String> {
     if !assessment.credited_elements.is_empty() {
         let credited = assessment.credited_elements.join(", ");
         lines.push(format!("  Also credited: {credited}"));
+    }
+    if let Some(understood) = &assessment.understood_as {
+        lines.push(format!("  Understood as: {understood}"));
     }
     lines
 }

@@ -202,6 +202,11 @@ impl Talk {
                 self.cue(Cue::Question);
             }
             ServerEvent::TranscriptFinal(_) => self.cue(Cue::Heard),
+            ServerEvent::AnswerUnclear(unclear) => {
+                // The item is still open: say what was heard and listen again.
+                self.speaker.speak(unclear.message);
+                self.cue(Cue::Refused(ErrorCode::AnswerUnclear));
+            }
             ServerEvent::Assessment(_) => self.cue(Cue::Assessed),
             ServerEvent::SessionCompleted(_) => self.ending = Some(Ending::Done),
             ServerEvent::SessionPaused(paused) => self.on_paused(paused.reason),
@@ -258,6 +263,8 @@ impl Talk {
             ErrorCode::SessionMoved | ErrorCode::ServerShuttingDown => {
                 self.ending = Some(Ending::Failed(reason));
             }
+            // The `answer.unclear` beside it says what was heard, and cues once.
+            ErrorCode::AnswerUnclear => {}
             code => self.cue(Cue::Refused(code)),
         }
     }

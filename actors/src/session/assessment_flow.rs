@@ -3,7 +3,9 @@
 
 use viva_blueprint::generate::Item;
 use viva_blueprint::library::BlueprintLibrary;
-use viva_blueprint::normalize::{Normalized, answers_match, normalize_answer};
+use viva_blueprint::normalize::{
+    AnswerKind, Normalized, answers_match, normalize_answer, normalize_as,
+};
 use viva_blueprint::scoring::{ItemOutcome, score};
 use viva_protocol::result::{AssessmentResult, AssessmentTrigger, AuditItem, SectionResult};
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
@@ -138,6 +140,7 @@ impl AssessmentCore {
             source_summary: None,
             correct_answer: None,
             credited_elements: Vec::new(),
+            understood_as: understood_as(&item, &pending.input),
         };
         if self.learning {
             assessment.recorded = None;
@@ -260,6 +263,39 @@ fn judge_response(item: &Item, pending: &PendingAnswer) -> Response {
         correct,
         skipped,
         answered_at_ms: pending.at_ms,
+    }
+}
+
+/// What the server read a typed or spoken text answer as: its normalised value, shown as
+/// the candidate would write it ("192.168.10.0", "8206", "option B"); `None` for a choice or
+/// a skip, where there was nothing to read.
+fn understood_as(item: &Item, input: &AnswerInput) -> Option<String> {
+    let AnswerInput::Text(text) = input else {
+        return None;
+    };
+    let first = normalize_answer(text, Some(item.options.len()));
+    // The second reading `answers_match` gives a text answer: as the key's kind.
+    let read = match first {
+        Normalized::Text(_) => match normalize_as(text, Some(AnswerKind::of_key(&item.answer))) {
+            Normalized::Text(_) => first,
+            as_kind => as_kind,
+        },
+        other => other,
+    };
+    Some(match read {
+        Normalized::Number(value) => value.to_string(),
+        Normalized::Ipv4([a, b, c, d]) => format!("{a}.{b}.{c}.{d}"),
+        Normalized::Cidr(prefix) => format!("/{prefix}"),
+        Normalized::OptionIndex(index) => option_name(index),
+        Normalized::Text(text) => text,
+    })
+}
+
+/// "option B" for index 1.
+fn option_name(index: usize) -> String {
+    match u8::try_from(index).ok().filter(|i| *i < 26) {
+        Some(i) => format!("option {}", char::from(b'A' + i)),
+        None => format!("option {}", index + 1),
     }
 }
 

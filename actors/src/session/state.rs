@@ -32,6 +32,37 @@ pub enum SessionState {
     Assessment(Box<AssessmentCore>),
 }
 
+/// The open question, as the listener needs it.
+#[derive(Debug, Clone)]
+pub enum Listening<'a> {
+    /// An exam question.
+    Exam {
+        /// `q<number>`.
+        question_id: &'a str,
+        /// The words asked.
+        question: &'a str,
+        /// The element asked about.
+        element_code: &'a str,
+    },
+    /// An assessment item.
+    Item {
+        /// `i<number>`.
+        question_id: String,
+        /// The generated item (its key never leaves the server).
+        item: &'a viva_blueprint::generate::Item,
+    },
+}
+
+impl Listening<'_> {
+    /// The question's id.
+    pub fn question_id(&self) -> String {
+        match self {
+            Listening::Exam { question_id, .. } => (*question_id).to_owned(),
+            Listening::Item { question_id, .. } => question_id.clone(),
+        }
+    }
+}
+
 /// What the actor must do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Work {
@@ -241,6 +272,27 @@ impl SessionState {
         match self {
             SessionState::Exam(core) => core.open_question.as_ref().map(|q| q.question_id.clone()),
             SessionState::Assessment(core) => core.current.map(|index| format!("i{}", index + 1)),
+        }
+    }
+
+    /// What the open question expects to hear, while one awaits an answer: for spoken
+    /// answers, the recogniser's hint and the reading of an item's answer.
+    pub fn open_listening(&self) -> Option<Listening<'_>> {
+        self.open_question_kind()?;
+        match self {
+            SessionState::Exam(core) => core.open_question.as_ref().map(|q| Listening::Exam {
+                question_id: &q.question_id,
+                question: &q.text,
+                element_code: &q.element_code,
+            }),
+            SessionState::Assessment(core) => {
+                let index = core.current?;
+                let item = core.items.get(index)?.item.as_ref()?;
+                Some(Listening::Item {
+                    question_id: format!("i{}", index + 1),
+                    item,
+                })
+            }
         }
     }
 

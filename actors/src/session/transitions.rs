@@ -221,6 +221,7 @@ impl ExamCore {
             source_summary: Some(verdict.source_summary),
             correct_answer: None,
             credited_elements: credited,
+            understood_as: open.pending_answer,
         }));
         Ok(())
     }

@@ -92,8 +92,11 @@ struct Turn {
     last_speech_end: usize,
     /// Samples of silence heard since the last speech frame (only some of them kept).
     silence: usize,
-    /// Samples heard since the onset, kept or not.
+    /// Samples heard since the onset, kept or not (and wall-clock gaps, see [`Listener::note_gap`]).
     heard: usize,
+    /// Silence already counted from a wall-clock gap that audio arriving late may still
+    /// cover: such audio is not counted twice.
+    owed: usize,
     speech_samples: usize,
     confident_frames: usize,
     partials_due: usize,
@@ -102,7 +105,11 @@ struct Turn {
 impl Turn {
     /// Adds a frame: speech is kept, and silence up to [`KEPT_PAUSE`] after the last speech.
     fn hear(&mut self, frame: &[i16], score: f32) {
-        self.heard += FRAME;
+        let counted_already = self.owed >= FRAME;
+        self.owed = self.owed.saturating_sub(FRAME);
+        if !counted_already {
+            self.heard += FRAME;
+        }
         if score >= CONFIDENT_SCORE {
             self.confident_frames += 1;
         }
@@ -111,9 +118,12 @@ impl Turn {
             self.last_speech_end = self.audio.len();
             self.speech_samples += FRAME;
             self.silence = 0;
+            self.owed = 0;
             return;
         }
-        self.silence += FRAME;
+        if !counted_already {
+            self.silence += FRAME;
+        }
         if self.silence <= samples(KEPT_PAUSE) {
             self.audio.extend_from_slice(frame);
         }
@@ -196,6 +206,7 @@ impl Listener {
             last_speech_end: audio.len(),
             silence: 0,
             heard: audio.len(),
+            owed: 0,
             audio,
             speech_samples,
             confident_frames: usize::from(score >= CONFIDENT_SCORE),
@@ -209,15 +220,44 @@ impl Listener {
         let turn = self.turn.as_mut()?;
         turn.hear(frame, score);
         let silence = turn.silence;
-        if silence > allowed || turn.heard >= samples(MAX_TURN) {
+        if self.turn_is_over(allowed) {
             return self.end_turn().map(Heard::TurnEnded);
         }
+        let turn = self.turn.as_mut()?;
         let seconds = turn.audio.len() / samples(PARTIAL_EVERY);
         if seconds > turn.partials_due && silence < samples(PARTIAL_EVERY) && turn.is_speech() {
             turn.partials_due = seconds;
             return Some(Heard::PartialDue);
         }
         None
+    }
+
+    fn turn_is_over(&self, allowed: usize) -> bool {
+        self.turn
+            .as_ref()
+            .is_some_and(|turn| turn.silence > allowed || turn.heard >= samples(MAX_TURN))
+    }
+
+    /// No audio arrived for `gap` more while a turn is open: a client that sends audio only
+    /// while someone speaks stops sending when the candidate pauses, and the pause must still
+    /// end the turn. The gap counts as silence; audio that arrives later for the same span (a
+    /// client that sends in bursts) is not counted again, and speech cancels it.
+    pub fn note_gap(&mut self, gap: Duration) -> Option<Heard> {
+        let allowed = samples(self.allowed_pause());
+        let turn = self.turn.as_mut()?;
+        let gap = samples(gap);
+        turn.silence += gap;
+        turn.heard += gap;
+        turn.owed += gap;
+        if self.turn_is_over(allowed) {
+            return self.end_turn().map(Heard::TurnEnded);
+        }
+        None
+    }
+
+    /// Whether a turn is being heard.
+    pub fn in_turn(&self) -> bool {
+        self.turn.is_some()
     }
 
     fn allowed_pause(&self) -> Duration {

@@ -224,3 +224,44 @@ fn annotations_are_not_answers() {
         assert_eq!(spoken_text(text).as_deref(), expected, "{text:?}");
     }
 }
+
+#[test]
+fn a_client_that_stops_sending_gets_its_turn_ended_by_wall_clock() {
+    let mut listener = scripted();
+    let heard = feed_all(&mut listener, &[speech(1500), silence(200)]);
+    assert!(turns(&heard).is_empty());
+    assert!(listener.in_turn());
+    assert_eq!(listener.note_gap(Duration::from_millis(2000)), None);
+    let ended = listener.note_gap(Duration::from_millis(1000));
+    assert!(matches!(ended, Some(Heard::TurnEnded(_))), "{ended:?}");
+    assert!(!listener.in_turn());
+}
+
+#[test]
+fn audio_arriving_late_for_a_gap_is_not_counted_twice() {
+    // A client sending in bursts: 2 s of silence arrives after 2 s of wall-clock gap was
+    // counted; together they are 2 s of pause, not 4, so the turn goes on.
+    let mut listener = scripted();
+    feed_all(&mut listener, &[speech(1500)]);
+    assert_eq!(listener.note_gap(Duration::from_millis(2000)), None);
+    let heard = feed_all(&mut listener, &[silence(2000), speech(500), silence(500)]);
+    assert!(turns(&heard).is_empty(), "{heard:?}");
+    assert!(listener.in_turn());
+}
+
+#[test]
+fn speech_after_a_gap_keeps_the_turn_open() {
+    let mut listener = scripted();
+    feed_all(&mut listener, &[speech(1000)]);
+    assert_eq!(listener.note_gap(Duration::from_millis(2500)), None);
+    feed_all(&mut listener, &[speech(1000)]);
+    assert_eq!(listener.note_gap(Duration::from_millis(2500)), None);
+    assert!(listener.in_turn());
+}
+
+#[test]
+fn a_gap_with_no_turn_open_does_nothing() {
+    let mut listener = scripted();
+    assert_eq!(listener.note_gap(Duration::from_secs(10)), None);
+    assert!(!listener.in_turn());
+}

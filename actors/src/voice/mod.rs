@@ -4,7 +4,9 @@
 //! - [`stt`]: the `SpeechToText` trait and its job types.
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
 
+pub mod hint;
 pub mod listener;
+pub mod spoken;
 pub mod stt;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};

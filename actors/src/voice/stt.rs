@@ -34,6 +34,9 @@ pub struct DecodeJob {
     pub audio: Vec<i16>,
     /// Final or partial.
     pub kind: DecodeKind,
+    /// What the open question leads the recogniser to expect (see [`super::hint`]), given
+    /// to whisper as the text before the turn; `None` decodes without context.
+    pub hint: Option<Arc<str>>,
     /// Set to abort the job (before or while it runs).
     pub abort: Arc<AtomicBool>,
     /// Called with the text.
@@ -45,6 +48,7 @@ impl std::fmt::Debug for DecodeJob {
         f.debug_struct("DecodeJob")
             .field("samples", &self.audio.len())
             .field("kind", &self.kind)
+            .field("hint", &self.hint)
             .finish_non_exhaustive()
     }
 }

@@ -2,7 +2,9 @@
 //! and the plain reading failed. Measured with whisper tiny.en on festival speech:
 //! - a tens word becomes its digit and a letter: "forty four" → "4t4", "4g2", "4 G7";
 //! - "eighty" becomes "H" or "HE": "six hundred eighty" → "600H", "eighty five" → "HE5";
-//! - "one thousand four" loses its zeros: "1,04".
+//! - "one thousand four" loses its zeros: "1,04";
+//! - "eighty eight" becomes "AT8" ("at"/"ate" for eighty): read by [`eighty_homophone`], only
+//!   for a spoken answer that is that one token.
 
 /// The digits of `text` when it is one whole number written with these artefacts; `None`
 /// when it has anything else (other letters, several numbers, no artefact at all).
@@ -18,6 +20,23 @@ pub(super) fn repair_number_artefacts(text: &str) -> Option<String> {
     let digits = pad_short_groups(&digits)?;
     let repaired = digits != compact && !digits.is_empty();
     (repaired && digits.chars().all(|c| c.is_ascii_digit())).then_some(digits)
+}
+
+/// 81..=89 written as "at" or "ate" glued to the unit digit ("AT8" -> 88, "ate-3" -> 83),
+/// when `text` is that one token and nothing else.
+pub(super) fn eighty_homophone(text: &str) -> Option<i64> {
+    let token = text.trim().trim_end_matches(['.', '!', '?']).to_lowercase();
+    if token.contains(char::is_whitespace) {
+        return None;
+    }
+    let compact = token.replace('-', "");
+    let unit = compact
+        .strip_prefix("ate")
+        .or_else(|| compact.strip_prefix("at"))?;
+    match unit.as_bytes() {
+        [digit @ b'1'..=b'9'] => Some(80 + i64::from(digit - b'0')),
+        _ => None,
+    }
 }
 
 /// Replaces the tens letters: `t`/`g` after a digit 2–9 make that digit the tens digit
@@ -100,6 +119,26 @@ mod tests {
                 expected,
                 "{text:?}"
             );
+        }
+    }
+
+    #[test]
+    fn eighty_homophones_glued_to_a_unit() {
+        let cases = [
+            ("AT8", Some(88)),
+            ("at8.", Some(88)),
+            ("ate3", Some(83)),
+            ("At-1", Some(81)),
+            ("AT0", None),
+            ("AT", None),
+            ("AT88", None),
+            ("at 8", None),
+            ("bat8", None),
+            ("8AT", None),
+            ("", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(eighty_homophone(text), expected, "{text:?}");
         }
     }
 

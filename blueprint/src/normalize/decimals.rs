@@ -70,7 +70,7 @@ fn parse_point(words: &[&str]) -> Option<Parts> {
 
 /// Digits after "point": digit words or digit tokens ("five", "two five", "oh five", "25"),
 /// or one number from 10 to 99 in words ("twenty five" -> `25`, "fifteen" -> `15`).
-fn fraction_digits(words: &[&str]) -> Option<String> {
+pub(super) fn fraction_digits(words: &[&str]) -> Option<String> {
     if words.is_empty() {
         return None;
     }

@@ -3,6 +3,7 @@
 use super::Normalized;
 use super::alnum::{compact_code, is_code_key};
 use super::ipv4::parse_ipv4_bare;
+use super::leadin::strip_lead_in;
 use super::options::parse_spoken_choice;
 use super::pipeline::Answer;
 
@@ -64,23 +65,45 @@ impl AnswerKind {
 /// With `None` this is exactly [`super::normalize_answer`]`(raw, None)`. With a kind, fillers
 /// are removed and speech-to-text artefacts repaired as usual, then only that kind is tried
 /// (see [`AnswerKind`] for what each accepts); [`AnswerKind::Choice`] falls back to the
-/// kind-less reading with options, so "2" is still a number. Whatever does not parse as the
-/// expected kind is [`Normalized::Text`]: "I don't know" stays text under every kind.
+/// kind-less reading with options, so "2" is still a number. For every kind but
+/// [`AnswerKind::Text`], a short lead-in ending in "is", "are", "would be", "should be",
+/// "equals" or "=" is dropped when what follows reads as the kind ("the network address is
+/// 192.168.10.0"). Whatever does not parse as the expected kind is [`Normalized::Text`]:
+/// "I don't know" stays text under every kind.
 pub fn normalize_as(raw: &str, kind: Option<AnswerKind>) -> Normalized {
     let answer = Answer::new(raw);
     let parsed = match kind {
         None => answer.sniff(None),
-        Some(AnswerKind::Number) => answer.number().or_else(|| answer.misheard_number()),
-        Some(AnswerKind::Percent) => answer.percent(),
-        Some(AnswerKind::Ipv4) => parse_ipv4_bare(&answer.repaired).map(Normalized::Ipv4),
-        Some(AnswerKind::Cidr) => answer.network().or_else(|| answer.prefix()),
-        Some(AnswerKind::Alphanumeric) => compact_code(&answer.cleaned).map(Normalized::Text),
-        Some(AnswerKind::Text) => None,
-        Some(AnswerKind::Choice { options }) => parse_spoken_choice(&answer.cleaned, options)
-            .map(Normalized::OptionIndex)
-            .or_else(|| answer.sniff(Some(options))),
+        Some(kind) => read_as(&answer, kind),
     };
     parsed.unwrap_or_else(|| answer.text())
+}
+
+/// `answer` read as `kind` only; for every kind but [`AnswerKind::Text`], a generic lead-in
+/// ("the network address is", see [`strip_lead_in`]) is dropped when the answer does not read
+/// as it stands but what follows the lead-in does. `None` when it does not read as `kind`.
+pub(super) fn read_as(answer: &Answer, kind: AnswerKind) -> Option<Normalized> {
+    read_plain(answer, kind).or_else(|| {
+        if kind == AnswerKind::Text {
+            return None;
+        }
+        let rest = strip_lead_in(&answer.cleaned)?;
+        read_plain(&Answer::new(&rest), kind)
+    })
+}
+
+fn read_plain(answer: &Answer, kind: AnswerKind) -> Option<Normalized> {
+    match kind {
+        AnswerKind::Number => answer.number().or_else(|| answer.misheard_number()),
+        AnswerKind::Percent => answer.percent(),
+        AnswerKind::Ipv4 => parse_ipv4_bare(&answer.repaired).map(Normalized::Ipv4),
+        AnswerKind::Cidr => answer.network().or_else(|| answer.prefix()),
+        AnswerKind::Alphanumeric => compact_code(&answer.cleaned).map(Normalized::Text),
+        AnswerKind::Text => None,
+        AnswerKind::Choice { options } => parse_spoken_choice(&answer.cleaned, options)
+            .map(Normalized::OptionIndex)
+            .or_else(|| answer.sniff(Some(options))),
+    }
 }
 
 #[cfg(test)]
@@ -250,6 +273,24 @@ mod tests {
         ("E", MC, Exp::Text("e")),
         ("I don't know", MC, Exp::Text("i don't know")),
         ("bee", None, Exp::Text("bee")),
+        // Generic lead-ins, dropped only when the rest reads as the kind.
+        (
+            "The network address is one ninety two dot one sixty eight dot ten dot zero",
+            IP,
+            Exp::Ip([192, 168, 10, 0]),
+        ),
+        (
+            "The subnet mask is 255.255.255.192.",
+            IP,
+            Exp::Ip([255, 255, 255, 192]),
+        ),
+        ("the answer should be 8206", NUM, Exp::Int(8_206)),
+        ("the prefix would be slash 26", CIDR, Exp::Cidr(26)),
+        ("the right option is b", MC, Exp::Opt(1)),
+        ("the hosts are sixty two", NUM, Exp::Int(62)),
+        ("the answer is not 85", NUM, Exp::Text("not 85")),
+        ("the mask is unknown", IP, Exp::Text("the mask is unknown")),
+        ("the code is h e 5", TEXT, Exp::Text("the code is h e 5")),
         // Text.
         ("85", TEXT, Exp::Text("85")),
         ("Um, Class B airspace.", TEXT, Exp::Text("class b airspace")),

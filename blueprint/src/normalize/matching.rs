@@ -187,6 +187,29 @@ mod tests {
         ("I don't know", None, "85", false),
         ("I don't know", None, "I don't know", true),
         ("The answer is 85, please.", Some(4), "85", true),
+        // Generic lead-ins, through the key's kind.
+        (
+            "The network address is one ninety two dot one sixty eight dot ten dot zero",
+            Some(4),
+            "192.168.10.0",
+            true,
+        ),
+        (
+            "The network address is one ninety two dot one sixty eight dot ten dot one",
+            Some(4),
+            "192.168.10.0",
+            false,
+        ),
+        ("It's 192.168.10.0", Some(4), "192.168.10.0", true),
+        ("the answer should be 8206", None, "8206", true),
+        ("the answer should be 8207", None, "8206", false),
+        ("the answer is not 85", None, "85", false),
+        (
+            "the broadcast address would be 10.0.0.255",
+            None,
+            "10.0.0.255",
+            true,
+        ),
     ];
 
     #[test]

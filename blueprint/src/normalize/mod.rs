@@ -37,8 +37,10 @@
 //! When the caller knows what the item expects, [`normalize_as`] reads the answer as that
 //! [`AnswerKind`] only, which allows forms that are ambiguous otherwise (a bare "26" as a
 //! prefix, "192 168 1 0" as an address, "bee" as option B, "85 percent" as a percentage,
-//! "h e 5" as the code `he5`). [`answers_match`] infers the kind from the keyed answer
-//! ([`AnswerKind::of_key`]) and gives a text answer a second reading as that kind.
+//! "h e 5" as the code `he5`), and drops a short lead-in ending in "is", "would be", "equals"
+//! ("the network address is ...") when what follows reads as the kind. [`answers_match`]
+//! infers the kind from the keyed answer ([`AnswerKind::of_key`]) and gives a text answer a
+//! second reading as that kind.
 //!
 //! # Number heuristics
 //!
@@ -82,21 +84,39 @@
 //! A keyed answer that is one word of letters and digits ("HE5", "27L", "A320") is compared
 //! without case and separators: "h e 5", "He-5", "H.E. 5" and "h e five" all match "HE5". Only
 //! the separators and spelled digits go; every letter and digit must be there, in order.
+//!
+//! # Spoken answers
+//!
+//! [`read_spoken`] reads a final transcript against an item's [`Expectation`] (kind, options,
+//! whether the key is a decimal) and says how it reads ([`SpokenReading`]): understood, with
+//! a canonical `understood_as` that reads back as the same value; a value that is none of the
+//! options (to confirm); ambiguous; or unclear. Plain readings come first; only when they
+//! fail are the measured whisper errors repaired: option phrases matched phonetically
+//! ("Abshna" for "option A"), "8200 and 6", "60 2", "AT8", "60 2. 5" (decimal keys only) and
+//! address octets re-segmented ("126. 3. 13. 5. 254"). Repairs never look at the key, and
+//! several equally good readings are ambiguous, never guessed.
 
 mod alnum;
 mod artefacts;
 mod cidr;
 mod decimals;
+mod expect;
 mod fillers;
 mod grammar;
+mod heard_option;
 mod ipv4;
 mod kind;
+mod leadin;
 mod matching;
 mod network;
 mod numbers;
 mod options;
+mod phonetic;
 mod pipeline;
+mod rejoin;
+mod resegment;
 mod speech;
+mod spoken;
 mod text;
 mod tokens;
 mod value;
@@ -104,12 +124,14 @@ mod vocab;
 
 pub use cidr::{mask_to_prefix, parse_cidr, prefix_to_mask};
 pub use decimals::parse_number;
+pub use expect::{Expectation, SpokenReading};
 pub use ipv4::parse_ipv4;
 pub use kind::{AnswerKind, normalize_as};
 pub use matching::answers_match;
 pub use network::parse_network;
 pub use numbers::parse_spoken_number;
 pub use options::parse_option_index;
+pub use spoken::read_spoken;
 pub use text::canonical_text;
 pub use value::NumberValue;
 pub use vocab::starts_spoken_number;

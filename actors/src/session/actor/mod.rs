@@ -33,6 +33,7 @@ mod messages;
 mod ownership;
 mod timers;
 mod voice;
+mod voice_final;
 
 pub use examining::ExaminerReturned;
 use examining::phrase_streamed;
@@ -41,7 +42,7 @@ pub use messages::{
     SessionView, Shutdown, TimeLimitCheck, Yield,
 };
 pub use ownership::{Evict, RenewLease, RetryCommit};
-pub use voice::{Audio, AudioControl, Transcribed};
+pub use voice::{Audio, AudioControl, Transcribed, VoiceTick};
 
 /// Shared services every session uses.
 pub struct SessionDeps {

@@ -1,29 +1,56 @@
 //! Spoken answers: audio frames feed the session's listener (voice activity and turn-taking);
-//! a finished turn is decoded by the speech pool and its text is answered exactly as an
-//! `answer.text` would be. Partials are previews: at most one in flight per session, and
-//! dropped when the pool is busy.
+//! a finished turn is decoded by the speech pool with a hint of what the open question
+//! expects, and its text is answered as an `answer.text` would be (an item's answer read
+//! first, see `voice_final`). Partials are previews: at most one in flight per session, and
+//! dropped when the pool is busy. While a turn is open a ticker counts wall-clock time in
+//! which no audio arrived, so a client that stops sending still gets its turn ended.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
+use kameo::actor::ActorRef;
 use kameo::message::{Context, Message};
-use viva_protocol::server::{ServerEvent, Transcript};
-use viva_protocol::{ErrorCode, ServerMessage};
+use viva_blueprint::normalize::AnswerKind;
+use viva_protocol::ErrorCode;
 
-use super::admission::Admission;
-use super::{LiveSession, SessionCommand};
-use crate::session::assessment::AnswerInput;
+use super::LiveSession;
+use crate::session::state::Listening;
+use crate::voice::hint::{HintParts, exam_hint, item_hint};
 use crate::voice::listener::{Heard, Listener};
+use crate::voice::spoken::Confirmable;
 use crate::voice::{DecodeError, DecodeJob, DecodeKind};
+
+/// How often an open turn checks for a gap in the audio.
+const TICK: Duration = Duration::from_millis(250);
+/// A gap shorter than this is network jitter, not a pause.
+const GAP_GRACE_MS: u64 = 300;
+/// `audio.commit` event ids remembered while their turns are decoded.
+const COMMITS_REMEMBERED: usize = 8;
 
 /// The voice side of a session: its listener and the decodes in flight.
 pub(super) struct Voice {
-    listener: Listener,
+    pub(super) listener: Listener,
     /// Numbers turns, so a late reply for an earlier one is recognised.
-    turn: u64,
+    pub(super) turn: u64,
     partial_in_flight: bool,
     /// Aborts the current turn's partial decodes when the turn is cleared.
     abort: Arc<AtomicBool>,
+    /// The connection whose audio the open turn is.
+    speaker: u64,
+    /// When audio last arrived, and how much of the gap since was counted as silence.
+    last_audio_ms: u64,
+    gap_counted_ms: u64,
+    /// Counts gaps while a turn is open.
+    ticker: Option<tokio::task::JoinHandle<()>>,
+    /// The hint of the open question, by question id.
+    hint: Option<(String, Option<Arc<str>>)>,
+    /// `audio.commit` event ids whose turns are being decoded: a resend waits for the same
+    /// answer instead of finding no turn.
+    pub(super) committing: VecDeque<String>,
+    /// A reading offered on the last turn, which "yes" records.
+    pub(super) confirming: Option<Confirmable>,
 }
 
 impl Voice {
@@ -33,6 +60,13 @@ impl Voice {
             turn: 0,
             partial_in_flight: false,
             abort: Arc::new(AtomicBool::new(false)),
+            speaker: 0,
+            last_audio_ms: 0,
+            gap_counted_ms: 0,
+            ticker: None,
+            hint: None,
+            committing: VecDeque::new(),
+            confirming: None,
         }
     }
 
@@ -41,6 +75,22 @@ impl Voice {
         self.abort = Arc::new(AtomicBool::new(false));
         self.turn += 1;
         self.partial_in_flight = false;
+    }
+
+    pub(super) fn partial_in_flight_done(&mut self) {
+        self.partial_in_flight = false;
+    }
+
+    fn stop_ticker(&mut self) {
+        if let Some(ticker) = self.ticker.take() {
+            ticker.abort();
+        }
+    }
+}
+
+impl Drop for Voice {
+    fn drop(&mut self) {
+        self.stop_ticker();
     }
 }
 
@@ -64,27 +114,34 @@ pub struct AudioControl {
     pub commit: bool,
 }
 
+/// The ticker of an open turn: counts the time no audio arrived.
+#[derive(Debug)]
+pub struct VoiceTick;
+
 /// A decode finished (sent from the decoding thread).
 #[derive(Debug)]
 pub struct Transcribed {
     /// The connection whose audio it was: only that device, still holding the session, may
     /// have it answered.
-    connection_id: u64,
-    turn: u64,
-    kind: DecodeKind,
-    event_id: Option<String>,
-    result: Result<String, DecodeError>,
+    pub(super) connection_id: u64,
+    pub(super) turn: u64,
+    pub(super) kind: DecodeKind,
+    pub(super) event_id: Option<String>,
+    /// The question open when the turn was heard.
+    pub(super) question_id: Option<String>,
+    pub(super) result: Result<String, DecodeError>,
 }
 
 impl Transcribed {
-    /// The transcript of a finished turn spoken on `connection_id`, as the decoding thread
-    /// reports it (tests use it to land a transcript at a chosen moment).
+    /// The transcript of a finished turn spoken on `connection_id` for the open question, as
+    /// the decoding thread reports it (tests use it to land a transcript at a chosen moment).
     pub fn finished(connection_id: u64, event_id: Option<String>, text: String) -> Transcribed {
         Transcribed {
             connection_id,
             turn: 0,
             kind: DecodeKind::Final,
             event_id,
+            question_id: None,
             result: Ok(text),
         }
     }
@@ -93,7 +150,7 @@ impl Transcribed {
 impl Message<Audio> for LiveSession {
     type Reply = ();
 
-    async fn handle(&mut self, msg: Audio, _: &mut Context<Self, ()>) {
+    async fn handle(&mut self, msg: Audio, ctx: &mut Context<Self, ()>) {
         if self.refusal_for(msg.connection_id).is_some() {
             tracing::debug!("audio from a connection that is not attached; dropped");
             return;
@@ -107,21 +164,48 @@ impl Message<Audio> for LiveSession {
             return;
         };
         let pause = match self.state.life().thinking_pause_ms {
-            Some(ms) => std::time::Duration::from_millis(u64::from(ms)),
+            Some(ms) => Duration::from_millis(u64::from(ms)),
             None => self.deps.turns.pause_for(Some(kind)),
         };
+        let now = self.now();
         let Some(voice) = self.voice_mut() else {
             return;
         };
         voice.listener.set_thinking_pause(pause);
+        voice.speaker = msg.connection_id;
+        voice.last_audio_ms = now;
+        voice.gap_counted_ms = 0;
         let heard = voice.listener.feed(&msg.samples);
         tracing::trace!(samples = msg.samples.len(), ?heard, "audio heard");
-        for heard in heard {
-            match heard {
-                Heard::PartialDue => self.decode_partial(msg.connection_id),
-                Heard::TurnEnded(audio) => self.decode_final(audio, msg.connection_id, None),
-            }
+        self.on_heard(heard, msg.connection_id);
+        self.keep_ticking(ctx.actor_ref().clone());
+    }
+}
+
+impl Message<VoiceTick> for LiveSession {
+    type Reply = ();
+
+    async fn handle(&mut self, _: VoiceTick, _: &mut Context<Self, ()>) {
+        let now = self.now();
+        let Some(voice) = &mut self.voice else { return };
+        if !voice.listener.in_turn() {
+            return voice.stop_ticker();
         }
+        let gap = now.saturating_sub(voice.last_audio_ms);
+        if gap < GAP_GRACE_MS {
+            return;
+        }
+        let uncounted = gap.saturating_sub(voice.gap_counted_ms);
+        voice.gap_counted_ms = gap;
+        let speaker = voice.speaker;
+        let ended = voice.listener.note_gap(Duration::from_millis(uncounted));
+        if ended.is_some() {
+            tracing::debug!(
+                gap_ms = gap,
+                "no audio arrived for the thinking pause; turn ended"
+            );
+        }
+        self.on_heard(ended.into_iter().collect(), speaker);
     }
 }
 
@@ -146,23 +230,19 @@ impl Message<AudioControl> for LiveSession {
             voice.next_turn();
             return self.send_ack(msg.event_id);
         }
+        if let Some(id) = &msg.event_id
+            && voice.committing.contains(id)
+        {
+            // A resend while its turn is still being decoded: the answer's ack will come.
+            tracing::debug!("audio.commit resent while its turn is decoded");
+            return;
+        }
         match voice.listener.commit() {
             Some(audio) => self.decode_final(audio, msg.connection_id, msg.event_id),
             None => {
                 let message = "no speech was heard in this turn; nothing was answered";
                 self.send_error(ErrorCode::NoSpeech, message, msg.event_id);
             }
-        }
-    }
-}
-
-impl Message<Transcribed> for LiveSession {
-    type Reply = ();
-
-    async fn handle(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
-        match msg.kind {
-            DecodeKind::Partial => self.on_partial(msg),
-            DecodeKind::Final => self.on_final(msg, ctx).await,
         }
     }
 }
@@ -177,22 +257,73 @@ impl LiveSession {
         )
     }
 
-    fn send_ack(&self, event_id: Option<String>) {
-        if let (Some(link), Some(event_id)) = (&self.link, event_id) {
-            let ack = viva_protocol::server::Ack { event_id };
-            link.send(ServerMessage::unsequenced(ServerEvent::Ack(ack)));
+    fn on_heard(&mut self, heard: Vec<Heard>, connection_id: u64) {
+        for heard in heard {
+            match heard {
+                Heard::PartialDue => self.decode_partial(connection_id),
+                Heard::TurnEnded(audio) => self.decode_final(audio, connection_id, None),
+            }
         }
+    }
+
+    /// Starts the gap ticker while a turn is open; it ends with the turn or the actor.
+    fn keep_ticking(&mut self, actor_ref: ActorRef<Self>) {
+        let Some(voice) = &mut self.voice else { return };
+        if !voice.listener.in_turn() || voice.ticker.is_some() {
+            return;
+        }
+        let weak = actor_ref.downgrade();
+        voice.ticker = Some(tokio::spawn(async move {
+            let mut every = tokio::time::interval(TICK);
+            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            every.tick().await;
+            loop {
+                every.tick().await;
+                let Some(session) = weak.upgrade() else { break };
+                if session.tell(VoiceTick).await.is_err() {
+                    break;
+                }
+            }
+        }));
+    }
+
+    /// The hint for the open question, made once per question.
+    fn open_question_hint(&mut self) -> Option<Arc<str>> {
+        let listening = self.state.open_listening()?;
+        let question_id = listening.question_id();
+        if let Some((cached_for, hint)) = self.voice.as_ref().and_then(|v| v.hint.as_ref())
+            && *cached_for == question_id
+        {
+            return hint.clone();
+        }
+        let hint: Option<Arc<str>> = match listening {
+            Listening::Item { item, .. } => {
+                let kind = AnswerKind::of_key(&item.answer);
+                item_hint(&item.options, kind, HintParts::ALL).map(Arc::from)
+            }
+            Listening::Exam {
+                question,
+                element_code,
+                ..
+            } => exam_hint(question, self.deps.library.rubric(element_code)).map(Arc::from),
+        };
+        if let Some(voice) = &mut self.voice {
+            voice.hint = Some((question_id, hint.clone()));
+        }
+        hint
     }
 
     /// A decode of `audio`. A partial shares its turn's abort flag, so clearing or ending
     /// the turn stops it; a final has a flag of its own, for its turn is already over.
     fn job(
-        &self,
+        &mut self,
         audio: Vec<i16>,
         kind: DecodeKind,
         connection_id: u64,
         event_id: Option<String>,
     ) -> Option<DecodeJob> {
+        let hint = self.open_question_hint();
+        let question_id = self.state.open_question_id();
         let voice = self.voice.as_ref()?;
         let me = self.me.clone()?;
         let turn = voice.turn;
@@ -203,6 +334,7 @@ impl LiveSession {
         Some(DecodeJob {
             audio,
             kind,
+            hint,
             abort,
             reply: Box::new(move |result| {
                 if let Some(session) = me.upgrade() {
@@ -211,6 +343,7 @@ impl LiveSession {
                         turn,
                         kind,
                         event_id,
+                        question_id,
                         result,
                     };
                     // ignore: a session that stopped meanwhile has no turn to finish.
@@ -221,12 +354,12 @@ impl LiveSession {
     }
 
     fn decode_partial(&mut self, connection_id: u64) {
-        let (Some(speech), Some(voice)) = (self.deps.speech.clone(), self.voice.as_ref()) else {
+        let Some(speech) = self.deps.speech.clone() else {
             return;
         };
-        if voice.partial_in_flight {
+        let Some(voice) = self.voice.as_ref().filter(|v| !v.partial_in_flight) else {
             return;
-        }
+        };
         let audio = voice.listener.heard_so_far();
         let Some(job) = self.job(audio, DecodeKind::Partial, connection_id, None) else {
             return;
@@ -245,77 +378,38 @@ impl LiveSession {
         let job = self.job(audio, DecodeKind::Final, connection_id, event_id.clone());
         if let Some(voice) = &mut self.voice {
             voice.next_turn();
+            voice.stop_ticker();
+            if let Some(id) = &event_id {
+                voice.committing.push_back(id.clone());
+                while voice.committing.len() > COMMITS_REMEMBERED {
+                    voice.committing.pop_front();
+                }
+            }
         }
         let Some(job) = job else { return };
         if let Err(err) = speech.submit(job) {
             tracing::warn!(%err, "speech pool overloaded; a turn was refused");
+            self.forget_commit(event_id.as_deref());
             let message = "the server is too busy to transcribe this answer; say it again";
             self.send_error(ErrorCode::Overloaded, message, event_id);
         }
     }
 
-    fn on_partial(&mut self, msg: Transcribed) {
-        let Some(voice) = &mut self.voice else { return };
-        if msg.turn != voice.turn {
-            return;
-        }
-        voice.partial_in_flight = false;
-        let Ok(text) = msg.result else { return };
-        voice.listener.note_partial(&text);
-        if let (Some(link), false) = (&self.link, text.is_empty()) {
-            let event = ServerEvent::TranscriptPartial(Transcript { text });
-            link.send(ServerMessage::unsequenced(event));
+    /// The commit's turn is transcribed (or refused): a resend is a new commit again.
+    pub(super) fn forget_commit(&mut self, event_id: Option<&str>) {
+        if let (Some(voice), Some(id)) = (&mut self.voice, event_id) {
+            voice.committing.retain(|committing| committing != id);
         }
     }
 
-    async fn on_final(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
-        let text = match msg.result {
-            Ok(text) => crate::voice::listener::spoken_text(&text),
-            Err(DecodeError::Aborted) => return,
-            Err(DecodeError::Failed(reason)) => {
-                tracing::error!(%reason, "speech decoding failed");
-                let message = "the answer could not be transcribed; say it again";
-                return self.send_error(ErrorCode::Internal, message, msg.event_id);
-            }
-        };
-        let Some(text) = text else {
-            if msg.event_id.is_some() {
-                let message = "no speech was heard in this turn; nothing was answered";
-                self.send_error(ErrorCode::NoSpeech, message, msg.event_id);
-            }
-            return;
-        };
-        if !self.is_attached(msg.connection_id) {
-            // The device that spoke lost the session (it was told `session.paused`).
-            tracing::info!("a transcript finished after its device let go; not answered");
-            return;
-        }
-        let event_id = msg.event_id;
-        let admission = self.admit(msg.connection_id, event_id.as_deref()).await;
-        if admission == Admission::Repeated {
-            return self.send_ack(event_id);
-        }
-        if let Some(link) = &self.link {
-            let event = ServerEvent::TranscriptFinal(Transcript { text: text.clone() });
-            link.send(ServerMessage::unsequenced(event));
-        }
-        if let Admission::Refused(refusal) = admission {
-            return self.send_error(refusal.code, &refusal.message, event_id);
-        }
-        let answer = SessionCommand::Answer(AnswerInput::Text(text));
-        if let Err(refusal) = self
-            .apply(answer, event_id.clone(), ctx.actor_ref().clone())
-            .await
-        {
-            self.send_error(refusal.code, &refusal.message, event_id);
-        }
-    }
-
-    /// A device took the session over: the turn the previous one was speaking is dropped.
+    /// A device took the session over: the turn the previous one was speaking is dropped,
+    /// and so is a reading it was offered to confirm.
     pub(super) fn forget_turn(&mut self) {
         if let Some(voice) = &mut self.voice {
             voice.listener.clear();
             voice.next_turn();
+            voice.stop_ticker();
+            voice.confirming = None;
         }
     }
 }

@@ -1,0 +1,181 @@
+//! Numbers that speech recognition wrote in pieces, joined back when a number is expected and
+//! the plain reading failed: "8200 and 6" (8206), "60 2" (62), "60 2. 5" (62.5).
+
+use super::decimals::{fraction_digits, parse_number};
+use super::tokens::{as_strs, tokenize};
+use super::value::NumberValue;
+use super::vocab::{digits_value, tens_value, unit_value};
+
+/// "X and Y" as X + Y, when X is a whole number, "and" is the only one, and
+/// 0 < Y < 10^(trailing zeros of X): "8200 and 6" = 8206, "45,700 and 47" = 45747, but
+/// "8200 and 206" and "8200 and 60 6" are not read.
+pub(super) fn join_and(text: &str) -> Option<i64> {
+    let tokens = tokenize(text);
+    let words = as_strs(&tokens);
+    let at = words.iter().position(|w| *w == "and")?;
+    let (left, right) = (words.get(..at)?, words.get(at + 1..)?);
+    if right.contains(&"and") {
+        return None;
+    }
+    let whole = whole_number(left).filter(|w| *w > 0)?;
+    let tail = whole_number(right).filter(|t| *t > 0)?;
+    let limit = 10i64.checked_pow(trailing_zeros(whole))?;
+    (tail < limit).then(|| whole.checked_add(tail)).flatten()
+}
+
+/// A tens number and a unit said apart, the whole answer: "60 2" = 62, "sixty 2" = 62.
+pub(super) fn join_tens_units(text: &str) -> Option<i64> {
+    let tokens = tokenize(text);
+    tens_units(&as_strs(&tokens))
+}
+
+/// A decimal whose point speech recognition wrote apart from its digits: "62. 5" = 62.5,
+/// "60 2. 5" = 62.5 (tens and unit joined first), "62 . 25" = 62.25. Only one point; the
+/// whole part is a plain whole number or tens and a unit, the fraction is digits.
+pub(super) fn split_decimal(text: &str) -> Option<NumberValue> {
+    let tokens = tokenize(&mark_loose_points(text));
+    let words = as_strs(&tokens);
+    let at = words.iter().position(|w| *w == "point")?;
+    let (left, right) = (words.get(..at)?, words.get(at + 1..)?);
+    if right.contains(&"point") {
+        return None;
+    }
+    let whole = whole_number(left).or_else(|| tens_units(left))?;
+    let fraction = fraction_digits(right)?;
+    NumberValue::from_parts(false, u64::try_from(whole).ok()?, &fraction)
+}
+
+/// A non-negative whole number said or typed the plain way.
+fn whole_number(words: &[&str]) -> Option<i64> {
+    if words.is_empty() {
+        return None;
+    }
+    match parse_number(&words.join(" "))? {
+        NumberValue::Int(value) if value >= 0 => Some(value),
+        _ => None,
+    }
+}
+
+/// `[tens, unit]` with tens 20, 30 .. 90 and unit 1..=9, each in digits or words.
+fn tens_units(words: &[&str]) -> Option<i64> {
+    let [tens, unit] = words else { return None };
+    let tens = tens_value(tens).or_else(|| {
+        let value = i64::try_from(digits_value(tens)?).ok()?;
+        let canonical = !tens.starts_with('0');
+        ((20..=90).contains(&value) && value % 10 == 0 && canonical).then_some(value)
+    })?;
+    let unit = unit_value(unit).or_else(|| match unit.as_bytes() {
+        [digit @ b'1'..=b'9'] => Some(i64::from(digit - b'0')),
+        _ => None,
+    })?;
+    Some(tens + unit)
+}
+
+/// Rewrites a `.` with whitespace on either side as the word `point`; a `.` inside a number
+/// ("62.5") or at the very end is left alone.
+fn mark_loose_points(text: &str) -> String {
+    let text = text.trim_end_matches('.');
+    let mut out = String::with_capacity(text.len() + 8);
+    let mut prev = None;
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let loose = prev.is_some_and(char::is_whitespace)
+            || chars.peek().is_some_and(|n| n.is_whitespace());
+        if c == '.' && loose {
+            out.push_str(" point ");
+        } else {
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out
+}
+
+/// How many zeros end `value` (> 0).
+fn trailing_zeros(mut value: i64) -> u32 {
+    let mut zeros = 0;
+    while value != 0 && value % 10 == 0 {
+        value /= 10;
+        zeros += 1;
+    }
+    zeros
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_joined_by_and() {
+        let cases: &[(&str, Option<i64>)] = &[
+            ("8200 and 6", Some(8_206)),
+            ("45,700 and 47", Some(45_747)),
+            ("8200 and 7", Some(8_207)),
+            ("200 and 6", Some(206)),
+            ("1000 and 500", Some(1_500)),
+            ("eight thousand two hundred and six", Some(8_206)),
+            ("two hundred and six thousand", None),
+            ("8200 and 100", None),
+            ("8200 and 206", None),
+            ("8200 and 60 6", None),
+            ("8200 and 0", None),
+            ("8206 and 6", None),
+            ("0 and 6", None),
+            ("8200 and", None),
+            ("and 6", None),
+            ("8200 and 6 and 7", None),
+            ("minus 8200 and 6", None),
+            ("8200 and 6.5", None),
+            ("9223372036854775800 and 9", None),
+            ("", None),
+        ];
+        for &(text, expected) in cases {
+            assert_eq!(join_and(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tens_and_units_said_apart() {
+        let cases: &[(&str, Option<i64>)] = &[
+            ("60 2", Some(62)),
+            ("sixty 2", Some(62)),
+            ("90 nine", Some(99)),
+            ("60 0", None),
+            ("10 2", None),
+            ("65 2", None),
+            ("060 2", None),
+            ("60 12", None),
+            ("60 2 3", None),
+            ("60", None),
+            ("", None),
+        ];
+        for &(text, expected) in cases {
+            assert_eq!(join_tens_units(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn decimals_with_a_loose_point() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("60 2. 5", Some("62.5")),
+            ("62. 5", Some("62.5")),
+            ("62 . 25", Some("62.25")),
+            ("62 .5", Some("62.5")),
+            ("62. five", Some("62.5")),
+            ("60 2 point 5", Some("62.5")),
+            ("62. 0", Some("62")),
+            ("62.5", None),
+            ("62. 5. 3", None),
+            ("62. 5.", Some("62.5")),
+            (". 5", None),
+            ("62. x", None),
+            ("sixty two. five", Some("62.5")),
+            ("1 2. 5", None),
+            ("", None),
+        ];
+        for &(text, expected) in cases {
+            let actual = split_decimal(text).map(|v| v.to_string());
+            assert_eq!(actual.as_deref(), expected, "{text:?}");
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Dotted addresses whose octets speech recognition merged, split or lost, re-segmented when an
+//! address is expected: "126. 3. 13. 5. 254" is 126.3.135.254.
+
+use super::numbers::parse_unsigned;
+
+/// The most boundary edits a reading may need: one merge or split, or one boundary moved
+/// (a split and a merge), the errors measured with whisper tiny.en. More is guessing.
+const MAX_EDITS: usize = 2;
+
+/// The longest digit string that four octets can make.
+const MAX_DIGITS: usize = 12;
+
+/// The addresses that the digit pieces of `text` make with the fewest boundary edits.
+///
+/// The pieces are the groups between dots (`.`, `,`, "dot", "point"), each typed digits
+/// (spaces inside a group separate pieces too) or one number in words ("one ninety two").
+/// A reading cuts the pieces' digits, in order, into four octets 0..=255 without leading
+/// zeros; each boundary removed (two pieces merged) or added costs one edit. A boundary may
+/// only be added inside a piece that is no octet itself ("2423", "05"): a valid octet is
+/// never split, so "255. 192." gives nothing. Empty when no reading needs at most
+/// [`MAX_EDITS`] edits; otherwise every reading with the fewest edits, in order.
+pub(super) fn resegment(text: &str) -> Vec<[u8; 4]> {
+    let Some(pieces) = pieces(text) else {
+        return Vec::new();
+    };
+    let digits: String = pieces.concat();
+    if pieces.len() < 2 || !(4..=MAX_DIGITS).contains(&digits.len()) {
+        return Vec::new();
+    }
+    let mut bounds = Vec::new();
+    let mut splittable = vec![false; digits.len()];
+    let mut at = 0;
+    for piece in &pieces {
+        if octet(piece).is_none() {
+            splittable
+                .iter_mut()
+                .take(at + piece.len())
+                .skip(at + 1)
+                .for_each(|s| *s = true);
+        }
+        at += piece.len();
+        bounds.push(at);
+    }
+    bounds.pop();
+    best_readings(&digits, &bounds, &splittable)
+}
+
+/// Every cut of `digits` into four octets allowed by `splittable`, keeping the fewest edits.
+fn best_readings(digits: &str, bounds: &[usize], splittable: &[bool]) -> Vec<[u8; 4]> {
+    let len = digits.len();
+    let allowed = |at: usize| bounds.contains(&at) || splittable.get(at).copied().unwrap_or(false);
+    let mut best = MAX_EDITS + 1;
+    let mut readings = Vec::new();
+    for a in 1..len {
+        for b in a + 1..len {
+            for c in b + 1..len {
+                let cuts = [a, b, c];
+                if !cuts.iter().all(|&at| allowed(at)) {
+                    continue;
+                }
+                let Some(address) = cut(digits, cuts) else {
+                    continue;
+                };
+                let added = cuts.iter().filter(|at| !bounds.contains(at)).count();
+                let removed = bounds.iter().filter(|at| !cuts.contains(at)).count();
+                let edits = added + removed;
+                if edits < best {
+                    best = edits;
+                    readings.clear();
+                }
+                if edits == best {
+                    readings.push(address);
+                }
+            }
+        }
+    }
+    readings
+}
+
+/// The four octets `digits` makes when cut at `cuts`.
+fn cut(digits: &str, [a, b, c]: [usize; 3]) -> Option<[u8; 4]> {
+    Some([
+        octet(digits.get(..a)?)?,
+        octet(digits.get(a..b)?)?,
+        octet(digits.get(b..c)?)?,
+        octet(digits.get(c..)?)?,
+    ])
+}
+
+/// A typed octet: 0..=255 without leading zeros.
+fn octet(text: &str) -> Option<u8> {
+    let canonical = text == "0" || !text.starts_with('0');
+    canonical.then(|| text.parse().ok()).flatten()
+}
+
+/// The digit pieces of `text` (see [`resegment`]); `None` when a group is not a number.
+fn pieces(text: &str) -> Option<Vec<String>> {
+    let spaced = text.to_lowercase().replace(['.', ','], " dot ");
+    let words: Vec<&str> = spaced.split_whitespace().collect();
+    let mut pieces = Vec::new();
+    for group in words.split(|w| *w == "dot" || *w == "point") {
+        if group.is_empty() {
+            continue;
+        }
+        if group.iter().all(|w| w.bytes().all(|b| b.is_ascii_digit())) {
+            pieces.extend(group.iter().map(|w| (*w).to_string()));
+        } else {
+            pieces.push(parse_unsigned(group)?.to_string());
+        }
+        if pieces.len() > MAX_DIGITS {
+            return None;
+        }
+    }
+    Some(pieces)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expected: &[[u8; 4]]) {
+        assert_eq!(resegment(input), expected, "input: {input:?}");
+    }
+
+    const CASES: &[(&str, &[[u8; 4]])] = &[
+        ("126. 3. 13. 5. 254", &[[126, 3, 135, 254]]),
+        (
+            "53. 2423. 4. 254",
+            &[[53, 24, 234, 254], [53, 242, 34, 254]],
+        ),
+        ("255. 192.", &[]),
+        ("192.168.1.0", &[[192, 168, 1, 0]]),
+        (
+            "192. 16. 8. 1. 0",
+            &[[192, 16, 8, 10], [192, 16, 81, 0], [192, 168, 1, 0]],
+        ),
+        ("192. 168 1. 0", &[[192, 168, 1, 0]]),
+        ("192. 1681. 0", &[[192, 16, 81, 0], [192, 168, 1, 0]]),
+        (
+            "1921681.0",
+            &[[19, 216, 81, 0], [192, 16, 81, 0], [192, 168, 1, 0]],
+        ),
+        (
+            "one ninety two dot one sixty eight dot one dot zero dot five",
+            &[[192, 168, 10, 5]],
+        ),
+        ("10. 0. 0. 0. 1", &[[100, 0, 0, 1]]),
+        ("19216810", &[]),
+        ("192. 168. 1", &[]),
+        (
+            "192. 168. 1. 0. 5. 6",
+            &[[192, 168, 10, 56], [192, 168, 105, 6]],
+        ),
+        ("192. 168. 1. 0. 5. 6. 7. 8", &[]),
+        ("the network. 1. 2. 3", &[]),
+        ("999999999999999999999. 1", &[]),
+        ("1. 2. 3. 4. 5. 6. 7. 8. 9. 1. 2. 3. 4", &[]),
+        ("", &[]),
+        (".....", &[]),
+    ];
+
+    #[test]
+    fn table() {
+        for &(input, expected) in CASES {
+            check(input, expected);
+        }
+    }
+}

@@ -1,0 +1,168 @@
+//! Spoken answers (final transcripts) read as the item's kind, repaired where speech
+//! recognition is known to err, or said to be ambiguous or unclear: never guessed.
+
+use super::artefacts::eighty_homophone;
+use super::expect::{Expectation, SpokenReading, option_label, spell};
+use super::heard_option::{OptionMatch, match_option};
+use super::kind::read_as;
+use super::leadin::strip_lead_in;
+use super::options::parse_spoken_choice;
+use super::pipeline::Answer;
+use super::rejoin::{join_and, join_tens_units, split_decimal};
+use super::resegment::resegment;
+use super::{AnswerKind, Normalized, NumberValue, canonical_text};
+
+/// Answers that say there is no answer: unclear under every kind.
+const NON_ANSWERS: &[&str] = &[
+    "i don't know",
+    "i do not know",
+    "don't know",
+    "dunno",
+    "no idea",
+    "i have no idea",
+    "not sure",
+    "i'm not sure",
+    "no clue",
+    "pass",
+    "skip",
+];
+
+/// Reads a final transcript against what the item expects.
+///
+/// First the plain readings: an option letter or phrase for a multiple-choice item (which
+/// always wins), then the answer as the item's kind ([`super::normalize_as`], lead-ins
+/// included). Only when they give neither an option nor a value of the kind are the repairs
+/// tried: option phrases matched phonetically ("Abshna" for "option A"), numbers joined
+/// ("8200 and 6", "60 2"), "at" for eighty ("AT8"), decimals with a loose point when the key
+/// is a decimal ("60 2. 5"), and address octets re-segmented ("126. 3. 13. 5. 254"). A text
+/// answer to an item with text options that is none of them is also matched phonetically.
+/// Repairs never look at the key, so a wrong answer stays wrong; when they give several
+/// readings the answer is [`SpokenReading::Ambiguous`].
+pub fn read_spoken(transcript: &str, expect: &Expectation<'_>) -> SpokenReading {
+    let heard = transcript.split_whitespace().collect::<Vec<_>>().join(" ");
+    let answer = Answer::new(transcript);
+    let said = canonical_text(&answer.cleaned);
+    if said.is_empty() || NON_ANSWERS.contains(&said.as_str()) {
+        return SpokenReading::Unclear { heard };
+    }
+    let answers = with_lead_in(answer, expect.kind);
+    if let Some(index) = chosen_option(&answers, expect) {
+        return expect.settle(Normalized::OptionIndex(index), false, &heard);
+    }
+    if expect.kind == AnswerKind::Text {
+        return read_text(&answers, expect, &heard);
+    }
+    if let Some(value) = answers.iter().find_map(|a| read_as(a, expect.kind)) {
+        return expect.settle(value, false, &heard);
+    }
+    if let Some(reading) = fuzzy_option(&answers, expect, &heard) {
+        return reading;
+    }
+    let mut values: Vec<Normalized> = Vec::new();
+    for value in answers.iter().flat_map(|a| repairs(a, expect)) {
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    match values.as_slice() {
+        [] => SpokenReading::Unclear { heard },
+        [value] => expect.settle(value.clone(), true, &heard),
+        _ => SpokenReading::Ambiguous {
+            readings: values.iter().map(|v| spell(v, expect.kind)).collect(),
+            heard,
+        },
+    }
+}
+
+/// The answer, and for every kind but text the answer after a lead-in, when it has one.
+fn with_lead_in(answer: Answer, kind: AnswerKind) -> Vec<Answer> {
+    let rest = (kind != AnswerKind::Text)
+        .then(|| strip_lead_in(&answer.cleaned))
+        .flatten()
+        .map(|rest| Answer::new(&rest));
+    std::iter::once(answer).chain(rest).collect()
+}
+
+/// An option letter or phrase ("B", "option bee", "the second one"), for an item with options.
+fn chosen_option(answers: &[Answer], expect: &Expectation<'_>) -> Option<usize> {
+    let count = expect.options.len();
+    if count == 0 {
+        return None;
+    }
+    answers
+        .iter()
+        .find_map(|a| parse_spoken_choice(&a.cleaned, count))
+}
+
+/// A text item: the answer as [`super::normalize_answer`] reads it; when it is none of the
+/// item's text options, the option it sounds like, if one clearly does.
+fn read_text(answers: &[Answer], expect: &Expectation<'_>, heard: &str) -> SpokenReading {
+    let Some(answer) = answers.first() else {
+        return SpokenReading::Unclear {
+            heard: heard.to_string(),
+        };
+    };
+    let count = Some(expect.options.len());
+    let value = answer.sniff(count).unwrap_or_else(|| answer.text());
+    let plain = expect.settle(value, false, heard);
+    match plain {
+        SpokenReading::NotAnOption { .. } => fuzzy_option(answers, expect, heard).unwrap_or(plain),
+        _ => plain,
+    }
+}
+
+/// The option a misheard option phrase sounds like, or the two it sounds equally like.
+fn fuzzy_option(
+    answers: &[Answer],
+    expect: &Expectation<'_>,
+    heard: &str,
+) -> Option<SpokenReading> {
+    let found = answers
+        .iter()
+        .find_map(|a| match_option(&a.cleaned, expect.options))?;
+    Some(match found {
+        OptionMatch::One(index) => expect.settle(Normalized::OptionIndex(index), true, heard),
+        OptionMatch::Tied(first, second) => SpokenReading::Ambiguous {
+            heard: heard.to_string(),
+            readings: vec![option_label(first), option_label(second)],
+        },
+    })
+}
+
+/// The values the repairs for the expected kind read in `answer`.
+fn repairs(answer: &Answer, expect: &Expectation<'_>) -> Vec<Normalized> {
+    match expect.kind {
+        AnswerKind::Number => number_repairs(&answer.cleaned, &answer.repaired, expect),
+        AnswerKind::Percent => {
+            let number = answer.percent_number().unwrap_or(&answer.repaired);
+            number_repairs(number, number, expect)
+        }
+        AnswerKind::Ipv4 => resegment(&answer.repaired)
+            .into_iter()
+            .map(Normalized::Ipv4)
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// "AT8" (from the unrepaired text), "8200 and 6", "60 2", and when the key is a decimal
+/// "60 2. 5".
+fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Vec<Normalized> {
+    let whole = [
+        eighty_homophone(cleaned),
+        join_and(repaired),
+        join_tens_units(repaired),
+    ];
+    let decimal = expect.decimal.then(|| split_decimal(repaired)).flatten();
+    whole
+        .into_iter()
+        .flatten()
+        .map(NumberValue::Int)
+        .chain(decimal)
+        .map(Normalized::Number)
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "spoken_tests.rs"]
+mod tests;
