@@ -100,7 +100,15 @@ async fn math_practice_answered_by_voice_scores_100_and_loses_nothing() {
             silence(1_600),
         ]);
         stream(&mut client, &spoken).await;
-        let events = events_until(&mut client, has_next).await;
+        let events = events_until(&mut client, |e| {
+            has_next(e) || count(e, "answer.unclear") > 0
+        })
+        .await;
+        assert_eq!(
+            count(&events, "answer.unclear"),
+            0,
+            "item {number} ({answer}): {events:?}"
+        );
         assert_eq!(finals(&events).len(), 1, "item {number}: {events:?}");
         heard.push((answer, finals(&events)[0].clone()));
         completed = events.last().cloned().expect("an event");

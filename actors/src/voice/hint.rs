@@ -85,7 +85,7 @@ fn kind_example(kind: AnswerKind) -> Option<&'static str> {
         }
         AnswerKind::Cidr => Some("Prefixes are said with a slash, like /26 or 10.0.0.0/8."),
         AnswerKind::Number | AnswerKind::Percent => {
-            Some("Numbers are written in digits, like 8,206 or 62.5.")
+            Some("Numbers are written in digits, like 8206 or 62.5.")
         }
         _ => None,
     }

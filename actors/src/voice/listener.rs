@@ -377,19 +377,62 @@ pub fn spoken_text(text: &str) -> Option<String> {
 }
 
 /// `text` with a sentence said again right after itself dropped: a small model on a short
-/// clip may loop ("42. 42. 42." for "forty two").
+/// clip may loop ("42. 42. 42." for "forty two"). A sentence ends at `.`, `?` or `!` followed
+/// by a space or the end, so a decimal point or an address's dots never split one ("85.75",
+/// "192.168.10.0"). A phrase looped three times or more between commas ("carb ice, carb ice,
+/// carb ice") is kept once.
 fn without_repeats(text: &str) -> String {
-    let mut sentences: Vec<&str> = Vec::new();
-    for sentence in text.split_inclusive(['.', '?', '!']) {
-        let sentence = sentence.trim();
+    let mut sentences: Vec<String> = Vec::new();
+    for sentence in sentences_of(text) {
+        let sentence = without_comma_loops(sentence.trim());
         let repeated = sentences
             .last()
-            .is_some_and(|last| same_words(last, sentence));
+            .is_some_and(|last| same_words(last, &sentence));
         if !sentence.is_empty() && !repeated {
             sentences.push(sentence);
         }
     }
     sentences.join(" ")
+}
+
+/// The sentences of `text`, each with its closing punctuation.
+fn sentences_of(text: &str) -> Vec<&str> {
+    let mut sentences = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((index, c)) = chars.next() {
+        let at_boundary = chars.peek().is_none_or(|(_, next)| next.is_whitespace());
+        if matches!(c, '.' | '?' | '!') && at_boundary {
+            let end = index + c.len_utf8();
+            sentences.push(&text[start..end]);
+            start = end;
+        }
+    }
+    sentences.push(&text[start..]);
+    sentences
+}
+
+/// `sentence` with a comma-separated phrase said three or more times in a row kept once.
+fn without_comma_loops(sentence: &str) -> String {
+    let mut kept: Vec<&str> = Vec::new();
+    for phrase in sentence.split(',') {
+        if !kept.last().is_some_and(|last| same_words(last, phrase)) {
+            kept.push(phrase);
+        }
+    }
+    if sentence.split(',').count() < kept.len() + 2 {
+        return sentence.to_owned();
+    }
+    let mut looped_once = kept.join(",");
+    if let Some(end) = sentence
+        .chars()
+        .last()
+        .filter(|c| matches!(c, '.' | '?' | '!'))
+        && !looped_once.ends_with(end)
+    {
+        looped_once.push(end);
+    }
+    looped_once
 }
 
 fn same_words(a: &str, b: &str) -> bool {

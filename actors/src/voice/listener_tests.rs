@@ -219,6 +219,11 @@ fn annotations_are_not_answers() {
         ),
         ("Yes. No. Yes.", Some("Yes. No. Yes.")),
         ("Ninety days, or 3 months", Some("Ninety days, or 3 months")),
+        ("The answer is 85.75.", Some("The answer is 85.75.")),
+        ("It's 192.168.10.0.", Some("It's 192.168.10.0.")),
+        ("62.5. 62.5.", Some("62.5.")),
+        ("Carb ice, carb ice, carb ice, carb ice.", Some("Carb ice.")),
+        ("Day, day, night", Some("Day, day, night")),
     ];
     for (text, expected) in cases {
         assert_eq!(spoken_text(text).as_deref(), expected, "{text:?}");

@@ -1,5 +1,6 @@
 //! The run: load the corpus, then each phase asked for, in a fixed order (accuracy,
-//! throughput, latency, capacity — capacity last, for it moves this process to one core).
+//! listening, throughput, latency, capacity — capacity last, for it moves this process to one
+//! core).
 //! Each phase adds a JSON object to the report and lines to the human summary, which are
 //! printed as they come and again at the end.
 
@@ -15,6 +16,7 @@ use super::BenchError;
 use super::client::SessionSpec;
 use super::corpus::{self, Clip};
 use super::cpu::{self, Snapshot};
+use super::listening;
 use super::live;
 use super::options::{Options, Phase};
 use super::raw::{self, RawRun};
@@ -96,6 +98,9 @@ pub async fn run(options: Options) -> Result<(Value, Vec<String>), BenchError> {
     describe(&mut setup);
     if setup.options.runs(Phase::Accuracy) {
         report["accuracy"] = accuracy(&mut setup).await?;
+    }
+    if setup.options.runs(Phase::Listening) {
+        report["listening"] = listening::listening_phase(&mut setup).await?;
     }
     if setup.options.runs(Phase::Throughput) {
         report["throughput"] = throughput_phase(&mut setup).await?;

@@ -1,11 +1,12 @@
 //! The benchmark's spoken answers: exam-like English sentences of one to five seconds, said
-//! by festival's `cmu_us_slt_arctic_hts` voice, resampled by sox to 16 kHz mono PCM16 and
-//! cached as WAV files named after their text, so a changed sentence is synthesised afresh.
+//! by festival's `cmu_us_slt_arctic_hts` voice ([`voices`]), resampled by sox to 16 kHz mono
+//! PCM16 and cached as WAV files named after their text, so a changed sentence is
+//! synthesised afresh.
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use super::BenchError;
+use super::voices::{self, Voice, text_hash};
 
 /// Samples per second of every clip.
 pub const RATE: usize = 16_000;
@@ -70,7 +71,7 @@ pub fn load(dir: &Path, count: Option<usize>) -> Result<Vec<Clip>, BenchError> {
     for (index, &text) in ANSWERS.iter().enumerate().take(count) {
         let path = dir.join(file_name(index, text));
         if !path.is_file() {
-            synthesise(text, &path)?;
+            voices::synthesise(Voice::Festival, text, &path)?;
         }
         let samples = read_wav(&path)?;
         clips.push(Clip {
@@ -84,53 +85,7 @@ pub fn load(dir: &Path, count: Option<usize>) -> Result<Vec<Clip>, BenchError> {
 
 /// `NN-HASH.wav`: the position, and a hash of the text (FNV-1a, 64 bits).
 pub fn file_name(index: usize, text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| {
-        (hash ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{index:02}-{hash:016x}.wav")
-}
-
-/// festival says `text` into a temporary file; sox resamples it to `out`.
-fn synthesise(text: &str, out: &Path) -> Result<(), BenchError> {
-    let dir = out
-        .parent()
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
-    let scratch = tempfile::tempdir_in(&dir).map_err(BenchError::io("a scratch folder"))?;
-    let (script, raw) = (
-        scratch.path().join("text.txt"),
-        scratch.path().join("raw.wav"),
-    );
-    std::fs::write(&script, text).map_err(BenchError::io("writing the text"))?;
-    let mut festival = Command::new("text2wave");
-    festival
-        .args(["-eval", "(voice_cmu_us_slt_arctic_hts)", "-o"])
-        .arg(&raw)
-        .arg(&script);
-    run(
-        festival,
-        "text2wave (apt-get install festival festvox-us-slt-hts)",
-    )?;
-    let partial = scratch.path().join("out.wav");
-    let mut sox = Command::new("sox");
-    sox.arg(&raw)
-        .args(["-r", "16000", "-c", "1", "-b", "16"])
-        .arg(&partial);
-    run(sox, "sox (apt-get install sox)")?;
-    std::fs::rename(&partial, out).map_err(BenchError::io(format!("writing {}", out.display())))
-}
-
-fn run(mut command: Command, what: &str) -> Result<(), BenchError> {
-    let output = command
-        .output()
-        .map_err(BenchError::io(format!("running {what}")))?;
-    if output.status.success() {
-        return Ok(());
-    }
-    Err(BenchError::Corpus(format!(
-        "{what} failed ({}): {}",
-        output.status,
-        String::from_utf8_lossy(&output.stderr).trim()
-    )))
+    format!("{index:02}-{:016x}.wav", text_hash(text))
 }
 
 /// A 16 kHz mono PCM16 WAV file's samples.

@@ -1,10 +1,15 @@
 //! The voice benchmark (`viva-voice-bench`): speech-to-text accuracy and throughput, in
-//! process and through a real `viva serve`, end-of-speech latency, and the sessions one core
-//! can carry.
+//! process and through a real `viva serve`, how spoken item answers are taken with hints and
+//! repairs, end-of-speech latency, and the sessions one core can carry.
 //!
 //! - [`corpus`]: exam-like spoken answers, synthesised by festival and cached.
+//! - [`voices`]: the speakers (festival, espeak-ng) and the clip cache.
 //! - [`words`]: transcript normalisation and word error rate (pure).
 //! - [`raw`]: whisper states decoding the corpus on threads — accuracy and the raw baseline.
+//! - [`listening`]: spoken answers to generated items ([`items`], said per [`say`]), decoded
+//!   with each hint variant ([`hinted`]), taken the old way and with repairs ([`verdict`]);
+//!   free answers with the exam hint ([`exam_hints`]); summed in [`listening_report`]; the
+//!   skills and rubrics read by [`blueprints`].
 //! - [`server`]: a `viva serve` child, optionally pinned to a core.
 //! - [`decode_log`]: the server's per-decode log lines, summed by kind (pure).
 //! - [`client`]: one voice session over a WebSocket.
@@ -17,18 +22,27 @@
 //! - [`report`]: the JSON report and the human summary.
 
 pub mod bench;
+pub mod blueprints;
 pub mod capacity;
 pub mod client;
 pub mod corpus;
 pub mod cpu;
 pub mod decode_log;
+pub mod exam_hints;
+pub mod hinted;
+pub mod items;
 pub mod latency;
+pub mod listening;
+pub mod listening_report;
 pub mod live;
 pub mod options;
 pub mod raw;
 pub mod report;
+pub mod say;
 pub mod server;
 pub mod throughput;
+pub mod verdict;
+pub mod voices;
 pub mod words;
 
 use crate::ws::WsError;

@@ -7,12 +7,17 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use super::client::Mode;
+use super::listening::HintVariant;
+use super::voices::Voice;
 
 /// A part of the benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Phase {
     /// Word accuracy of each `--accuracy-models` model, decoding in process.
     Accuracy,
+    /// Spoken answers to generated items, with each hint variant, taken the old way and with
+    /// repairs; free answers with the exam hint.
+    Listening,
     /// Clips per second: in process (before and after), then through a server.
     Throughput,
     /// End of speech → final at a microphone's pace: push-to-talk and end of turn.
@@ -30,7 +35,7 @@ pub struct Options {
         long,
         value_enum,
         value_delimiter = ',',
-        default_value = "accuracy,throughput,latency,capacity"
+        default_value = "accuracy,listening,throughput,latency,capacity"
     )]
     pub phases: Vec<Phase>,
     /// Folder with `ggml-<model>.bin`.
@@ -114,6 +119,32 @@ pub struct Options {
     /// Also write the JSON report to this file.
     #[arg(long)]
     pub report: Option<PathBuf>,
+    /// The blueprints folder (skills and rubrics) of the listening phase.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../blueprints"))]
+    pub blueprints: PathBuf,
+    /// Use only the first N spoken item answers of the listening phase (of about 60).
+    #[arg(long)]
+    pub listening_items: Option<usize>,
+    /// The seed of the listening phase's items.
+    #[arg(long, default_value_t = 1)]
+    pub listening_seed: u64,
+    /// The hint variants the listening phase decodes each clip with (`none` is the baseline
+    /// of the decode-time ratios).
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "none,letters,values,kind,all"
+    )]
+    pub listening_hints: Vec<HintVariant>,
+    /// The voices that say the listening phase's answers.
+    #[arg(
+        long,
+        value_enum,
+        value_delimiter = ',',
+        default_value = "festival,espeak"
+    )]
+    pub voices: Vec<Voice>,
 }
 
 impl Options {
@@ -149,6 +180,10 @@ mod tests {
     fn defaults_run_every_phase_with_two_workers() {
         let options = Options::parse_from(["viva-voice-bench"]);
         assert!(options.runs(Phase::Accuracy) && options.runs(Phase::Capacity));
+        assert!(options.runs(Phase::Listening));
+        assert_eq!(options.listening_hints.len(), 5);
+        assert_eq!(options.voices, vec![Voice::Festival, Voice::Espeak]);
+        assert!(options.blueprints.join("skills").is_dir());
         assert_eq!(options.throughput_clients(), 4);
         assert!(options.model_path("base").ends_with("ggml-base.bin"));
     }
@@ -161,9 +196,18 @@ mod tests {
             "latency,throughput",
             "--accuracy-models",
             "tiny.en",
+            "--listening-hints",
+            "none,all",
+            "--voices",
+            "espeak",
         ]);
         assert!(!options.runs(Phase::Accuracy));
         assert!(options.runs(Phase::Latency));
         assert_eq!(options.accuracy_models, vec!["tiny.en".to_owned()]);
+        assert_eq!(
+            options.listening_hints,
+            vec![HintVariant::None, HintVariant::All]
+        );
+        assert_eq!(options.voices, vec![Voice::Espeak]);
     }
 }
