@@ -120,8 +120,13 @@ async fn evaluation_frames_never_reveal_the_answer_key() {
             sorted.sort();
             assert_eq!(
                 sorted,
-                ["question_id", "recorded", "seq", "type"],
+                ["question_id", "recorded", "seq", "type", "understood_as"],
                 "{frame}"
+            );
+            let understood = field_str(frame, "understood_as");
+            assert!(
+                !understood.is_empty() && understood.len() <= 64,
+                "understood_as is the candidate's own answer, read: {frame}"
             );
         }
     }

@@ -93,6 +93,9 @@ fn kind_example(kind: AnswerKind) -> Option<&'static str> {
 
 /// The hint for an exam question: the question as asked, then the key terms of the facts it
 /// asks about (all the element's facts when the question is not one of the rubric's).
+///
+/// Measured only: the voice benchmark found it raises the word error rate of free answers
+/// (whisper loops on the terms), so the server does not use it; see docs/benchmarks.md.
 pub fn exam_hint(question: &str, rubric: Option<&ElementRubric>) -> Option<String> {
     let terms = rubric
         .map(|rubric| question_terms(rubric, question))

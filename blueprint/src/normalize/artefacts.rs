@@ -4,7 +4,11 @@
 //! - "eighty" becomes "H" or "HE": "six hundred eighty" → "600H", "eighty five" → "HE5";
 //! - "one thousand four" loses its zeros: "1,04";
 //! - "eighty eight" becomes "AT8" ("at"/"ate" for eighty): read by [`eighty_homophone`], only
-//!   for a spoken answer that is that one token.
+//!   for a spoken answer that is that one token; so are "at 8", "it G 5.75" and "Itchy 5.75"
+//!   (eighty five point seven five), and "hey 5".
+
+use super::decimals::parse_number;
+use super::value::NumberValue;
 
 /// The digits of `text` when it is one whole number written with these artefacts; `None`
 /// when it has anything else (other letters, several numbers, no artefact at all).
@@ -22,21 +26,27 @@ pub(super) fn repair_number_artefacts(text: &str) -> Option<String> {
     (repaired && digits.chars().all(|c| c.is_ascii_digit())).then_some(digits)
 }
 
-/// 81..=89 written as "at" or "ate" glued to the unit digit ("AT8" -> 88, "ate-3" -> 83),
-/// when `text` is that one token and nothing else.
-pub(super) fn eighty_homophone(text: &str) -> Option<i64> {
-    let token = text.trim().trim_end_matches(['.', '!', '?']).to_lowercase();
-    if token.contains(char::is_whitespace) {
-        return None;
-    }
-    let compact = token.replace('-', "");
-    let unit = compact
-        .strip_prefix("ate")
-        .or_else(|| compact.strip_prefix("at"))?;
-    match unit.as_bytes() {
-        [digit @ b'1'..=b'9'] => Some(80 + i64::from(digit - b'0')),
-        _ => None,
-    }
+/// What speech recognition writes for "eighty" before a unit, longest first.
+const EIGHTY_HOMOPHONES: &[&str] = &["it g", "itchy", "a t", "hey", "ate", "at", "he", "h"];
+
+/// 81..=89, or 81.x..=89.x, written as a homophone of "eighty" ([`EIGHTY_HOMOPHONES`]) then
+/// the unit digit, glued, spaced or hyphenated ("AT8" -> 88, "at 8" -> 88, "ate-3" -> 83,
+/// "it G 5.75" -> 85.75, "Itchy 5.75." -> 85.75), when `text` is that and nothing else.
+pub(super) fn eighty_homophone(text: &str) -> Option<NumberValue> {
+    let said = text.trim().trim_end_matches(['.', '!', '?']).to_lowercase();
+    EIGHTY_HOMOPHONES.iter().find_map(|homophone| {
+        let rest = said.strip_prefix(homophone)?;
+        let unit = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '-');
+        let (digit, fraction) = unit.split_at_checked(1)?;
+        let digit_ok = matches!(digit.as_bytes(), [b'1'..=b'9']);
+        let fraction_ok = fraction.is_empty()
+            || fraction
+                .strip_prefix('.')
+                .is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
+        (digit_ok && fraction_ok)
+            .then(|| parse_number(&format!("8{unit}")))
+            .flatten()
+    })
 }
 
 /// Replaces the tens letters: `t`/`g` after a digit 2–9 make that digit the tens digit
@@ -123,22 +133,38 @@ mod tests {
     }
 
     #[test]
-    fn eighty_homophones_glued_to_a_unit() {
+    fn eighty_homophones_before_a_unit() {
         let cases = [
-            ("AT8", Some(88)),
-            ("at8.", Some(88)),
-            ("ate3", Some(83)),
-            ("At-1", Some(81)),
+            ("AT8", Some("88")),
+            ("at8.", Some("88")),
+            ("ate3", Some("83")),
+            ("At-1", Some("81")),
+            ("AT 8", Some("88")),
+            ("at 8", Some("88")),
+            ("a t 8", Some("88")),
+            ("it G 5.75", Some("85.75")),
+            ("Itchy 5.75.", Some("85.75")),
+            ("hey 5", Some("85")),
+            ("he 5.5", Some("85.5")),
+            ("h 2.50", Some("82.5")),
             ("AT0", None),
             ("AT", None),
             ("AT88", None),
-            ("at 8", None),
+            ("at 8 5", None),
+            ("at 8.", Some("88")),
+            ("at 8.x", None),
+            ("at .5", None),
+            ("at 85.75", None),
             ("bat8", None),
             ("8AT", None),
+            ("the value at 8", None),
+            ("not at 8", None),
+            ("itchy", None),
             ("", None),
         ];
         for (text, expected) in cases {
-            assert_eq!(eighty_homophone(text), expected, "{text:?}");
+            let actual = eighty_homophone(text).map(|v| v.to_string());
+            assert_eq!(actual.as_deref(), expected, "{text:?}");
         }
     }
 

@@ -92,9 +92,12 @@
 //! a canonical `understood_as` that reads back as the same value; a value that is none of the
 //! options (to confirm); ambiguous; or unclear. Plain readings come first; only when they
 //! fail are the measured whisper errors repaired: option phrases matched phonetically
-//! ("Abshna" for "option A"), "8200 and 6", "60 2", "AT8", "60 2. 5" (decimal keys only) and
-//! address octets re-segmented ("126. 3. 13. 5. 254"). Repairs never look at the key, and
-//! several equally good readings are ambiguous, never guessed.
+//! ("Abshna" for "option A"), "8200 and 6", "7,500 20", "60 2", "AT8", "at 8", "Itchy 5.75"
+//! (85.75), "60 2. 5" (decimal keys only) and address octets re-segmented ("126. 3. 13. 5.
+//! 254", "131.219.1308. 127"); last, a loose lead-in is dropped before a number, percentage,
+//! address or prefix ("The network addresses 72.254.192.128."), never one with a negation,
+//! a qualifier or a number word. Repairs never look at the key, and several equally good
+//! readings are ambiguous, never guessed.
 
 mod alnum;
 mod artefacts;

@@ -1,10 +1,15 @@
 //! Numbers that speech recognition wrote in pieces, joined back when a number is expected and
-//! the plain reading failed: "8200 and 6" (8206), "60 2" (62), "60 2. 5" (62.5).
+//! the plain reading failed: "8200 and 6" (8206), "7,500 20" (7520), "60 2" (62), "60 2. 5"
+//! (62.5).
 
 use super::decimals::{fraction_digits, parse_number};
 use super::tokens::{as_strs, tokenize};
 use super::value::NumberValue;
 use super::vocab::{digits_value, tens_value, unit_value};
+
+/// The most words [`join_bare`] tries to cut in two ("seven thousand five hundred 20" has
+/// five); longer answers are not one number said in two parts.
+const MAX_BARE_WORDS: usize = 12;
 
 /// "X and Y" as X + Y, when X is a whole number, "and" is the only one, and
 /// 0 < Y < 10^(trailing zeros of X): "8200 and 6" = 8206, "45,700 and 47" = 45747, but
@@ -17,10 +22,35 @@ pub(super) fn join_and(text: &str) -> Option<i64> {
     if right.contains(&"and") {
         return None;
     }
+    join_sum(left, right, 1)
+}
+
+/// "X Y" or "X-Y" without "and" as X + Y, when X is a whole number with k >= 2 trailing zeros
+/// and 0 < Y < 10^k, at exactly one place: "7,500 20" = 7520, "7,500-20" = 7520,
+/// "45,700 47" = 45747, but "7,500 600" and "60 2" (one zero; see [`join_tens_units`]) are
+/// not read.
+pub(super) fn join_bare(text: &str) -> Option<i64> {
+    let tokens = tokenize(text);
+    let words = as_strs(&tokens);
+    if words.contains(&"and") || words.len() > MAX_BARE_WORDS {
+        return None;
+    }
+    let mut sums =
+        (1..words.len()).filter_map(|at| join_sum(words.get(..at)?, words.get(at..)?, 2));
+    let sum = sums.next()?;
+    sums.next().is_none().then_some(sum)
+}
+
+/// `left` + `right` when `left` is a whole number with at least `min_zeros` trailing zeros
+/// and 0 < `right` < 10^(its trailing zeros).
+fn join_sum(left: &[&str], right: &[&str], min_zeros: u32) -> Option<i64> {
     let whole = whole_number(left).filter(|w| *w > 0)?;
     let tail = whole_number(right).filter(|t| *t > 0)?;
-    let limit = 10i64.checked_pow(trailing_zeros(whole))?;
-    (tail < limit).then(|| whole.checked_add(tail)).flatten()
+    let zeros = trailing_zeros(whole);
+    let limit = 10i64.checked_pow(zeros)?;
+    (zeros >= min_zeros && tail < limit)
+        .then(|| whole.checked_add(tail))
+        .flatten()
 }
 
 /// A tens number and a unit said apart, the whole answer: "60 2" = 62, "sixty 2" = 62.
@@ -131,6 +161,34 @@ mod tests {
         ];
         for &(text, expected) in cases {
             assert_eq!(join_and(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn numbers_joined_without_and() {
+        let cases: &[(&str, Option<i64>)] = &[
+            ("7,500 20", Some(7_520)),
+            ("7,500-20", Some(7_520)),
+            ("7500 20", Some(7_520)),
+            ("45,700 47", Some(45_747)),
+            ("8200 6", Some(8_206)),
+            ("seven thousand five hundred 20", Some(7_520)),
+            ("7,500 600", None),
+            ("7,500 100", None),
+            ("7,500 0", None),
+            ("7,500 -20", None),
+            ("7,520 20", None),
+            ("60 2", None),
+            ("7,500 20 5", None),
+            ("7,500 and 20", None),
+            ("7,500", None),
+            ("20 7,500", None),
+            ("9223372036854775800 9", None),
+            ("1 2 3 4 5 6 7 8 9 10 11 100 5", None),
+            ("", None),
+        ];
+        for &(text, expected) in cases {
+            assert_eq!(join_bare(text), expected, "{text:?}");
         }
     }
 

@@ -1,5 +1,6 @@
 //! Dotted addresses whose octets speech recognition merged, split or lost, re-segmented when an
-//! address is expected: "126. 3. 13. 5. 254" is 126.3.135.254.
+//! address is expected: "126. 3. 13. 5. 254" is 126.3.135.254, "131.219.1308. 127" is
+//! 131.219.138.127.
 
 use super::numbers::parse_unsigned;
 
@@ -10,27 +11,106 @@ const MAX_EDITS: usize = 2;
 /// The longest digit string that four octets can make.
 const MAX_DIGITS: usize = 12;
 
-/// The addresses that the digit pieces of `text` make with the fewest boundary edits.
+/// The addresses that the digit pieces of `text` make with the fewest edits.
 ///
 /// The pieces are the groups between dots (`.`, `,`, "dot", "point"), each typed digits
 /// (spaces inside a group separate pieces too) or one number in words ("one ninety two").
 /// A reading cuts the pieces' digits, in order, into four octets 0..=255 without leading
 /// zeros; each boundary removed (two pieces merged) or added costs one edit. A boundary may
 /// only be added inside a piece that is no octet itself ("2423", "05"): a valid octet is
-/// never split, so "255. 192." gives nothing. Empty when no reading needs at most
+/// never split, so "255. 192." gives nothing. An octet said "tens then unit" and written
+/// apart costs one edit too: a piece that is no octet but a multiple of ten (20..=250) then
+/// a digit 1..=9 is their sum ("1308" = 138), and so are two pieces that are such a
+/// multiple and such a digit ("130. 8" = 138). Empty when no reading needs at most
 /// [`MAX_EDITS`] edits; otherwise every reading with the fewest edits, in order.
 pub(super) fn resegment(text: &str) -> Vec<[u8; 4]> {
     let Some(pieces) = pieces(text) else {
         return Vec::new();
     };
+    let mut best = MAX_EDITS + 1;
+    let mut readings = Vec::new();
+    for (variant, summed) in tens_unit_variants(pieces) {
+        let Some((cuts, found)) = fewest_cuts(&variant, MAX_EDITS - summed) else {
+            continue;
+        };
+        let edits = summed + cuts;
+        if edits < best {
+            best = edits;
+            readings.clear();
+        }
+        if edits == best {
+            readings.extend(found);
+        }
+    }
+    readings.sort_unstable();
+    readings.dedup();
+    readings
+}
+
+/// `pieces` and every piece list that up to [`MAX_EDITS`] tens-unit sums make of it, each
+/// with its fewest sums.
+fn tens_unit_variants(pieces: Vec<String>) -> Vec<(Vec<String>, usize)> {
+    let mut all = vec![(pieces, 0)];
+    let mut at = 0;
+    while let Some((current, sums)) = all.get(at).cloned() {
+        at += 1;
+        if sums == MAX_EDITS {
+            continue;
+        }
+        for next in tens_unit_sums(&current) {
+            if !all.iter().any(|(seen, _)| *seen == next) {
+                all.push((next, sums + 1));
+            }
+        }
+    }
+    all
+}
+
+/// The piece lists one tens-unit sum makes of `pieces`: a non-octet piece "1308" as "138",
+/// or two pieces "130", "8" as "138".
+fn tens_unit_sums(pieces: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    for (at, piece) in pieces.iter().enumerate() {
+        let glued = piece
+            .split_at_checked(piece.len().saturating_sub(1))
+            .filter(|_| octet(piece).is_none())
+            .and_then(|(tens, unit)| tens_unit(tens, unit));
+        let apart = pieces.get(at + 1).and_then(|unit| tens_unit(piece, unit));
+        if let Some(sum) = glued {
+            out.push(replaced(pieces, at, 1, sum));
+        }
+        if let Some(sum) = apart {
+            out.push(replaced(pieces, at, 2, sum));
+        }
+    }
+    out
+}
+
+/// `tens` (a multiple of ten, 20..=250) plus `unit` (1..=9), when the sum is an octet.
+fn tens_unit(tens: &str, unit: &str) -> Option<u8> {
+    let tens = octet(tens).filter(|t| (20..=250).contains(t) && t % 10 == 0)?;
+    let unit = octet(unit).filter(|u| (1..=9).contains(u))?;
+    tens.checked_add(unit)
+}
+
+/// `pieces` with the `count` pieces from `at` replaced by `sum`.
+fn replaced(pieces: &[String], at: usize, count: usize, sum: u8) -> Vec<String> {
+    let mut out = pieces.to_vec();
+    out.splice(at..at + count, [sum.to_string()]);
+    out
+}
+
+/// The fewest boundary edits (at most `budget`) that cut `pieces` into an address, and the
+/// addresses cut with them; `None` when there are none.
+fn fewest_cuts(pieces: &[String], budget: usize) -> Option<(usize, Vec<[u8; 4]>)> {
     let digits: String = pieces.concat();
     if pieces.len() < 2 || !(4..=MAX_DIGITS).contains(&digits.len()) {
-        return Vec::new();
+        return None;
     }
     let mut bounds = Vec::new();
     let mut splittable = vec![false; digits.len()];
     let mut at = 0;
-    for piece in &pieces {
+    for piece in pieces {
         if octet(piece).is_none() {
             splittable
                 .iter_mut()
@@ -42,14 +122,20 @@ pub(super) fn resegment(text: &str) -> Vec<[u8; 4]> {
         bounds.push(at);
     }
     bounds.pop();
-    best_readings(&digits, &bounds, &splittable)
+    best_readings(&digits, &bounds, &splittable, budget)
 }
 
-/// Every cut of `digits` into four octets allowed by `splittable`, keeping the fewest edits.
-fn best_readings(digits: &str, bounds: &[usize], splittable: &[bool]) -> Vec<[u8; 4]> {
+/// Every cut of `digits` into four octets allowed by `splittable` with at most `budget`
+/// edits, keeping the fewest edits.
+fn best_readings(
+    digits: &str,
+    bounds: &[usize],
+    splittable: &[bool],
+    budget: usize,
+) -> Option<(usize, Vec<[u8; 4]>)> {
     let len = digits.len();
     let allowed = |at: usize| bounds.contains(&at) || splittable.get(at).copied().unwrap_or(false);
-    let mut best = MAX_EDITS + 1;
+    let mut best = budget + 1;
     let mut readings = Vec::new();
     for a in 1..len {
         for b in a + 1..len {
@@ -74,7 +160,7 @@ fn best_readings(digits: &str, bounds: &[usize], splittable: &[bool]) -> Vec<[u8
             }
         }
     }
-    readings
+    (!readings.is_empty()).then_some((best, readings))
 }
 
 /// The four octets `digits` makes when cut at `cuts`.
@@ -157,6 +243,25 @@ mod tests {
         ("1. 2. 3. 4. 5. 6. 7. 8. 9. 1. 2. 3. 4", &[]),
         ("", &[]),
         (".....", &[]),
+        ("131.219.1308. 127", &[[131, 219, 138, 127]]),
+        ("131.219.130.8. 127.", &[[131, 219, 138, 127]]),
+        ("131.219.130 8. 127", &[[131, 219, 138, 127]]),
+        (
+            "one thirty one dot two nineteen dot one thirty dot eight dot one twenty seven",
+            &[[131, 219, 138, 127]],
+        ),
+        ("10.1308.5", &[[10, 130, 8, 5]]),
+        ("131.219.2508. 127", &[]),
+        ("131.219.130.0. 127", &[]),
+        ("131.219.1301. 127", &[[131, 219, 131, 127]]),
+        ("131.219.1380. 127", &[]),
+        ("131.219.1358. 127", &[]),
+        (
+            "131. 20. 5. 8. 127",
+            &[[131, 20, 58, 127], [131, 25, 8, 127], [131, 205, 8, 127]],
+        ),
+        ("1308. 1308. 1308. 1308", &[]),
+        ("1308. 1308. 1.1", &[[138, 138, 1, 1]]),
     ];
 
     #[test]

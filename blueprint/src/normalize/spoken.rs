@@ -5,10 +5,10 @@ use super::artefacts::eighty_homophone;
 use super::expect::{Expectation, SpokenReading, option_label, spell};
 use super::heard_option::{OptionMatch, match_option};
 use super::kind::read_as;
-use super::leadin::strip_lead_in;
+use super::leadin::{strip_lead_in, strip_loose_lead_in};
 use super::options::parse_spoken_choice;
 use super::pipeline::Answer;
-use super::rejoin::{join_and, join_tens_units, split_decimal};
+use super::rejoin::{join_and, join_bare, join_tens_units, split_decimal};
 use super::resegment::resegment;
 use super::{AnswerKind, Normalized, NumberValue, canonical_text};
 
@@ -33,9 +33,13 @@ const NON_ANSWERS: &[&str] = &[
 /// always wins), then the answer as the item's kind ([`super::normalize_as`], lead-ins
 /// included). Only when they give neither an option nor a value of the kind are the repairs
 /// tried: option phrases matched phonetically ("Abshna" for "option A"), numbers joined
-/// ("8200 and 6", "60 2"), "at" for eighty ("AT8"), decimals with a loose point when the key
-/// is a decimal ("60 2. 5"), and address octets re-segmented ("126. 3. 13. 5. 254"). A text
-/// answer to an item with text options that is none of them is also matched phonetically.
+/// ("8200 and 6", "7,500 20", "60 2"), homophones of eighty ("AT8", "at 8", "Itchy 5.75"),
+/// decimals with a loose point when the key is a decimal ("60 2. 5"), and address octets
+/// re-segmented ("126. 3. 13. 5. 254", "131.219.1308. 127"). Only when those give nothing is
+/// a loose lead-in dropped for a number, percentage, address or prefix ("The network
+/// addresses 72.254.192.128.", see [`strip_loose_lead_in`]) and the rest read, plainly or
+/// repaired. A text answer to an item with text options that is none of them is also
+/// matched phonetically.
 /// Repairs never look at the key, so a wrong answer stays wrong; when they give several
 /// readings the answer is [`SpokenReading::Ambiguous`].
 pub fn read_spoken(transcript: &str, expect: &Expectation<'_>) -> SpokenReading {
@@ -58,11 +62,9 @@ pub fn read_spoken(transcript: &str, expect: &Expectation<'_>) -> SpokenReading 
     if let Some(reading) = fuzzy_option(&answers, expect, &heard) {
         return reading;
     }
-    let mut values: Vec<Normalized> = Vec::new();
-    for value in answers.iter().flat_map(|a| repairs(a, expect)) {
-        if !values.contains(&value) {
-            values.push(value);
-        }
+    let mut values = repaired_values(&answers, expect);
+    if values.is_empty() {
+        values = after_loose_lead_in(&answers, expect);
     }
     match values.as_slice() {
         [] => SpokenReading::Unclear { heard },
@@ -71,6 +73,40 @@ pub fn read_spoken(transcript: &str, expect: &Expectation<'_>) -> SpokenReading 
             readings: values.iter().map(|v| spell(v, expect.kind)).collect(),
             heard,
         },
+    }
+}
+
+/// The distinct values the repairs read in `answers`, in order.
+fn repaired_values(answers: &[Answer], expect: &Expectation<'_>) -> Vec<Normalized> {
+    let mut values: Vec<Normalized> = Vec::new();
+    for value in answers.iter().flat_map(|a| repairs(a, expect)) {
+        if !values.contains(&value) {
+            values.push(value);
+        }
+    }
+    values
+}
+
+/// For a number, percentage, address or prefix: the value after a loose lead-in (the first
+/// answer's), read plainly, else the values its repairs read.
+fn after_loose_lead_in(answers: &[Answer], expect: &Expectation<'_>) -> Vec<Normalized> {
+    let loose_kinds = [
+        AnswerKind::Number,
+        AnswerKind::Percent,
+        AnswerKind::Ipv4,
+        AnswerKind::Cidr,
+    ];
+    let rest = answers
+        .first()
+        .filter(|_| loose_kinds.contains(&expect.kind))
+        .and_then(|a| strip_loose_lead_in(&a.cleaned))
+        .map(|rest| Answer::new(&rest));
+    let Some(rest) = rest else {
+        return Vec::new();
+    };
+    match read_as(&rest, expect.kind) {
+        Some(value) => vec![value],
+        None => repaired_values(std::slice::from_ref(&rest), expect),
     }
 }
 
@@ -145,19 +181,18 @@ fn repairs(answer: &Answer, expect: &Expectation<'_>) -> Vec<Normalized> {
     }
 }
 
-/// "AT8" (from the unrepaired text), "8200 and 6", "60 2", and when the key is a decimal
-/// "60 2. 5".
+/// "AT8" and "Itchy 5.75" (from the unrepaired text), "8200 and 6", "7,500 20", "60 2", and
+/// when the key is a decimal "60 2. 5".
 fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Vec<Normalized> {
     let whole = [
-        eighty_homophone(cleaned),
         join_and(repaired),
+        join_bare(repaired),
         join_tens_units(repaired),
     ];
     let decimal = expect.decimal.then(|| split_decimal(repaired)).flatten();
-    whole
+    eighty_homophone(cleaned)
         .into_iter()
-        .flatten()
-        .map(NumberValue::Int)
+        .chain(whole.into_iter().flatten().map(NumberValue::Int))
         .chain(decimal)
         .map(Normalized::Number)
         .collect()
@@ -166,3 +201,117 @@ fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Ve
 #[cfg(test)]
 #[path = "spoken_tests.rs"]
 mod tests;
+
+/// The second measured batch (whisper tiny.en on synthetic speech): mangled lead-ins, "eighty"
+/// heard as other words, numbers joined without "and", octets written "tens then unit".
+#[cfg(test)]
+mod repair_tests {
+    use super::tests::{Want, check, check_wrong};
+
+    const CASES: &[(&str, &str, &[&str], Want)] = &[
+        (
+            "The network addresses 72.254.192.128.",
+            "72.254.192.128",
+            &[],
+            Want::Is("72.254.192.128", None, true),
+        ),
+        (
+            "The network addresses 131.219.1308. 127",
+            "131.219.138.127",
+            &[],
+            Want::Is("131.219.138.127", None, true),
+        ),
+        ("Not 72.254.192.128", "72.254.192.128", &[], Want::Unclear),
+        (
+            "the answer eighty five",
+            "85",
+            &[],
+            Want::Is("85", None, true),
+        ),
+        (
+            "the prefix slash 26",
+            "/26",
+            &[],
+            Want::Is("/26", None, true),
+        ),
+        ("less than 85", "85", &[], Want::Unclear),
+        ("it G 5.75", "85.75", &[], Want::Is("85.75", None, true)),
+        ("Itchy 5.75.", "85.75", &[], Want::Is("85.75", None, true)),
+        ("AT 8", "88", &[], Want::Is("88", None, true)),
+        ("at 8", "88", &[], Want::Is("88", None, true)),
+        ("the value is at 8", "88", &[], Want::Is("88", None, true)),
+        ("the value at 8", "88", &[], Want::Unclear),
+        ("hey 5", "85", &[], Want::Is("85", None, true)),
+        ("at 8 percent", "88%", &[], Want::Is("88", None, true)),
+        ("7,500 20", "7520", &[], Want::Is("7520", None, true)),
+        ("7,500-20", "7520", &[], Want::Is("7520", None, true)),
+        ("45,700 47", "45747", &[], Want::Is("45747", None, true)),
+        ("7,500 600", "7520", &[], Want::Unclear),
+        (
+            "131.219.1308. 127",
+            "131.219.138.127",
+            &[],
+            Want::Is("131.219.138.127", None, true),
+        ),
+        (
+            "131.219.130.8. 127.",
+            "131.219.138.127",
+            &[],
+            Want::Is("131.219.138.127", None, true),
+        ),
+        (
+            "131. 20. 5. 8. 127",
+            "131.25.8.127",
+            &[],
+            Want::Ambiguous(&["131.20.58.127", "131.25.8.127", "131.205.8.127"]),
+        ),
+    ];
+
+    #[test]
+    fn second_batch_of_misheard_answers_read_as_the_item_expects() {
+        for &(transcript, key, options, want) in CASES {
+            check((transcript, key, options), want);
+        }
+    }
+
+    /// `(transcript, key, options)`: answers said wrong, which no repair may make right.
+    const WRONG: &[(&str, &str, &[&str])] = &[
+        (
+            "The network addresses 72.254.192.129.",
+            "72.254.192.128",
+            &[],
+        ),
+        ("Not 72.254.192.128", "72.254.192.128", &[]),
+        (
+            "The network address isn't 72.254.192.128",
+            "72.254.192.128",
+            &[],
+        ),
+        ("the answer is not 85", "85", &[]),
+        ("less than 85", "85", &[]),
+        ("anything but 85", "85", &[]),
+        ("option eight", "8", &[]),
+        ("it G 5.76", "85.75", &[]),
+        ("Itchy 5.7", "85.75", &[]),
+        ("itchy 5.75", "5.75", &[]),
+        ("at 7", "88", &[]),
+        ("AT 9", "88", &[]),
+        ("at 8", "8", &[]),
+        ("the value at 8", "8", &[]),
+        ("hey 5", "5", &[]),
+        ("7,500 21", "7520", &[]),
+        ("7,500 600", "8100", &[]),
+        ("45,700 48", "45747", &[]),
+        ("131.219.1308. 126", "131.219.138.127", &[]),
+        ("131.219.130.8. 126.", "131.219.138.127", &[]),
+        ("131.219.130.7. 127", "131.219.138.127", &[]),
+        ("131.219.130. 127", "131.219.138.127", &[]),
+    ];
+
+    #[test]
+    fn second_batch_of_wrong_answers_stay_wrong() {
+        for &(transcript, key, options) in WRONG {
+            check_wrong(transcript, key, options);
+        }
+    }
+}

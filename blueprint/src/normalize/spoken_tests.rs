@@ -21,19 +21,19 @@ const NETWORKS: &[&str] = &[
 /// Expected reading: understood as (text, option, repaired), not an option, ambiguous
 /// between readings, or unclear.
 #[derive(Debug, Clone, Copy)]
-enum Want {
+pub(super) enum Want {
     Is(&'static str, Option<usize>, bool),
     NotAnOption(&'static str),
     Ambiguous(&'static [&'static str]),
     Unclear,
 }
 
-fn read(transcript: &str, key: &str, options: &[&str]) -> SpokenReading {
+pub(super) fn read(transcript: &str, key: &str, options: &[&str]) -> SpokenReading {
     let options: Vec<String> = options.iter().map(|o| (*o).to_string()).collect();
     read_spoken(transcript, &Expectation::of_item(key, &options))
 }
 
-fn check(input: (&str, &str, &[&str]), want: Want) {
+pub(super) fn check(input: (&str, &str, &[&str]), want: Want) {
     let (transcript, key, options) = input;
     let reading = read(transcript, key, options);
     let ok = match (&reading, want) {
@@ -270,17 +270,20 @@ const WRONG: &[(&str, &str, &[&str])] = &[
 #[test]
 fn wrong_answers_stay_wrong() {
     for &(transcript, key, options) in WRONG {
-        let reading = read(transcript, key, options);
-        let index = options.iter().position(|o| *o == key);
-        let value = match &reading {
-            SpokenReading::Understood { value, .. } | SpokenReading::NotAnOption { value, .. } => {
-                value
-            }
-            _ => continue,
-        };
-        assert!(!right(value, key, index), "{transcript:?}: {reading:?}");
-        round_trips(&reading, key, options);
+        check_wrong(transcript, key, options);
     }
+}
+
+/// A wrong answer: unread, or read as a value that is not the key.
+pub(super) fn check_wrong(transcript: &str, key: &str, options: &[&str]) {
+    let reading = read(transcript, key, options);
+    let index = options.iter().position(|o| *o == key);
+    let value = match &reading {
+        SpokenReading::Understood { value, .. } | SpokenReading::NotAnOption { value, .. } => value,
+        _ => return,
+    };
+    assert!(!right(value, key, index), "{transcript:?}: {reading:?}");
+    round_trips(&reading, key, options);
 }
 
 /// Keys and options the garbage is read against, one of each kind.

@@ -17,7 +17,7 @@ use viva_protocol::ErrorCode;
 
 use super::LiveSession;
 use crate::session::state::Listening;
-use crate::voice::hint::{HintParts, exam_hint, item_hint};
+use crate::voice::hint::{HintParts, item_hint};
 use crate::voice::listener::{Heard, Listener};
 use crate::voice::spoken::Confirmable;
 use crate::voice::{DecodeError, DecodeJob, DecodeKind};
@@ -301,11 +301,10 @@ impl LiveSession {
                 let kind = AnswerKind::of_key(&item.answer);
                 item_hint(&item.options, kind, HintParts::ALL).map(Arc::from)
             }
-            Listening::Exam {
-                question,
-                element_code,
-                ..
-            } => exam_hint(question, self.deps.library.rubric(element_code)).map(Arc::from),
+            // Measured (viva-voice-bench, listening phase): the exam hint, question and key
+            // terms, made whisper loop on free answers and raised the word error rate, so
+            // exam answers are decoded without one.
+            Listening::Exam { .. } => None,
         };
         if let Some(voice) = &mut self.voice {
             voice.hint = Some((question_id, hint.clone()));
