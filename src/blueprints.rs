@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use viva_actors::exam::acs::Rating;
-use viva_actors::exam::examiner::judge::self_check::self_check;
-use viva_actors::exam::rubrics::coverage;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
+use viva_core::exam::acs::Rating;
+use viva_core::exam::examiner::judge::self_check::self_check;
+use viva_core::exam::rubrics::coverage;
 
 /// Loads every skill and assessment under `dir`; all errors are reported together.
 pub fn load(dir: &Path) -> anyhow::Result<BlueprintLibrary> {

@@ -7,9 +7,9 @@ use std::time::Duration;
 
 use anyhow::{Context, bail};
 use serde::Deserialize;
-use viva_actors::exam::plan::PlanDefaults;
 use viva_actors::supervisor::SessionLimits;
-use viva_actors::voice::TurnSettings;
+use viva_core::exam::plan::PlanDefaults;
+use viva_core::voice::TurnSettings;
 use viva_redis_store::{RedisConfig, Retention};
 
 use crate::connections::Caps;

@@ -11,7 +11,7 @@
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 //! - `models`: `viva models install`, with progress.
-//! - `talk`: `viva talk`, the microphone (or WAV) client.
+//! - `talk`: `viva talk`, which runs the `viva-talk` client (`talk/`, and `src/bin/`).
 //! - `admin`: `viva plan audit` and the new-session switch (`viva exams …`).
 //! - `bench`: `viva bench examiner`, the examiner's judgement against labelled answers.
 
@@ -50,7 +50,7 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Commands {
     /// Run the server.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Print a token for a user, signed with the configured secret; or, with
     /// `--new-secret`, a new random signing secret.
     Token(TokenArgs),
@@ -60,7 +60,8 @@ enum Commands {
     /// Speech models.
     #[command(subcommand)]
     Models(ModelsCommand),
-    /// Answer an exam by voice from the microphone (or WAV files), hearing the questions.
+    /// Answer an exam by voice from the microphone (or WAV files), hearing the questions
+    /// (runs the viva-talk client; `viva talk --help` lists its flags).
     Talk(talk::TalkArgs),
     /// Exam plans.
     #[command(subcommand)]
@@ -208,7 +209,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     init_logs();
     let outcome = match cli.command {
-        Commands::Serve(args) => serve(args),
+        Commands::Serve(args) => serve(*args),
         Commands::Token(args) => token(args),
         Commands::Blueprints(BlueprintsCommand::Check { dir }) => {
             blueprints::check(&dir.unwrap_or_else(config::default_blueprints))

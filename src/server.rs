@@ -8,16 +8,17 @@ use std::time::Duration;
 use anyhow::Context;
 use axum::serve::ListenerExt;
 use tokio::sync::mpsc;
-use viva_actors::checkpoint::{CheckpointStore, FileStore, LocalBus, NodeBus, Notice, SwitchStore};
-use viva_actors::clock::SystemClock;
+use viva_actors::FileStore;
 use viva_actors::directory::Directory;
-use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
-use viva_actors::examiner::EmbeddedExaminer;
-use viva_actors::metrics::Metrics;
 use viva_actors::new_sessions::{NewSessionGate, Source};
-use viva_actors::session::actor::SessionDeps;
+use viva_actors::session::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
-use viva_actors::voice::SpeechToText;
+use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchStore};
+use viva_core::clock::SystemClock;
+use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_core::examiner::EmbeddedExaminer;
+use viva_core::metrics::Metrics;
+use viva_core::voice::SpeechToText;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
 use viva_speech::{PoolSettings, WhisperPool};
 
@@ -52,7 +53,7 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
 fn examiner(
     settings: &Settings,
     library: &Arc<AcsLibrary>,
-) -> anyhow::Result<Arc<dyn viva_actors::examiner::Examiner>> {
+) -> anyhow::Result<Arc<dyn viva_core::examiner::Examiner>> {
     let prompts = viva_llm::prompts::Prompts::load(settings.prompts.as_deref())?;
     let Some(llm) = settings.llm.clone() else {
         tracing::info!("examiner: embedded (no LLM configured)");

@@ -7,8 +7,8 @@ use std::time::Duration;
 use dashmap::DashMap;
 use kameo::actor::{ActorRef, Spawn};
 
-use crate::checkpoint::Notice;
 use crate::supervisor::{Delivered, IsIdle, Retire, SupervisorDeps, UserSupervisor};
+use viva_core::checkpoint::Notice;
 
 /// Capacity of each supervisor's mailbox.
 pub const SUPERVISOR_MAILBOX: usize = 128;

@@ -11,9 +11,8 @@ use std::sync::Arc;
 
 use viva_protocol::ErrorCode;
 
-use crate::checkpoint::format::SWITCH_FORMAT;
-use crate::checkpoint::{StoreError, SwitchRecord, SwitchStore};
-use crate::session::lifecycle::Refusal;
+use viva_core::checkpoint::{StoreError, SwitchRecord, SwitchStore};
+use viva_core::session::lifecycle::Refusal;
 
 /// Where a node's answer to "may a new session start?" comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,15 +48,6 @@ pub fn decide(stored: Option<&SwitchRecord>, configured: bool) -> Decision {
             accept: configured,
             source: Source::Configured,
         },
-    }
-}
-
-/// The record an operator stores to open (`true`) or stop (`false`) new sessions.
-pub fn switch_record(accept_new_sessions: bool, now_ms: u64) -> SwitchRecord {
-    SwitchRecord {
-        format: SWITCH_FORMAT,
-        accept_new_sessions,
-        changed_at_ms: now_ms,
     }
 }
 
@@ -103,12 +93,12 @@ impl NewSessionGate {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkpoint::{MemoryStore, StoreFuture};
+    use viva_core::checkpoint::{MemoryStore, StoreFuture};
 
     #[test]
     fn a_stored_switch_wins_over_the_configuration() {
         let check = |stored: Option<bool>, configured: bool, expected: Decision| {
-            let record = stored.map(|accept| switch_record(accept, 9));
+            let record = stored.map(|accept| SwitchRecord::new(accept, 9));
             assert_eq!(
                 decide(record.as_ref(), configured),
                 expected,
@@ -135,7 +125,7 @@ mod tests {
         let store = Arc::new(MemoryStore::new());
         let admission = NewSessionGate::new(store.clone(), true);
         assert_eq!(admission.check_start().await, Ok(()));
-        let stopped = switch_record(false, 1);
+        let stopped = SwitchRecord::new(false, 1);
         store.save_switch(Some(&stopped)).await.unwrap();
         let refusal = admission.check_start().await.unwrap_err();
         assert_eq!(refusal.code, ErrorCode::NewSessionsDisabled);

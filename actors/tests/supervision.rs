@@ -5,30 +5,30 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
-use viva_actors::checkpoint::{
-    CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
-    SessionWrite, StoreError, StoreFuture, SwitchStore, UserRecord,
-};
-use viva_actors::clock::ManualClock;
 use viva_actors::directory::Directory;
-use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
-use viva_actors::exam::plan::PlanDefaults;
-use viva_actors::examiner::{
-    AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
-    QuestionDeltas, QuestionRequest,
-};
 use viva_actors::link::DeviceLink;
-use viva_actors::metrics::Metrics;
-use viva_actors::new_sessions::{NewSessionGate, switch_record};
-use viva_actors::session::actor::{
+use viva_actors::new_sessions::NewSessionGate;
+use viva_actors::session::{
     Command, CommandOutcome, Inspect, SessionCommand, SessionDeps, Transcribed,
 };
-use viva_actors::session::assessment::AnswerInput;
-use viva_actors::session::phase::{LivePhase, Phase};
 use viva_actors::supervisor::{
     Attached, ConnectionClosed, ResumeSession, Retire, SessionLimits, StartSession, SupervisorDeps,
 };
 use viva_blueprint::library::BlueprintLibrary;
+use viva_core::checkpoint::{
+    CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
+    SessionWrite, StoreError, StoreFuture, SwitchRecord, SwitchStore, UserRecord,
+};
+use viva_core::clock::ManualClock;
+use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_core::exam::plan::PlanDefaults;
+use viva_core::examiner::{
+    AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
+    QuestionDeltas, QuestionRequest,
+};
+use viva_core::metrics::Metrics;
+use viva_core::session::assessment::AnswerInput;
+use viva_core::session::phase::{LivePhase, Phase};
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerEvent, ServerMessage};
@@ -102,7 +102,7 @@ fn world_with_blueprints(
         node_id: "node-test".into(),
         lease: std::time::Duration::from_secs(10),
         speech: None,
-        turns: viva_actors::voice::TurnSettings::default(),
+        turns: viva_core::voice::TurnSettings::default(),
         metrics: metrics.clone(),
     });
     let switch = Arc::new(MemoryStore::new());
@@ -254,7 +254,7 @@ async fn a_stopped_switch_refuses_new_starts_but_resumes_and_repeated_starts_go_
     start(&world, "alice", link).await;
     let asked = until_question(&mut events).await;
     disconnect(&world, "alice", 1).await;
-    let stopped = switch_record(false, 1);
+    let stopped = SwitchRecord::new(false, 1);
     world.switch.save_switch(Some(&stopped)).await.unwrap();
     let (link, _events) = device(2);
     let Attached::Refused(refusal) = start(&world, "bob", link).await else {

@@ -15,9 +15,9 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use viva_actors::exam::acs::{AcsElement, AcsLibrary, Rating};
-use viva_actors::exam::types::{QuestionDifficulty, QuestionKind};
-use viva_actors::examiner::{
+use viva_core::exam::acs::{AcsElement, AcsLibrary, Rating};
+use viva_core::exam::types::{QuestionDifficulty, QuestionKind};
+use viva_core::examiner::{
     AssessRequest, Examined, Examiner, ExaminerAssessment, ExaminerCall, PreviousTurn,
     QuestionRequest, no_deltas,
 };

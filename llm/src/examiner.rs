@@ -11,17 +11,17 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use sha2::{Digest, Sha256};
-use viva_actors::exam::acs::{AcsElement, AcsLibrary, Rating};
-use viva_actors::exam::examiner::assess_answer;
-use viva_actors::exam::examiner::coverage::live_sub_elements;
-use viva_actors::exam::types::{QuestionKind, Score};
-use viva_actors::examiner::{
+use viva_core::exam::acs::{AcsElement, AcsLibrary, Rating};
+use viva_core::exam::examiner::assess_answer;
+use viva_core::exam::examiner::coverage::live_sub_elements;
+use viva_core::exam::types::{QuestionKind, Score};
+use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerCall,
     ExaminerFuture, QuestionDeltas, QuestionRequest,
 };
 
-use viva_actors::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
-use viva_actors::exam::examiner::rubric_exam::asked_question;
+use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
+use viva_core::exam::examiner::rubric_exam::asked_question;
 
 use crate::prompts::{Prompts, Template};
 use crate::provider::{CallError, Flow, Provider, Reply};

@@ -14,9 +14,9 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use viva_actors::exam::examiner::judge::reading::Reading;
-use viva_actors::exam::examiner::judge::{FactStatus, RubricVerdict, score_of};
 use viva_blueprint::rubric::{ElementRubric, Question};
+use viva_core::exam::examiner::judge::reading::Reading;
+use viva_core::exam::examiner::judge::{FactStatus, RubricVerdict, score_of};
 
 /// The fewest words a quote needs to count as evidence.
 const MIN_QUOTE_WORDS: usize = 2;
@@ -214,10 +214,10 @@ fn about(rubric: &ElementRubric, id: &str, quote: &str) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use viva_actors::exam::examiner::judge::judge;
-    use viva_actors::exam::types::Score;
     use viva_blueprint::library::Source;
     use viva_blueprint::rubric::RubricSet;
+    use viva_core::exam::examiner::judge::judge;
+    use viva_core::exam::types::Score;
 
     use super::*;
 

@@ -15,7 +15,7 @@
 
 use serde::Deserialize;
 use serde_json::{Value, json};
-use viva_actors::exam::types::Score;
+use viva_core::exam::types::Score;
 
 use crate::grounding::{NO_SOURCES, source_summary_or_default};
 
@@ -428,7 +428,7 @@ pub fn verdict_schema(pending: &[String]) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use viva_actors::examiner::FALLBACK_REASONS;
+    use viva_core::examiner::FALLBACK_REASONS;
 
     fn sources() -> Vec<String> {
         vec!["14 CFR part 61".to_owned(), "FAA-H-8083-25".to_owned()]

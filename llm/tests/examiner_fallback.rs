@@ -8,9 +8,9 @@ use std::time::{Duration, Instant};
 use std::sync::Mutex;
 
 use common::{Behaviour, Requests, endpoint, library, user_prompt};
-use viva_actors::exam::acs::Rating;
-use viva_actors::exam::types::{QuestionDifficulty, QuestionKind, Score};
-use viva_actors::examiner::{
+use viva_core::exam::acs::Rating;
+use viva_core::exam::types::{QuestionDifficulty, QuestionKind, Score};
+use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examiner, PreviousTurn, QuestionRequest, no_deltas,
 };
 use viva_llm::examiner::LlmExaminer;

@@ -9,9 +9,9 @@ use std::time::{Duration, Instant};
 
 use common::library;
 use common::llama::LlamaServer;
-use viva_actors::exam::acs::Rating;
-use viva_actors::exam::types::{QuestionDifficulty, QuestionKind};
-use viva_actors::examiner::{
+use viva_core::exam::acs::Rating;
+use viva_core::exam::types::{QuestionDifficulty, QuestionKind};
+use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examiner, FALLBACK_REASONS, QuestionRequest, no_deltas,
 };
 use viva_llm::examiner::LlmExaminer;

@@ -4,8 +4,8 @@
 //! turn, sent with `turns_from` at the last stored turn (so the store rewrites that turn and
 //! appends the new one, as the server does).
 
-use viva_actors::checkpoint::SessionCheckpoint;
-use viva_actors::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_core::checkpoint::SessionCheckpoint;
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
 use viva_redis_store::codec;
 
 /// Applied event ids a synthetic checkpoint carries (the server keeps a bounded window).

@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use tokio::sync::mpsc;
-use viva_actors::checkpoint::{NodeBus, Notice, StoreError, StoreFuture};
+use viva_core::checkpoint::{NodeBus, Notice, StoreError, StoreFuture};
 
 use crate::conn::{Connection, RedisConfig};
 use crate::keys::node_channel;

@@ -9,8 +9,8 @@
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use viva_actors::checkpoint::format::TurnCheckpoint;
-use viva_actors::checkpoint::{SessionCheckpoint, UserRecord};
+use viva_core::checkpoint::format::TurnCheckpoint;
+use viva_core::checkpoint::{SessionCheckpoint, UserRecord};
 
 /// The first byte of a plain record: MessagePack follows.
 pub const FORMAT_BYTE: u8 = 1;
@@ -160,7 +160,7 @@ mod tests {
         assert!(decode::<UserRecord>(truncated).is_err());
     }
 
-    use viva_actors::checkpoint::format::AssessmentCheckpoint;
+    use viva_core::checkpoint::format::AssessmentCheckpoint;
 
     /// The assessment part of a checkpoint as written before untimed assessments existed.
     #[derive(serde::Serialize)]

@@ -1,8 +1,8 @@
 //! The operator's new-session switch in Redis: one JSON string under
 //! [`keys::SWITCH`](crate::keys::SWITCH), without a TTL, read by every node at each start.
 
-use viva_actors::checkpoint::format::SWITCH_FORMAT;
-use viva_actors::checkpoint::{StoreError, StoreFuture, SwitchRecord, SwitchStore};
+use viva_core::checkpoint::format::SWITCH_FORMAT;
+use viva_core::checkpoint::{StoreError, StoreFuture, SwitchRecord, SwitchStore};
 
 use crate::keys::SWITCH;
 use crate::store::{RedisStore, unavailable};

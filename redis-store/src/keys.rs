@@ -14,7 +14,7 @@
 //! Operator tools list sessions with `SCAN MATCH viva:{u:*}:s:*` (see [`session_pattern`]),
 //! which also matches the `:turns` and `:lease` keys; [`session_of_key`] keeps the hashes.
 
-use viva_actors::checkpoint::SessionKey;
+use viva_core::checkpoint::SessionKey;
 
 /// The keys of one session, in the order the scripts take them.
 #[derive(Debug, Clone, PartialEq, Eq)]

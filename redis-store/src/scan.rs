@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use redis::aio::MultiplexedConnection;
 use redis::{AsyncConnectionConfig, ConnectionAddr, ConnectionInfo, IntoConnectionInfo};
-use viva_actors::checkpoint::SessionCheckpoint;
+use viva_core::checkpoint::SessionCheckpoint;
 
 use crate::codec::{self, DecodeError};
 use crate::conn::RedisConfig;

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use redis::Value;
-use viva_actors::checkpoint::{
+use viva_core::checkpoint::{
     CheckpointStore, Claim, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
     StoreFuture, UserRecord,
 };

@@ -7,12 +7,12 @@ mod redis_server;
 use std::collections::BTreeMap;
 
 use redis_server::{RedisCluster, RedisServer};
-use viva_actors::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
-use viva_actors::checkpoint::{
+use viva_core::checkpoint::SwitchRecord;
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
     SwitchStore,
 };
-use viva_actors::new_sessions::switch_record;
 use viva_redis_store::scan::{ScanError, ScanRequest, scan_sessions};
 use viva_redis_store::{Connection, RedisConfig, RedisStore, Retention};
 
@@ -89,7 +89,7 @@ async fn the_switch_is_one_key_that_every_node_reads() {
     let config = RedisConfig::standalone(&redis.url());
     let (one, two) = (store(&config).await, store(&config).await);
     assert_eq!(two.load_switch().await.unwrap(), None);
-    let stopped = switch_record(false, 42);
+    let stopped = SwitchRecord::new(false, 42);
     one.save_switch(Some(&stopped)).await.unwrap();
     assert_eq!(two.load_switch().await.unwrap(), Some(stopped));
     one.save_switch(None).await.unwrap();

@@ -7,8 +7,8 @@ mod redis_server;
 use std::time::Duration;
 
 use redis_server::RedisServer;
-use viva_actors::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
-use viva_actors::checkpoint::{
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, NodeBus, Notice, SessionCheckpoint, SessionKey, SessionWrite,
     StoreError, UserRecord,
 };

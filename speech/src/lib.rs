@@ -1,7 +1,7 @@
 //! Viva's speech side, apart from the actors so that whisper.cpp and its build stay at the
 //! edge: the decoding pool implementing the actors' `SpeechToText` trait, the bounded job
 //! queue, and the model set-up (download, convert, verify). Voice activity and turn-taking are
-//! pure and live with the session actor (`viva_actors::voice::listener`).
+//! pure and live with the session actor (`viva_core::voice::listener`).
 //!
 //! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads.
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.

@@ -5,7 +5,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use viva_actors::voice::DecodeKind;
+use viva_core::voice::DecodeKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Doing {

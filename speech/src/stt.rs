@@ -18,8 +18,8 @@ use std::time::Instant;
 
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
-use viva_actors::metrics::Metrics;
-use viva_actors::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
+use viva_core::metrics::Metrics;
+use viva_core::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::budget::PartialBudget;
 use crate::queue::{JobQueue, QueueFull};

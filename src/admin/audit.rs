@@ -1,11 +1,12 @@
 //! `viva plan audit`: reads the stored sessions — the data directory's files, the most
 //! recently written first, or a Redis SCAN over every master — and turns each exam
-//! checkpoint into its audit row with the pure `viva_actors::audit`.
+//! checkpoint into its audit row with the pure `viva_core::audit`.
 
 use anyhow::{Context, anyhow, bail};
 use serde::Serialize;
-use viva_actors::audit::{PlanRow, UserShown, newest_first, plan_detail, plan_row};
-use viva_actors::checkpoint::{FileStore, SessionCheckpoint};
+use viva_actors::FileStore;
+use viva_core::audit::{PlanRow, UserShown, newest_first, plan_detail, plan_row};
+use viva_core::checkpoint::SessionCheckpoint;
 use viva_redis_store::scan::{FoundSession, SCAN_BATCH, ScanRequest, scan_sessions};
 
 use super::{AuditArgs, Storage, table};

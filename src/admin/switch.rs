@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use anyhow::Context;
-use viva_actors::checkpoint::{FileStore, SwitchStore};
-use viva_actors::clock::{Clock, SystemClock};
-use viva_actors::new_sessions::{Decision, NewSessionGate, Source, switch_record};
+use viva_actors::FileStore;
+use viva_actors::new_sessions::{Decision, NewSessionGate, Source};
+use viva_core::checkpoint::{SwitchRecord, SwitchStore};
+use viva_core::clock::{Clock, SystemClock};
 use viva_redis_store::{Connection, RedisStore};
 
 use super::Storage;
@@ -27,7 +28,7 @@ pub enum Action {
 pub async fn run(storage: &Storage, action: Action) -> anyhow::Result<()> {
     let store = open(storage).await?;
     let record = match action {
-        Action::Set(accept) => Some(switch_record(accept, SystemClock.now_ms())),
+        Action::Set(accept) => Some(SwitchRecord::new(accept, SystemClock.now_ms())),
         Action::Clear | Action::Show => None,
     };
     if action != Action::Show {

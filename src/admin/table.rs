@@ -2,7 +2,7 @@
 
 use std::time::{Duration, UNIX_EPOCH};
 
-use viva_actors::audit::{AreaCoverage, ElementLine, PlanDetail, PlanRow};
+use viva_core::audit::{AreaCoverage, ElementLine, PlanDetail, PlanRow};
 
 use super::audit::Listing;
 

@@ -2,7 +2,7 @@
 //! confusion matrix, and the false-pass rate (answers labelled unsatisfactory that the
 //! examiner scored satisfactory).
 
-use viva_actors::exam::types::Score;
+use viva_core::exam::types::Score;
 
 /// The three scores, in the confusion matrix's order.
 pub const SCORES: [Score; 3] = [Score::Satisfactory, Score::Partial, Score::Unsatisfactory];

@@ -11,11 +11,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use viva_actors::exam::acs::{AcsLibrary, Rating};
-use viva_actors::exam::types::Score;
-use viva_actors::examiner::{AssessRequest, EmbeddedExaminer, Examiner};
 use viva_blueprint::answer_set::{Label, LabelledAnswer, load_answers};
 use viva_blueprint::library::Source;
+use viva_core::exam::acs::{AcsLibrary, Rating};
+use viva_core::exam::types::Score;
+use viva_core::examiner::{AssessRequest, EmbeddedExaminer, Examiner};
 
 use crate::llm_config::{LlmFlags, LlmSection, resolve};
 pub use report::Judged;

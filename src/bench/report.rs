@@ -4,8 +4,8 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use viva_actors::exam::types::Score;
 use viva_blueprint::answer_set::{AnswerKindLabel, LabelledAnswer};
+use viva_core::exam::types::Score;
 
 use super::agreement::{Confusion, SCORES};
 use super::label_score;

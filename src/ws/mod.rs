@@ -18,11 +18,11 @@ use kameo::actor::ActorRef;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::DeviceLink;
-use viva_actors::session::actor::{
+use viva_actors::session::{
     Audio, AudioControl, Command, CommandOutcome, LiveSession, SessionCommand,
 };
-use viva_actors::session::assessment::AnswerInput;
 use viva_actors::supervisor::{Attached, ConnectionClosed, ResumeSession, StartSession};
+use viva_core::session::assessment::AnswerInput;
 use viva_protocol::client::{ClientEvent, SessionResume, SessionStart};
 use viva_protocol::server::Ack;
 use viva_protocol::{

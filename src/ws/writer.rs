@@ -10,7 +10,7 @@ use futures_util::stream::SplitSink;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::Outbound;
-use viva_actors::metrics::Metrics;
+use viva_core::metrics::Metrics;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::close;

@@ -1,22 +1,360 @@
-//! One exam session: its lifecycle, its pure core, its checkpoint form, and its actor.
+//! `LiveSession`: the actor that owns one live session (exam or assessment). Handlers are
+//! thin: each feeds the `SessionState`, writes a checkpoint at every committed boundary, and
+//! only then sends what the state queued (so every `ack` follows a durable write).
 //!
-//! - [`phase`]: the closed `Phase` enum and the one transition function.
-//! - [`lifecycle`]: ids, phase, `seq`, outbox, pause and abandonment — shared by every mode.
-//! - [`core`]: `ExamCore`, the session state, and `pending_work`, the rule of what to do next.
-//! - [`transitions`]: the commands that change an `ExamCore`.
-//! - [`snapshot`]: `ExamCore` ⇄ `SessionCheckpoint`.
-//! - [`assessment`], [`assessment_flow`], [`assessment_snapshot`]: `AssessmentCore`, a
-//!   blueprint assessment session, its commands and its checkpoint form.
-//! - [`state`]: `SessionState`, a session of either mode, as the actor drives it.
-//! - [`actor`]: `ExamSession`, the thin actor around an `ExamCore`.
+//! The actor holds its session by a claim (a fencing token, see `checkpoint`): it renews the
+//! lease while it lives, and stops as soon as a write or renewal shows a newer claim.
 
-pub mod actor;
-pub mod assessment;
-pub mod assessment_flow;
-pub mod assessment_snapshot;
-pub mod core;
-pub mod lifecycle;
-pub mod phase;
-pub mod snapshot;
-pub mod state;
-pub mod transitions;
+use std::sync::Arc;
+use std::time::Duration;
+
+use kameo::Actor;
+use kameo::actor::{ActorRef, WeakActorRef, WeakRecipient};
+use tracing::Instrument;
+use viva_blueprint::library::BlueprintLibrary;
+use viva_protocol::server::{PauseReason, SessionStatus};
+use viva_protocol::{ErrorCode, ServerMessage};
+
+use crate::link::DeviceLink;
+use viva_core::checkpoint::{CheckpointStore, SessionKey};
+use viva_core::clock::Clock;
+use viva_core::exam::acs::AcsLibrary;
+use viva_core::examiner::Examiner;
+use viva_core::metrics::phase_index;
+use viva_core::session::lifecycle::Refusal;
+use viva_core::session::phase::Phase;
+use viva_core::session::state::{SessionState, StepContext, Work};
+
+mod admission;
+mod commit;
+mod examining;
+mod messages;
+mod ownership;
+mod timers;
+mod voice;
+mod voice_final;
+
+pub use examining::ExaminerReturned;
+use examining::phrase_streamed;
+pub use messages::{
+    AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
+    SessionFinished, SessionView, Shutdown, TimeLimitCheck, Yield,
+};
+pub use ownership::{Evict, RenewLease, RetryCommit};
+pub use voice::{Audio, AudioControl, Transcribed, VoiceTick};
+
+/// Shared services every session uses.
+pub struct SessionDeps {
+    /// Where checkpoints go.
+    pub store: Arc<dyn CheckpointStore>,
+    /// Phrases and assesses exam answers.
+    pub examiner: Arc<dyn Examiner>,
+    /// The ACS catalogs.
+    pub library: Arc<AcsLibrary>,
+    /// Skill and assessment blueprints.
+    pub blueprints: Arc<BlueprintLibrary>,
+    /// Wall-clock time.
+    pub clock: Arc<dyn Clock>,
+    /// How long a paused session lives before it is abandoned.
+    pub abandon_after: Duration,
+    /// This server node's id, as lease owner and notice address.
+    pub node_id: String,
+    /// How long a session lease lasts unrenewed; the actor renews it every third of that.
+    pub lease: Duration,
+    /// Speech to text; `None` runs text-only (audio gets `voice_unavailable`).
+    pub speech: Option<Arc<dyn viva_core::voice::SpeechToText>>,
+    /// Turn-taking settings for spoken answers.
+    pub turns: viva_core::voice::TurnSettings,
+    /// What the server counts.
+    pub metrics: Arc<viva_core::metrics::Metrics>,
+}
+
+/// One live session.
+pub struct LiveSession {
+    state: SessionState,
+    deps: Arc<SessionDeps>,
+    link: Option<DeviceLink>,
+    /// Where the session reports its end (its user's supervisor).
+    supervisor: WeakRecipient<SessionFinished>,
+    pause_epoch: u64,
+    /// The one pending abandonment timer; a new pause replaces it.
+    abandon_timer: Option<tokio::task::JoinHandle<()>>,
+    /// The time-limit timer of an assessment.
+    deadline_timer: Option<tokio::task::JoinHandle<()>>,
+    /// Renews the lease while the actor lives.
+    lease_timer: Option<tokio::task::JoinHandle<()>>,
+    /// Retries a failed checkpoint with backoff.
+    retry_timer: Option<tokio::task::JoinHandle<()>>,
+    /// How this actor holds its session in storage.
+    claim: Ownership,
+    /// The state changed since the last durable write (the outbox is held).
+    unsaved: bool,
+    /// A newer claim took the session: the actor refuses everything and is stopping.
+    evicted: bool,
+    /// Spoken answers: created on the first audio, when the server has a speech model.
+    voice: Option<voice::Voice>,
+    /// The phase this actor is counted under in `viva_sessions`.
+    counted_phase: Phase,
+    /// `session` (session, user, node): the parent of every message's `turn` span.
+    span: tracing::Span,
+    me: Option<WeakActorRef<Self>>,
+    /// The slow examiner's call under way, if any (never more than one).
+    in_flight: Option<examining::InFlight>,
+}
+
+/// Told to a device whose session a newer claim took.
+const MOVED: &str = "the session moved to another device or server; resume it to continue";
+
+fn moved() -> Refusal {
+    Refusal::new(ErrorCode::SessionMoved, MOVED)
+}
+
+/// How a session actor holds its session in storage.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Ownership {
+    /// The session's storage key.
+    pub key: SessionKey,
+    /// The fencing token of this actor's claim.
+    pub token: u64,
+    /// The version of the latest write attempt (the stored checkpoint's, at first).
+    pub version: u64,
+    /// Transcript turns already stored.
+    pub stored_turns: usize,
+}
+
+impl Actor for LiveSession {
+    type Args = Self;
+    type Error = std::convert::Infallible;
+
+    /// Every message is handled inside a `turn` span under the session's span, naming the
+    /// open question and the last sequence number, so each log line says where the exam
+    /// stood. Afterwards the session is counted under its (maybe new) phase.
+    fn on_message(
+        &mut self,
+        msg: kameo::message::BoxMessage<Self>,
+        actor_ref: ActorRef<Self>,
+        tx: Option<kameo::reply::BoxReplySender>,
+        stop: &mut bool,
+    ) -> impl std::future::Future<Output = Result<(), Box<dyn kameo::reply::ReplyError>>> + Send
+    {
+        // The fields are only evaluated when debug spans are on: no work on the hot path.
+        let turn = tracing::debug_span!(
+            parent: &self.span,
+            "turn",
+            question = self.state.open_question_id().as_deref(),
+            seq = self.state.life().seq
+        );
+        async move {
+            let handled = msg
+                .handle_dyn(&mut *self, actor_ref, tx, stop)
+                .instrument(turn)
+                .await;
+            self.count_phase();
+            handled
+        }
+    }
+
+    async fn on_start(mut state: Self, me: ActorRef<Self>) -> Result<Self, Self::Error> {
+        state.me = Some(me.downgrade());
+        state.counted_phase = state.state.life().phase;
+        state.deps.metrics.sessions_in(state.counted_phase).inc();
+        state.start_lease_timer();
+        Ok(state)
+    }
+
+    async fn on_stop(
+        &mut self,
+        _: WeakActorRef<Self>,
+        _: kameo::error::ActorStopReason,
+    ) -> Result<(), Self::Error> {
+        if let Some(call) = self.in_flight.take() {
+            call.abort();
+        }
+        let timers = [
+            self.abandon_timer.take(),
+            self.deadline_timer.take(),
+            self.lease_timer.take(),
+            self.retry_timer.take(),
+        ];
+        for timer in timers.into_iter().flatten() {
+            timer.abort();
+        }
+        self.deps.metrics.sessions_in(self.counted_phase).dec();
+        Ok(())
+    }
+}
+
+impl LiveSession {
+    /// A session actor's state, before spawning, holding its session by `claim`.
+    pub fn new(
+        state: SessionState,
+        deps: Arc<SessionDeps>,
+        supervisor: WeakRecipient<SessionFinished>,
+        claim: Ownership,
+    ) -> LiveSession {
+        let life = state.life();
+        let span = tracing::info_span!(
+            "session",
+            session = %life.session_id,
+            user = %life.user_id,
+            node = %deps.node_id
+        );
+        LiveSession {
+            span,
+            state,
+            deps,
+            link: None,
+            supervisor,
+            pause_epoch: 0,
+            abandon_timer: None,
+            deadline_timer: None,
+            lease_timer: None,
+            retry_timer: None,
+            claim,
+            unsaved: false,
+            evicted: false,
+            voice: None,
+            counted_phase: Phase::Idle,
+            me: None,
+            in_flight: None,
+        }
+    }
+
+    /// Moves this actor's count in `viva_sessions` to its current phase.
+    fn count_phase(&mut self) {
+        let phase = self.state.life().phase;
+        if phase_index(phase) != phase_index(self.counted_phase) {
+            let metrics = &self.deps.metrics;
+            metrics.sessions_in(self.counted_phase).dec();
+            metrics.sessions_in(phase).inc();
+            self.counted_phase = phase;
+        }
+    }
+
+    fn now(&self) -> u64 {
+        self.deps.clock.now_ms()
+    }
+
+    fn context(deps: &SessionDeps) -> StepContext<'_> {
+        StepContext {
+            acs: &deps.library,
+            blueprints: &deps.blueprints,
+        }
+    }
+
+    /// Whether `connection_id` is the device attached to this session.
+    fn is_attached(&self, connection_id: u64) -> bool {
+        self.link
+            .as_ref()
+            .is_some_and(|link| link.connection_id == connection_id)
+    }
+
+    /// Why `connection_id` may not act on this session now; `None` when it may.
+    fn refusal_for(&self, connection_id: u64) -> Option<Refusal> {
+        if !self.is_attached(connection_id) {
+            let message = "this device no longer holds the session; resume it first";
+            return Some(Refusal::new(ErrorCode::SessionPaused, message));
+        }
+        self.evicted.then(moved)
+    }
+
+    fn send_error(&self, code: ErrorCode, message: &str, event_id: Option<String>) {
+        if let Some(link) = &self.link {
+            link.send(ServerMessage::error(code, message, event_id));
+        }
+    }
+
+    /// Does the work the state asks for — assess, ask, judge, grade — committing after each
+    /// step. A slow examiner's call (a model) runs off the mailbox instead: `drive` starts it
+    /// and returns, and [`ExaminerReturned`] goes on from there.
+    async fn drive(&mut self) {
+        loop {
+            if self.in_flight.is_some() {
+                return;
+            }
+            let now = self.now();
+            let work = self.state.work();
+            let stepped = match work {
+                Work::Nothing => return,
+                Work::Assess(_) | Work::Phrase(_) if self.deps.examiner.is_slow() => {
+                    return self.start_examiner_call(work);
+                }
+                Work::Assess(request) => {
+                    let verdict = self.deps.examiner.assess(&request).await;
+                    self.store_verdict(verdict, now)
+                }
+                Work::Phrase(draft) => {
+                    let (link, muted) = (self.link.clone(), Arc::default());
+                    let phrased = phrase_streamed(&*self.deps.examiner, link, muted, &draft).await;
+                    self.commit_phrasing(draft, phrased, now)
+                }
+                Work::Step => self.state.step(Self::context(&self.deps), now),
+            };
+            if !self.after_step(stepped).await {
+                return;
+            }
+        }
+    }
+
+    /// Commits a step's result; whether the session may go on.
+    async fn after_step(&mut self, stepped: Result<(), Refusal>) -> bool {
+        if let Err(refusal) = stepped {
+            tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
+            return false;
+        }
+        if !self.commit().await {
+            return false;
+        }
+        self.notify_if_finished();
+        true
+    }
+
+    fn notify_if_finished(&self) {
+        let status = self.state.life().status();
+        if !matches!(status, SessionStatus::Completed | SessionStatus::Abandoned) {
+            return;
+        }
+        let Some(supervisor) = self.supervisor.upgrade() else {
+            return;
+        };
+        let finished = SessionFinished {
+            session_id: self.state.life().session_id.clone(),
+            status,
+            scores: self.state.element_scores(),
+        };
+        // ignore: a stopped supervisor has no record left to update.
+        let _ = supervisor.tell(finished).try_send();
+    }
+
+    async fn pause_link(&mut self, reason: PauseReason, actor_ref: ActorRef<Self>) {
+        if reason == PauseReason::OtherDevice {
+            self.deps.metrics.takeovers.inc();
+        }
+        // The device losing the session sees no more of a question being written.
+        if let Some(call) = &self.in_flight {
+            call.mute();
+        }
+        let now = self.now();
+        if self.state.life().phase.live().is_some()
+            && self.state.life_mut().pause(reason, now).is_ok()
+        {
+            self.commit().await;
+            self.start_abandon_timer(actor_ref);
+        }
+        // The device loses the session even if the write failed: tell it now (un-durable
+        // acks stay held).
+        self.flush_pause();
+    }
+
+    /// Completes an assessment whose time is up; true if it did (the result is sent).
+    async fn expire_if_due(&mut self) -> bool {
+        let now = self.now();
+        if !self.state.expire_if_due(Self::context(&self.deps), now) {
+            return false;
+        }
+        if self.commit().await {
+            self.notify_if_finished();
+        }
+        true
+    }
+}

@@ -1,20 +1,16 @@
 //! The messages a `UserSupervisor` handles.
 
-use std::collections::HashMap;
-
 use kameo::message::{Context, Message};
 use viva_protocol::config::SessionConfig;
 use viva_protocol::result::SessionResult;
-use viva_protocol::server::SessionStatus;
 
 use super::record::{note_session, repeated_open_start};
 use super::{Attached, UserSupervisor};
-use crate::checkpoint::Notice;
-use crate::exam::types::Score;
 use crate::link::DeviceLink;
-use crate::session::actor::{Evict, Yield};
-use crate::session::actor::{Inspect, Shutdown};
-use crate::session::snapshot::state_from_checkpoint;
+use crate::session::{Evict, Yield};
+use crate::session::{Inspect, SessionFinished, Shutdown};
+use viva_core::checkpoint::Notice;
+use viva_core::session::snapshot::state_from_checkpoint;
 
 /// `session.start`.
 #[derive(Debug)]
@@ -75,17 +71,6 @@ impl Message<ResumeSession> for UserSupervisor {
     }
 }
 
-/// A session completed or was abandoned.
-#[derive(Debug)]
-pub struct SessionFinished {
-    /// Which.
-    pub session_id: String,
-    /// Completed or abandoned.
-    pub status: SessionStatus,
-    /// Final element scores, for `weak_areas` later.
-    pub scores: HashMap<String, Score>,
-}
-
 impl Message<SessionFinished> for UserSupervisor {
     type Reply = ();
 
@@ -93,7 +78,7 @@ impl Message<SessionFinished> for UserSupervisor {
         // A finished session is durable and changes no more: forget its actor, so it stops
         // once its device lets go of it too (results are read from the checkpoint).
         self.sessions.remove(&msg.session_id);
-        let finish = |record: &mut crate::checkpoint::UserRecord| {
+        let finish = |record: &mut viva_core::checkpoint::UserRecord| {
             for (code, score) in &msg.scores {
                 record
                     .element_scores
@@ -122,7 +107,7 @@ impl Message<ConnectionClosed> for UserSupervisor {
 
     async fn handle(&mut self, msg: ConnectionClosed, _: &mut Context<Self, ()>) {
         for session in self.sessions.values() {
-            let detach = crate::session::actor::Detach {
+            let detach = crate::session::Detach {
                 connection_id: msg.connection_id,
                 reason: None,
             };
@@ -180,7 +165,7 @@ impl Message<ReadResult> for UserSupervisor {
 impl UserSupervisor {
     /// A result read from the stored checkpoint, without claiming the session.
     async fn read_stored_result(&self, session_id: &str) -> ResultLookup {
-        let key = crate::checkpoint::SessionKey::new(&self.user_id, session_id);
+        let key = viva_core::checkpoint::SessionKey::new(&self.user_id, session_id);
         let checkpoint = match self.deps.session.store.load_session(&key).await {
             Ok(Some(checkpoint)) => checkpoint,
             Ok(None) => return ResultLookup::NotFound,

@@ -15,23 +15,24 @@ use viva_protocol::ErrorCode;
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::SessionStatus;
 
-use crate::checkpoint::{NodeBus, UserRecord};
-use crate::exam::plan::PlanDefaults;
-use crate::session::actor::{LiveSession, SessionDeps};
-use crate::session::assessment::AssessmentCore;
-use crate::session::core::ExamCore;
-use crate::session::lifecycle::{Lifecycle, Refusal};
-use crate::session::snapshot::parse_scores;
-use crate::session::state::SessionState;
-use crate::session::transitions::NewExam;
+use crate::session::{LiveSession, SessionDeps};
+use viva_core::checkpoint::{NodeBus, UserRecord};
+use viva_core::exam::plan::PlanDefaults;
+use viva_core::session::assessment::AssessmentCore;
+use viva_core::session::core::ExamCore;
+use viva_core::session::lifecycle::{Lifecycle, Refusal};
+use viva_core::session::snapshot::parse_scores;
+use viva_core::session::state::SessionState;
+use viva_core::session::transitions::NewExam;
 
 mod messages;
 mod record;
 mod takeover;
 
+pub use crate::session::SessionFinished;
 pub use messages::{
     ConnectionClosed, Delivered, IsIdle, ReadResult, ResultLookup, ResumeSession, Retire,
-    SessionFinished, StartSession,
+    StartSession,
 };
 
 /// Capacity of each session actor's mailbox.
@@ -147,7 +148,7 @@ impl UserSupervisor {
         match config {
             SessionConfig::Exam(config) => {
                 let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
-                let rating = crate::session::core::rating_of(&config);
+                let rating = viva_core::session::core::rating_of(&config);
                 let new = NewExam {
                     session_id,
                     user_id: self.user_id.clone(),

@@ -5,9 +5,9 @@ use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
 
 use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor, status_name};
-use crate::checkpoint::format::SessionEntry;
-use crate::checkpoint::{StoreError, UserRecord};
-use crate::session::lifecycle::Refusal;
+use viva_core::checkpoint::format::SessionEntry;
+use viva_core::checkpoint::{StoreError, UserRecord};
+use viva_core::session::lifecycle::Refusal;
 
 /// Compare-and-set attempts before an update gives up (each follows a fresh read).
 const UPDATE_ATTEMPTS: usize = 8;

@@ -8,12 +8,12 @@ use viva_protocol::server::SessionStatus;
 use super::messages::{ResumeSession, StartSession};
 use super::record::{note_session, note_start_event, take_active};
 use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
-use crate::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
 use crate::link::DeviceLink;
-use crate::session::actor::{Attach, Begin, Inspect, LiveSession, Ownership, Yield};
-use crate::session::lifecycle::Refusal;
-use crate::session::snapshot::state_from_checkpoint;
-use crate::session::state::SessionState;
+use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFinished, Yield};
+use viva_core::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
+use viva_core::session::lifecycle::Refusal;
+use viva_core::session::snapshot::state_from_checkpoint;
+use viva_core::session::state::SessionState;
 
 /// The user's active exam before a takeover: its session and the node holding its device.
 type Holder = Option<(String, Option<String>)>;
@@ -54,7 +54,8 @@ impl UserSupervisor {
         me: &ActorRef<Self>,
     ) -> ActorRef<LiveSession> {
         let session_id = claim.key.session_id.clone();
-        let actor = LiveSession::new(state, self.deps.session.clone(), me.downgrade(), claim);
+        let reports = me.clone().recipient::<SessionFinished>().downgrade();
+        let actor = LiveSession::new(state, self.deps.session.clone(), reports, claim);
         let session =
             LiveSession::spawn_with_mailbox(actor, kameo::mailbox::bounded(SESSION_MAILBOX));
         // Sessions evicted by a newer claim elsewhere have stopped; forget them.

@@ -2,13 +2,10 @@
 //! and the plain reading failed. Measured with whisper tiny.en on festival speech:
 //! - a tens word becomes its digit and a letter: "forty four" → "4t4", "4g2", "4 G7";
 //! - "eighty" becomes "H" or "HE": "six hundred eighty" → "600H", "eighty five" → "HE5";
-//! - "one thousand four" loses its zeros: "1,04";
-//! - "eighty eight" becomes "AT8" ("at"/"ate" for eighty): read by [`eighty_homophone`], only
-//!   for a spoken answer that is that one token; so are "at 8", "it G 5.75" and "Itchy 5.75"
-//!   (eighty five point seven five), and "hey 5".
-
-use super::decimals::parse_number;
-use super::value::NumberValue;
+//! - "one thousand four" loses its zeros: "1,04".
+//!
+//! "eighty" written as a word before a unit ("AT8", "at 8", "Itchy 5.75") is read for spoken
+//! answers only, by [`super::lettered`].
 
 /// The digits of `text` when it is one whole number written with these artefacts; `None`
 /// when it has anything else (other letters, several numbers, no artefact at all).
@@ -24,29 +21,6 @@ pub(super) fn repair_number_artefacts(text: &str) -> Option<String> {
     let digits = pad_short_groups(&digits)?;
     let repaired = digits != compact && !digits.is_empty();
     (repaired && digits.chars().all(|c| c.is_ascii_digit())).then_some(digits)
-}
-
-/// What speech recognition writes for "eighty" before a unit, longest first.
-const EIGHTY_HOMOPHONES: &[&str] = &["it g", "itchy", "a t", "hey", "ate", "at", "he", "h"];
-
-/// 81..=89, or 81.x..=89.x, written as a homophone of "eighty" ([`EIGHTY_HOMOPHONES`]) then
-/// the unit digit, glued, spaced or hyphenated ("AT8" -> 88, "at 8" -> 88, "ate-3" -> 83,
-/// "it G 5.75" -> 85.75, "Itchy 5.75." -> 85.75), when `text` is that and nothing else.
-pub(super) fn eighty_homophone(text: &str) -> Option<NumberValue> {
-    let said = text.trim().trim_end_matches(['.', '!', '?']).to_lowercase();
-    EIGHTY_HOMOPHONES.iter().find_map(|homophone| {
-        let rest = said.strip_prefix(homophone)?;
-        let unit = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '-');
-        let (digit, fraction) = unit.split_at_checked(1)?;
-        let digit_ok = matches!(digit.as_bytes(), [b'1'..=b'9']);
-        let fraction_ok = fraction.is_empty()
-            || fraction
-                .strip_prefix('.')
-                .is_some_and(|f| !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()));
-        (digit_ok && fraction_ok)
-            .then(|| parse_number(&format!("8{unit}")))
-            .flatten()
-    })
 }
 
 /// Replaces the tens letters: `t`/`g` after a digit 2–9 make that digit the tens digit
@@ -129,42 +103,6 @@ mod tests {
                 expected,
                 "{text:?}"
             );
-        }
-    }
-
-    #[test]
-    fn eighty_homophones_before_a_unit() {
-        let cases = [
-            ("AT8", Some("88")),
-            ("at8.", Some("88")),
-            ("ate3", Some("83")),
-            ("At-1", Some("81")),
-            ("AT 8", Some("88")),
-            ("at 8", Some("88")),
-            ("a t 8", Some("88")),
-            ("it G 5.75", Some("85.75")),
-            ("Itchy 5.75.", Some("85.75")),
-            ("hey 5", Some("85")),
-            ("he 5.5", Some("85.5")),
-            ("h 2.50", Some("82.5")),
-            ("AT0", None),
-            ("AT", None),
-            ("AT88", None),
-            ("at 8 5", None),
-            ("at 8.", Some("88")),
-            ("at 8.x", None),
-            ("at .5", None),
-            ("at 85.75", None),
-            ("bat8", None),
-            ("8AT", None),
-            ("the value at 8", None),
-            ("not at 8", None),
-            ("itchy", None),
-            ("", None),
-        ];
-        for (text, expected) in cases {
-            let actual = eighty_homophone(text).map(|v| v.to_string());
-            assert_eq!(actual.as_deref(), expected, "{text:?}");
         }
     }
 

@@ -57,7 +57,8 @@ pub(super) fn match_option(cleaned: &str, options: &[String]) -> Option<OptionMa
     if heard.len() < MIN_KEY_LEN {
         return None;
     }
-    let forms: Vec<(Target, Vec<u8>)> = spoken_forms(options)
+    let opens_like_one = opens_like_keyword(&heard);
+    let forms: Vec<(Target, Vec<u8>)> = spoken_forms(options, opens_like_one)
         .into_iter()
         .map(|(target, form)| (target, key(&form)))
         .collect();
@@ -96,8 +97,10 @@ pub(super) fn match_option(cleaned: &str, options: &[String]) -> Option<OptionMa
 
 /// Every letter's forms ("option ay", "letter ay", "choice ay", "answer ay", "ay"), the bare
 /// keywords, and each shown option's own text when it is words, with its
-/// [`letter_variants`] as competitors.
-fn spoken_forms(options: &[String]) -> Vec<(Target, String)> {
+/// [`letter_variants`] as competitors. A keyword form is a reading only when the transcript
+/// `opens_like_keyword` (see [`opens_like_keyword`]); otherwise it only competes, so that a
+/// word such as "Thirde" (said "thirty") is never "letter dee".
+fn spoken_forms(options: &[String], opens_like_keyword: bool) -> Vec<(Target, String)> {
     let mut forms = Vec::new();
     for (index, name) in LETTER_NAMES.iter().enumerate() {
         let target = if index < options.len() {
@@ -105,7 +108,16 @@ fn spoken_forms(options: &[String]) -> Vec<(Target, String)> {
         } else {
             Target::Other
         };
-        forms.extend(KEYWORDS.iter().map(|k| (target, format!("{k} {name}"))));
+        let keyword_target = if opens_like_keyword {
+            target
+        } else {
+            Target::Other
+        };
+        forms.extend(
+            KEYWORDS
+                .iter()
+                .map(|k| (keyword_target, format!("{k} {name}"))),
+        );
         forms.push((target, (*name).to_string()));
     }
     forms.extend(KEYWORDS.iter().map(|k| (Target::Other, (*k).to_string())));
@@ -116,6 +128,22 @@ fn spoken_forms(options: &[String]) -> Vec<(Target, String)> {
         forms.extend(variants.into_iter().map(|v| (Target::Other, v)));
     }
     forms
+}
+
+/// Whether a phonetic key opens like an option keyword, the evidence that a transcript is an
+/// option phrase at all: a vowel then a "p" or "sh" sound, as "option" opens ("Opshun",
+/// "Abshna", "Aptina", "Absynia", "A-Shancey"), or the first three sounds of a keyword
+/// ("lettuce sea" for "letter c").
+fn opens_like_keyword(heard: &[u8]) -> bool {
+    let vowel = heard
+        .first()
+        .is_some_and(|s| matches!(s, b'A' | b'a' | b'e' | b'o'));
+    let like_option = vowel && matches!(heard.get(1), Some(b'P' | b'X'));
+    like_option
+        || KEYWORDS.iter().any(|keyword| {
+            let opening = key(keyword);
+            opening.get(..3).is_some_and(|o| heard.starts_with(o))
+        })
 }
 
 /// `text` with one single-letter word replaced by another letter, where that is no option's
@@ -212,6 +240,15 @@ mod tests {
             ("opshun ee", &abcd, None),
             ("opshun bee", &options(&["x"]), None),
             ("opshun bee", &options(&["x", "y"]), one(1)),
+            ("absynia", &abcd, one(0)),
+            ("a shancey", &abcd, None),
+            ("up shimzy", &abcd, one(2)),
+            ("thirde", &abcd, None),
+            ("third d", &abcd, None),
+            ("erdi", &abcd, None),
+            ("forde", &abcd, None),
+            ("absune", &abcd, None),
+            ("up shanei", &abcd, None),
         ];
         for (text, opts, expected) in cases {
             assert_eq!(match_option(text, opts), *expected, "{text:?}");

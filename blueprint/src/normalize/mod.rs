@@ -91,12 +91,15 @@
 //! whether the key is a decimal) and says how it reads ([`SpokenReading`]): understood, with
 //! a canonical `understood_as` that reads back as the same value; a value that is none of the
 //! options (to confirm); ambiguous; or unclear. Plain readings come first; only when they
-//! fail are the measured whisper errors repaired: option phrases matched phonetically
-//! ("Abshna" for "option A"), "8200 and 6", "7,500 20", "60 2", "AT8", "at 8", "Itchy 5.75"
-//! (85.75), "60 2. 5" (decimal keys only) and address octets re-segmented ("126. 3. 13. 5.
-//! 254", "131.219.1308. 127"); last, a loose lead-in is dropped before a number, percentage,
-//! address or prefix ("The network addresses 72.254.192.128."), never one with a negation,
-//! a qualifier or a number word. Repairs never look at the key, and several equally good
+//! fail are the measured whisper errors repaired: option phrases matched phonetically, only
+//! when they open like one ("Abshna", "Absynia" for "option A"; "Thirde" is no option), "8200
+//! and 6", "7,500 20", "60 2", "30 2766" (32766), "AT8", "at 8", "Itchy 5.75", "ii 6.75"
+//! (86.75), "60 2. 5" (decimal keys only), address octets with letters ("124.204.at2.0",
+//! "109.13d5.0.0") and address octets re-segmented ("126. 3. 13. 5. 254", "131.219.1308.
+//! 127") or read once when looped ("109.135.0.0.0"); last, a loose lead-in is dropped before
+//! a number, percentage, address or prefix ("The network addresses 72.254.192.128."), never
+//! one with a negation, a qualifier or a number word. A bare "3rd" for a number item is
+//! option C or thirty: ambiguous. Repairs never look at the key, and several equally good
 //! readings are ambiguous, never guessed.
 
 mod alnum;
@@ -110,6 +113,7 @@ mod heard_option;
 mod ipv4;
 mod kind;
 mod leadin;
+mod lettered;
 mod matching;
 mod network;
 mod numbers;

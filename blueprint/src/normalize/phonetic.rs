@@ -81,7 +81,8 @@ fn word_key(word: &str) -> Vec<u8> {
 }
 
 /// The class of the vowel run that ends `word` (a letter name's own sound: "ay", "ee",
-/// "oh"): `o` when it has an o or u, `a` when it starts with a, else `e`.
+/// "oh"): `o` when it has an o or u, `a` when it starts with a or is "ia"/"ya" ("Absynia",
+/// "Asia"), else `e`.
 fn final_vowel(word: &str) -> u8 {
     let run: Vec<u8> = word
         .bytes()
@@ -91,7 +92,7 @@ fn final_vowel(word: &str) -> u8 {
         .collect();
     if run.iter().any(|&c| matches!(c, b'o' | b'u')) {
         b'o'
-    } else if run.last() == Some(&b'a') {
+    } else if run.last() == Some(&b'a') || matches!(run[..], [b'a', b'i' | b'y']) {
         b'a'
     } else {
         b'e'
@@ -199,6 +200,8 @@ mod tests {
             ("option bee", "APXANPe"),
             ("option oh", "APXANo"),
             ("option", "APXAN"),
+            ("Absynia", "APSANa"),
+            ("sea", "Se"),
             ("class b airspace", "KLASPeARSPASe"),
             ("class c airspace", "KLASSeARSPASe"),
             ("", ""),

@@ -1,6 +1,6 @@
 //! Numbers that speech recognition wrote in pieces, joined back when a number is expected and
-//! the plain reading failed: "8200 and 6" (8206), "7,500 20" (7520), "60 2" (62), "60 2. 5"
-//! (62.5).
+//! the plain reading failed: "8200 and 6" (8206), "7,500 20" (7520), "60 2" (62), "30 2766"
+//! (32766), "60 2. 5" (62.5).
 
 use super::decimals::{fraction_digits, parse_number};
 use super::tokens::{as_strs, tokenize};
@@ -59,6 +59,22 @@ pub(super) fn join_tens_units(text: &str) -> Option<i64> {
     tens_units(&as_strs(&tokens))
 }
 
+/// A tens word and a four-digit number said as one number, the whole answer: "30 2766" is
+/// "thirty two thousand seven hundred and sixty six" (32766), the unit of the thousands
+/// written with the rest. The four digits must not start with 0 ("30 0766" is not read), and
+/// fewer or more digits are not read: "30 766" may be 30766 or 3766 said oddly.
+pub(super) fn join_tens_thousands(text: &str) -> Option<i64> {
+    let tokens = tokenize(text);
+    let words = as_strs(&tokens);
+    let [tens, rest] = words[..] else {
+        return None;
+    };
+    let tens = tens_number(tens)?;
+    let rest = i64::try_from(digits_value(rest).filter(|_| rest.len() == 4)?).ok()?;
+    let (unit, hundreds) = (rest / 1000, rest % 1000);
+    (unit >= 1).then(|| (tens + unit) * 1000 + hundreds)
+}
+
 /// A decimal whose point speech recognition wrote apart from its digits: "62. 5" = 62.5,
 /// "60 2. 5" = 62.5 (tens and unit joined first), "62 . 25" = 62.25. Only one point; the
 /// whole part is a plain whole number or tens and a unit, the fraction is digits.
@@ -89,16 +105,21 @@ fn whole_number(words: &[&str]) -> Option<i64> {
 /// `[tens, unit]` with tens 20, 30 .. 90 and unit 1..=9, each in digits or words.
 fn tens_units(words: &[&str]) -> Option<i64> {
     let [tens, unit] = words else { return None };
-    let tens = tens_value(tens).or_else(|| {
-        let value = i64::try_from(digits_value(tens)?).ok()?;
-        let canonical = !tens.starts_with('0');
-        ((20..=90).contains(&value) && value % 10 == 0 && canonical).then_some(value)
-    })?;
+    let tens = tens_number(tens)?;
     let unit = unit_value(unit).or_else(|| match unit.as_bytes() {
         [digit @ b'1'..=b'9'] => Some(i64::from(digit - b'0')),
         _ => None,
     })?;
     Some(tens + unit)
+}
+
+/// A tens number 20, 30 .. 90 in words or digits ("sixty", "60", not "060").
+fn tens_number(word: &str) -> Option<i64> {
+    tens_value(word).or_else(|| {
+        let value = i64::try_from(digits_value(word)?).ok()?;
+        let canonical = !word.starts_with('0');
+        ((20..=90).contains(&value) && value % 10 == 0 && canonical).then_some(value)
+    })
 }
 
 /// Rewrites a `.` with whitespace on either side as the word `point`; a `.` inside a number
@@ -209,6 +230,31 @@ mod tests {
         ];
         for &(text, expected) in cases {
             assert_eq!(join_tens_units(text), expected, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn tens_and_thousands_said_apart() {
+        let cases: &[(&str, Option<i64>)] = &[
+            ("30 2766", Some(32_766)),
+            ("30 2766.", Some(32_766)),
+            ("thirty 2766", Some(32_766)),
+            ("30 2767", Some(32_767)),
+            ("90 9999", Some(99_999)),
+            ("20 1000", Some(21_000)),
+            ("30 0766", None),
+            ("30 766", None),
+            ("30 27660", None),
+            ("35 2766", None),
+            ("10 2766", None),
+            ("030 2766", None),
+            ("30 2,766", None),
+            ("30 2766 5", None),
+            ("2766", None),
+            ("", None),
+        ];
+        for &(text, expected) in cases {
+            assert_eq!(join_tens_thousands(text), expected, "{text:?}");
         }
     }
 

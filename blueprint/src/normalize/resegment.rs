@@ -1,6 +1,6 @@
-//! Dotted addresses whose octets speech recognition merged, split or lost, re-segmented when an
-//! address is expected: "126. 3. 13. 5. 254" is 126.3.135.254, "131.219.1308. 127" is
-//! 131.219.138.127.
+//! Dotted addresses whose octets speech recognition merged, split, lost or looped, re-segmented
+//! when an address is expected: "126. 3. 13. 5. 254" is 126.3.135.254, "131.219.1308. 127" is
+//! 131.219.138.127, "109.135.0.0.0" is 109.135.0.0.
 
 use super::numbers::parse_unsigned;
 
@@ -23,47 +23,119 @@ const MAX_DIGITS: usize = 12;
 /// a digit 1..=9 is their sum ("1308" = 138), and so are two pieces that are such a
 /// multiple and such a digit ("130. 8" = 138). Empty when no reading needs at most
 /// [`MAX_EDITS`] edits; otherwise every reading with the fewest edits, in order.
+///
+/// With more than four pieces, a piece that speech recognition looped may also be read fewer
+/// times ([`loop_readings`]), and those readings stand beside the others, none preferred:
+/// "109.135.0.0.0" is 109.135.0.0 and "255.255.255.255.224" is 255.255.255.224, but
+/// "255.255.255.0.0" is 255.255.0.0 or 255.255.255.0, and "10. 0. 0. 0. 1" is 10.0.0.1 or
+/// 100.0.0.1 (a wrong answer looped must never read as a right one).
 pub(super) fn resegment(text: &str) -> Vec<[u8; 4]> {
     let Some(pieces) = pieces(text) else {
         return Vec::new();
     };
-    let mut best = MAX_EDITS + 1;
-    let mut readings = Vec::new();
-    for (variant, summed) in tens_unit_variants(pieces) {
-        let Some((cuts, found)) = fewest_cuts(&variant, MAX_EDITS - summed) else {
-            continue;
-        };
-        let edits = summed + cuts;
-        if edits < best {
-            best = edits;
-            readings.clear();
-        }
-        if edits == best {
-            readings.extend(found);
-        }
+    let found = readings_of(pieces.clone(), 0, true);
+    let mut readings: Vec<[u8; 4]> = match found.iter().map(|(edits, _)| *edits).min() {
+        Some(best) => found
+            .into_iter()
+            .filter(|(edits, _)| *edits == best)
+            .flat_map(|(_, addresses)| addresses)
+            .collect(),
+        None => Vec::new(),
+    };
+    if pieces.len() > 4 {
+        readings.extend(loop_readings(pieces));
     }
     readings.sort_unstable();
     readings.dedup();
     readings
 }
 
-/// `pieces` and every piece list that up to [`MAX_EDITS`] tens-unit sums make of it, each
-/// with its fewest sums.
-fn tens_unit_variants(pieces: Vec<String>) -> Vec<(Vec<String>, usize)> {
-    let mut all = vec![(pieces, 0)];
+/// Every address that `pieces`, looped by speech recognition, may stand for: each run of equal
+/// pieces kept fewer times costs one edit, a tens-unit sum one more, up to [`MAX_EDITS`], and
+/// no boundary is added or removed. No way of reading the loops is preferred to another, however
+/// many copies it drops: "255.255.255.0.0.0.0" may be 255.255.255.0, 255.255.0.0 or
+/// 255.0.0.0, so it is all three.
+fn loop_readings(pieces: Vec<String>) -> Vec<[u8; 4]> {
+    loops_cut(pieces)
+        .into_iter()
+        .flat_map(|(cut, spent)| readings_of(cut, spent, false))
+        .flat_map(|(_, addresses)| addresses)
+        .collect()
+}
+
+/// The addresses that tens-unit sums and, when `may_cut`, boundary edits make of `pieces`,
+/// grouped with the edits they need on top of `spent`, at most [`MAX_EDITS`] in all.
+fn readings_of(pieces: Vec<String>, spent: usize, may_cut: bool) -> Vec<(usize, Vec<[u8; 4]>)> {
+    let budget = MAX_EDITS.saturating_sub(spent);
+    tens_unit_variants(pieces, budget)
+        .into_iter()
+        .filter_map(|(variant, summed)| {
+            let cut_budget = if may_cut { budget - summed } else { 0 };
+            let (cuts, found) = fewest_cuts(&variant, cut_budget)?;
+            Some((spent + summed + cuts, found))
+        })
+        .collect()
+}
+
+/// `pieces` and every piece list that up to `budget` tens-unit sums make of it, each with its
+/// fewest sums.
+fn tens_unit_variants(pieces: Vec<String>, budget: usize) -> Vec<(Vec<String>, usize)> {
+    breadth_first(pieces, budget, tens_unit_sums)
+}
+
+/// Every piece list that cutting one to [`MAX_EDITS`] runs of equal pieces shorter makes of
+/// `pieces`, each with its fewest cuts; nothing when there are four pieces or fewer.
+fn loops_cut(pieces: Vec<String>) -> Vec<(Vec<String>, usize)> {
+    if pieces.len() <= 4 {
+        return Vec::new();
+    }
+    let mut all = breadth_first(pieces, MAX_EDITS, loop_cuts);
+    all.retain(|(_, cuts)| *cuts > 0);
+    all
+}
+
+/// `start` and every piece list that up to `budget` steps of `step` make of it, each with its
+/// fewest steps.
+fn breadth_first(
+    start: Vec<String>,
+    budget: usize,
+    step: fn(&[String]) -> Vec<Vec<String>>,
+) -> Vec<(Vec<String>, usize)> {
+    let mut all = vec![(start, 0)];
     let mut at = 0;
-    while let Some((current, sums)) = all.get(at).cloned() {
+    while let Some((current, steps)) = all.get(at).cloned() {
         at += 1;
-        if sums == MAX_EDITS {
+        if steps >= budget {
             continue;
         }
-        for next in tens_unit_sums(&current) {
+        for next in step(&current) {
             if !all.iter().any(|(seen, _)| *seen == next) {
-                all.push((next, sums + 1));
+                all.push((next, steps + 1));
             }
         }
     }
     all
+}
+
+/// The piece lists one cut of a loop makes of `pieces`: a run of two or more equal pieces
+/// kept 1 .. its length - 1 times ("255", "255", "255" as one or two "255").
+fn loop_cuts(pieces: &[String]) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while let Some(piece) = pieces.get(start) {
+        let run = pieces
+            .iter()
+            .skip(start)
+            .take_while(|p| *p == piece)
+            .count();
+        for kept in 1..run {
+            let mut cut = pieces.to_vec();
+            cut.drain(start + kept..start + run);
+            out.push(cut);
+        }
+        start += run;
+    }
+    out
 }
 
 /// The piece lists one tens-unit sum makes of `pieces`: a non-octet piece "1308" as "138",
@@ -150,6 +222,9 @@ fn best_readings(
                 let added = cuts.iter().filter(|at| !bounds.contains(at)).count();
                 let removed = bounds.iter().filter(|at| !cuts.contains(at)).count();
                 let edits = added + removed;
+                if edits > budget {
+                    continue;
+                }
                 if edits < best {
                     best = edits;
                     readings.clear();
@@ -230,7 +305,7 @@ mod tests {
             "one ninety two dot one sixty eight dot one dot zero dot five",
             &[[192, 168, 10, 5]],
         ),
-        ("10. 0. 0. 0. 1", &[[100, 0, 0, 1]]),
+        ("10. 0. 0. 0. 1", &[[10, 0, 0, 1], [100, 0, 0, 1]]),
         ("19216810", &[]),
         ("192. 168. 1", &[]),
         (
@@ -262,6 +337,35 @@ mod tests {
         ),
         ("1308. 1308. 1308. 1308", &[]),
         ("1308. 1308. 1.1", &[[138, 138, 1, 1]]),
+        // Loops: a piece said once, written twice or more.
+        ("255.255.255.255.224", &[[255, 255, 255, 224]]),
+        ("the subnet mask is 255.255.255.255.0.", &[]),
+        ("255.255.255.255.0.", &[[255, 255, 255, 0]]),
+        ("255.254.0.0.0.", &[[255, 254, 0, 0]]),
+        ("109.135.0.0.0.", &[[109, 135, 0, 0]]),
+        ("204.231.95.255.255.255.", &[[204, 231, 95, 255]]),
+        ("85.14.60.255.255.255.255.", &[[85, 14, 60, 255]]),
+        ("255.255.255.0.0.", &[[255, 255, 0, 0], [255, 255, 255, 0]]),
+        (
+            "255.255.255.0.0.0.0.",
+            &[[255, 0, 0, 0], [255, 255, 0, 0], [255, 255, 255, 0]],
+        ),
+        (
+            "255.255.255.255.0.0.",
+            &[[255, 255, 0, 0], [255, 255, 255, 0]],
+        ),
+        ("255.255.255.255.00.", &[]),
+        ("124.204.204.802.0.", &[[124, 204, 82, 0]]),
+        ("33.216.154.24.24.", &[[33, 216, 154, 24]]),
+        (
+            "1.82.20.0.0",
+            &[[1, 82, 20, 0], [1, 82, 200, 0], [182, 20, 0, 0]],
+        ),
+        ("10.10.10.10.10.10", &[[10, 10, 10, 10]]),
+        ("255.255.255.255.255.255", &[[255, 255, 255, 255]]),
+        ("255.255.0.0.0.0", &[[255, 0, 0, 0], [255, 255, 0, 0]]),
+        ("255.255.255.224", &[[255, 255, 255, 224]]),
+        ("255.255.224", &[]),
     ];
 
     #[test]

@@ -1,15 +1,17 @@
 //! Spoken answers (final transcripts) read as the item's kind, repaired where speech
 //! recognition is known to err, or said to be ambiguous or unclear: never guessed.
 
-use super::artefacts::eighty_homophone;
 use super::expect::{Expectation, SpokenReading, option_label, spell};
 use super::heard_option::{OptionMatch, match_option};
 use super::kind::read_as;
 use super::leadin::{strip_lead_in, strip_loose_lead_in};
+use super::lettered::{eighty_homophone, unletter_octets};
 use super::options::parse_spoken_choice;
 use super::pipeline::Answer;
-use super::rejoin::{join_and, join_bare, join_tens_units, split_decimal};
+use super::rejoin::{join_and, join_bare, join_tens_thousands, join_tens_units, split_decimal};
 use super::resegment::resegment;
+use super::tokens::{as_strs, tokenize};
+use super::vocab::ordinal_value;
 use super::{AnswerKind, Normalized, NumberValue, canonical_text};
 
 /// Answers that say there is no answer: unclear under every kind.
@@ -30,12 +32,15 @@ const NON_ANSWERS: &[&str] = &[
 /// Reads a final transcript against what the item expects.
 ///
 /// First the plain readings: an option letter or phrase for a multiple-choice item (which
-/// always wins), then the answer as the item's kind ([`super::normalize_as`], lead-ins
-/// included). Only when they give neither an option nor a value of the kind are the repairs
-/// tried: option phrases matched phonetically ("Abshna" for "option A"), numbers joined
-/// ("8200 and 6", "7,500 20", "60 2"), homophones of eighty ("AT8", "at 8", "Itchy 5.75"),
+/// always wins, except that a bare "3rd" .. "9th" for a number item may be "thirty" ..
+/// "ninety" and is ambiguous), then the answer as the item's kind ([`super::normalize_as`],
+/// lead-ins included). Only when they give neither an option nor a value of the kind are the
+/// repairs tried: option phrases matched phonetically when they sound like one ("Abshna",
+/// "Absynia" for "option A"; never "Thirde"), numbers joined ("8200 and 6", "7,500 20",
+/// "60 2", "30 2766"), homophones of eighty ("AT8", "at 8", "Itchy 5.75", "ii 6.75"),
 /// decimals with a loose point when the key is a decimal ("60 2. 5"), and address octets
-/// re-segmented ("126. 3. 13. 5. 254", "131.219.1308. 127"). Only when those give nothing is
+/// read back ("124.204.at2.0", "109.13d5.0.0") and re-segmented ("126. 3. 13. 5. 254",
+/// "131.219.1308. 127", the looped "109.135.0.0.0"). Only when those give nothing is
 /// a loose lead-in dropped for a number, percentage, address or prefix ("The network
 /// addresses 72.254.192.128.", see [`strip_loose_lead_in`]) and the rest read, plainly or
 /// repaired. A text answer to an item with text options that is none of them is also
@@ -51,6 +56,12 @@ pub fn read_spoken(transcript: &str, expect: &Expectation<'_>) -> SpokenReading 
     }
     let answers = with_lead_in(answer, expect.kind);
     if let Some(index) = chosen_option(&answers, expect) {
+        if let Some(tens) = tens_like_ordinal(&answers, expect) {
+            return SpokenReading::Ambiguous {
+                readings: vec![option_label(index), tens.to_string()],
+                heard,
+            };
+        }
         return expect.settle(Normalized::OptionIndex(index), false, &heard);
     }
     if expect.kind == AnswerKind::Text {
@@ -130,6 +141,22 @@ fn chosen_option(answers: &[Answer], expect: &Expectation<'_>) -> Option<usize> 
         .find_map(|a| parse_spoken_choice(&a.cleaned, count))
 }
 
+/// For a number or percentage item, a bare ordinal third..ninth ("3rd", "Third"): speech
+/// recognition writes the tens number ("Thirty") so, which is read as well as the option
+/// ("option C" or 30), never one of them chosen.
+fn tens_like_ordinal(answers: &[Answer], expect: &Expectation<'_>) -> Option<i64> {
+    if !matches!(expect.kind, AnswerKind::Number | AnswerKind::Percent) {
+        return None;
+    }
+    let tokens = tokenize(&answers.first()?.cleaned);
+    let words = as_strs(&tokens);
+    let [word] = words[..] else {
+        return None;
+    };
+    let ordinal = ordinal_value(word).filter(|n| (3..=9).contains(n))?;
+    i64::try_from(ordinal * 10).ok()
+}
+
 /// A text item: the answer as [`super::normalize_answer`] reads it; when it is none of the
 /// item's text options, the option it sounds like, if one clearly does.
 fn read_text(answers: &[Answer], expect: &Expectation<'_>, heard: &str) -> SpokenReading {
@@ -173,21 +200,25 @@ fn repairs(answer: &Answer, expect: &Expectation<'_>) -> Vec<Normalized> {
             let number = answer.percent_number().unwrap_or(&answer.repaired);
             number_repairs(number, number, expect)
         }
-        AnswerKind::Ipv4 => resegment(&answer.repaired)
-            .into_iter()
-            .map(Normalized::Ipv4)
-            .collect(),
+        AnswerKind::Ipv4 => {
+            let unlettered = unletter_octets(&answer.repaired);
+            resegment(unlettered.as_deref().unwrap_or(&answer.repaired))
+                .into_iter()
+                .map(Normalized::Ipv4)
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
 
-/// "AT8" and "Itchy 5.75" (from the unrepaired text), "8200 and 6", "7,500 20", "60 2", and
-/// when the key is a decimal "60 2. 5".
+/// "AT8", "Itchy 5.75" and "ii 6.75" (from the unrepaired text), "8200 and 6", "7,500 20",
+/// "60 2", "30 2766", and when the key is a decimal "60 2. 5".
 fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Vec<Normalized> {
     let whole = [
         join_and(repaired),
         join_bare(repaired),
         join_tens_units(repaired),
+        join_tens_thousands(repaired),
     ];
     let decimal = expect.decimal.then(|| split_decimal(repaired)).flatten();
     eighty_homophone(cleaned)
@@ -201,6 +232,10 @@ fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Ve
 #[cfg(test)]
 #[path = "spoken_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "spoken_listening_tests.rs"]
+mod listening_tests;
 
 /// The second measured batch (whisper tiny.en on synthetic speech): mangled lead-ins, "eighty"
 /// heard as other words, numbers joined without "and", octets written "tens then unit".

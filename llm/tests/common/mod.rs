@@ -13,7 +13,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
-use viva_actors::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 
 /// How the endpoint answers every request.
 #[derive(Clone, Copy)]

@@ -15,8 +15,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
 use clap::Parser;
-use viva_actors::checkpoint::format::TurnCheckpoint;
-use viva_actors::checkpoint::{
+use viva_core::checkpoint::format::TurnCheckpoint;
+use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite,
 };
 use viva_loadtest::aof::{self, RewriteWatch, Window};

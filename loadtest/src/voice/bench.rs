@@ -10,7 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use viva_actors::voice::listener::spoken_text;
+use viva_core::voice::listener::spoken_text;
 
 use super::BenchError;
 use super::client::SessionSpec;

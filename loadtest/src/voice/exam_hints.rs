@@ -4,8 +4,8 @@
 //! for that element — so the listening phase can compare word error with no hint against
 //! `exam_hint(question, rubric)`, the hint the server gives whisper for that question.
 
-use viva_actors::voice::hint::exam_hint;
 use viva_blueprint::rubric::RubricSet;
+use viva_core::voice::hint::exam_hint;
 
 /// `(answer, element, question)`, in the order of [`ANSWERS`](super::corpus::ANSWERS).
 pub const QUESTIONS: &[(&str, &str, &str)] = &[

@@ -7,9 +7,9 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use viva_actors::voice::hint::{HintParts, item_hint};
 use viva_blueprint::normalize::AnswerKind;
 use viva_blueprint::rubric::RubricSet;
+use viva_core::voice::hint::{HintParts, item_hint};
 
 use super::BenchError;
 use super::bench::Setup;

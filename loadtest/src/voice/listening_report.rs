@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use viva_actors::voice::listener::spoken_text;
 use viva_blueprint::rubric::RubricSet;
+use viva_core::voice::listener::spoken_text;
 
 use super::corpus::Clip;
 use super::exam_hints;

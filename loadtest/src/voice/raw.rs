@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
-use viva_actors::voice::listener::spoken_text;
+use viva_core::voice::listener::spoken_text;
 use whisper_rs::{WhisperContext, WhisperContextParameters, WhisperState};
 
 use super::BenchError;

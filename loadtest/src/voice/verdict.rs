@@ -12,10 +12,10 @@
 //! with a `no_speech` error and records nothing).
 
 use serde_json::{Value, json};
-use viva_actors::voice::listener::spoken_text;
-use viva_actors::voice::spoken::{SpokenDecision, decide};
 use viva_blueprint::generate::Item;
 use viva_blueprint::normalize::{Expectation, Normalized, answers_match, normalize_answer};
+use viva_core::voice::listener::spoken_text;
+use viva_core::voice::spoken::{SpokenDecision, decide};
 
 /// The two readings compared.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

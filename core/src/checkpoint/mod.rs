@@ -2,7 +2,6 @@
 //!
 //! - [`format`]: `SessionCheckpoint` and `UserRecord`, the explicit, versioned layout (never
 //!   the actor structs themselves).
-//! - [`file`]: the embedded default store — one JSON file per record, written crash-safely.
 //! - [`memory`]: an in-process store for unit tests of the actors.
 //! - [`bus`]: notices between server nodes (`NodeBus`), with the single-node no-op.
 //! - [`SwitchStore`]: the operator's new-session switch, stored once for every node.
@@ -12,7 +11,6 @@
 //! nodes refuses writes from any token but the latest claim (`StoreError::Fenced`).
 
 pub mod bus;
-pub mod file;
 pub mod format;
 pub mod memory;
 
@@ -20,7 +18,6 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub use bus::{LocalBus, NodeBus, Notice};
-pub use file::FileStore;
 pub use format::{SessionCheckpoint, SwitchRecord, UserRecord};
 pub use memory::MemoryStore;
 

@@ -14,11 +14,11 @@ use viva_protocol::server::QuestionDelta;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::LiveSession;
-use crate::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
 use crate::link::DeviceLink;
-use crate::session::core::QuestionDraft;
-use crate::session::lifecycle::Refusal;
-use crate::session::state::Work;
+use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
+use viva_core::session::core::QuestionDraft;
+use viva_core::session::lifecycle::Refusal;
+use viva_core::session::state::Work;
 
 /// A slow examiner's call under way.
 pub(super) struct InFlight {

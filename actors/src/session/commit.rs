@@ -9,8 +9,8 @@ use viva_protocol::server::{PauseReason, ServerEvent};
 use viva_protocol::{ErrorCode, ServerMessage};
 
 use super::LiveSession;
-use crate::checkpoint::{SessionWrite, StoreError};
-use crate::session::snapshot::checkpoint_of;
+use viva_core::checkpoint::{SessionWrite, StoreError};
+use viva_core::session::snapshot::checkpoint_of;
 
 /// The first retry after a failed write; each later one waits twice as long, up to the max.
 const RETRY_FIRST: Duration = Duration::from_millis(100);

@@ -1,6 +1,7 @@
 //! Spoken answers: audio frames feed the session's listener (voice activity and turn-taking);
-//! a finished turn is decoded by the speech pool with a hint of what the open question
-//! expects, and its text is answered as an `answer.text` would be (an item's answer read
+//! a finished turn is decoded by the speech pool (with no prompt: the benchmark found every
+//! hint of what the question expects cost more than it won, see `viva_core::voice::hint`),
+//! and its text is answered as an `answer.text` would be (an item's answer read
 //! first, see `voice_final`). Partials are previews: at most one in flight per session, and
 //! dropped when the pool is busy. While a turn is open a ticker counts wall-clock time in
 //! which no audio arrived, so a client that stops sending still gets its turn ended.
@@ -12,15 +13,12 @@ use std::time::Duration;
 
 use kameo::actor::ActorRef;
 use kameo::message::{Context, Message};
-use viva_blueprint::normalize::AnswerKind;
 use viva_protocol::ErrorCode;
 
 use super::LiveSession;
-use crate::session::state::Listening;
-use crate::voice::hint::{HintParts, item_hint};
-use crate::voice::listener::{Heard, Listener};
-use crate::voice::spoken::Confirmable;
-use crate::voice::{DecodeError, DecodeJob, DecodeKind};
+use viva_core::voice::listener::{Heard, Listener};
+use viva_core::voice::spoken::Confirmable;
+use viva_core::voice::{DecodeError, DecodeJob, DecodeKind};
 
 /// How often an open turn checks for a gap in the audio.
 const TICK: Duration = Duration::from_millis(250);
@@ -44,8 +42,6 @@ pub(super) struct Voice {
     gap_counted_ms: u64,
     /// Counts gaps while a turn is open.
     ticker: Option<tokio::task::JoinHandle<()>>,
-    /// The hint of the open question, by question id.
-    hint: Option<(String, Option<Arc<str>>)>,
     /// `audio.commit` event ids whose turns are being decoded: a resend waits for the same
     /// answer instead of finding no turn.
     pub(super) committing: VecDeque<String>,
@@ -64,7 +60,6 @@ impl Voice {
             last_audio_ms: 0,
             gap_counted_ms: 0,
             ticker: None,
-            hint: None,
             committing: VecDeque::new(),
             confirming: None,
         }
@@ -287,31 +282,6 @@ impl LiveSession {
         }));
     }
 
-    /// The hint for the open question, made once per question.
-    fn open_question_hint(&mut self) -> Option<Arc<str>> {
-        let listening = self.state.open_listening()?;
-        let question_id = listening.question_id();
-        if let Some((cached_for, hint)) = self.voice.as_ref().and_then(|v| v.hint.as_ref())
-            && *cached_for == question_id
-        {
-            return hint.clone();
-        }
-        let hint: Option<Arc<str>> = match listening {
-            Listening::Item { item, .. } => {
-                let kind = AnswerKind::of_key(&item.answer);
-                item_hint(&item.options, kind, HintParts::ALL).map(Arc::from)
-            }
-            // Measured (viva-voice-bench, listening phase): the exam hint, question and key
-            // terms, made whisper loop on free answers and raised the word error rate, so
-            // exam answers are decoded without one.
-            Listening::Exam { .. } => None,
-        };
-        if let Some(voice) = &mut self.voice {
-            voice.hint = Some((question_id, hint.clone()));
-        }
-        hint
-    }
-
     /// A decode of `audio`. A partial shares its turn's abort flag, so clearing or ending
     /// the turn stops it; a final has a flag of its own, for its turn is already over.
     fn job(
@@ -321,7 +291,6 @@ impl LiveSession {
         connection_id: u64,
         event_id: Option<String>,
     ) -> Option<DecodeJob> {
-        let hint = self.open_question_hint();
         let question_id = self.state.open_question_id();
         let voice = self.voice.as_ref()?;
         let me = self.me.clone()?;
@@ -333,7 +302,7 @@ impl LiveSession {
         Some(DecodeJob {
             audio,
             kind,
-            hint,
+            hint: None,
             abort,
             reply: Box::new(move |result| {
                 if let Some(session) = me.upgrade() {

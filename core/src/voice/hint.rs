@@ -5,6 +5,13 @@
 //! terms ("carburetor", "VFR") make those the likelier words. Pure; the pool tokenises it.
 //!
 //! Each part is separate ([`HintParts`]) so the voice benchmark can measure each bias alone.
+//!
+//! Measured, and not used by the server (docs/benchmarks.md, "Listening (issue 17)"): on
+//! festival speech no item hint raised the share of item answers judged as intended with
+//! repairs (tiny.en 86.9 % without, 70.5–82.0 % with), and each cost 5–24 % more decode
+//! time; the exam hint halved tiny.en's word error rate but cost 28–32 % more time, gained
+//! nothing with base, and in the socket tests made whisper drop the second half of an answer
+//! said after a thinking pause. The speech pool still takes a hint (`DecodeJob::hint`).
 
 use viva_blueprint::normalize::AnswerKind;
 use viva_blueprint::rubric::ElementRubric;
@@ -29,7 +36,7 @@ pub struct HintParts {
 }
 
 impl HintParts {
-    /// Every part: what the server uses.
+    /// Every part.
     pub const ALL: HintParts = HintParts {
         option_letters: true,
         option_values: true,
@@ -93,9 +100,6 @@ fn kind_example(kind: AnswerKind) -> Option<&'static str> {
 
 /// The hint for an exam question: the question as asked, then the key terms of the facts it
 /// asks about (all the element's facts when the question is not one of the rubric's).
-///
-/// Measured only: the voice benchmark found it raises the word error rate of free answers
-/// (whisper loops on the terms), so the server does not use it; see docs/benchmarks.md.
 pub fn exam_hint(question: &str, rubric: Option<&ElementRubric>) -> Option<String> {
     let terms = rubric
         .map(|rubric| question_terms(rubric, question))

@@ -11,10 +11,10 @@ use viva_protocol::{ErrorCode, ServerMessage};
 use super::admission::Admission;
 use super::voice::Transcribed;
 use super::{LiveSession, SessionCommand};
-use crate::session::assessment::AnswerInput;
-use crate::session::state::Listening;
-use crate::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
-use crate::voice::{DecodeError, DecodeKind};
+use viva_core::session::assessment::AnswerInput;
+use viva_core::session::state::Listening;
+use viva_core::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
+use viva_core::voice::{DecodeError, DecodeKind};
 
 impl Message<Transcribed> for LiveSession {
     type Reply = ();
@@ -65,7 +65,7 @@ impl LiveSession {
     async fn on_final(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
         self.forget_commit(msg.event_id.as_deref());
         let text = match &msg.result {
-            Ok(text) => crate::voice::listener::spoken_text(text),
+            Ok(text) => viva_core::voice::listener::spoken_text(text),
             Err(DecodeError::Aborted) => return,
             Err(DecodeError::Failed(reason)) => {
                 tracing::error!(%reason, "speech decoding failed");

@@ -8,8 +8,20 @@ use viva_protocol::server::{PauseReason, SessionStatus};
 use super::admission::Admission;
 use super::{LiveSession, moved};
 use crate::link::DeviceLink;
-use crate::session::assessment::AnswerInput;
-use crate::session::lifecycle::Refusal;
+use viva_core::session::assessment::AnswerInput;
+use viva_core::session::lifecycle::Refusal;
+
+/// A session completed or was abandoned: the report a session sends to whoever supervises
+/// it (a `WeakRecipient`, so the session never names its supervisor's type).
+#[derive(Debug)]
+pub struct SessionFinished {
+    /// Which.
+    pub session_id: String,
+    /// Completed or abandoned.
+    pub status: SessionStatus,
+    /// Final element scores, for `weak_areas` later.
+    pub scores: std::collections::HashMap<String, viva_core::exam::types::Score>,
+}
 
 /// A new session's first step: announce it and ask the first question.
 #[derive(Debug)]

@@ -5,7 +5,7 @@
 use viva_protocol::ErrorCode;
 
 use super::LiveSession;
-use crate::session::lifecycle::Refusal;
+use viva_core::session::lifecycle::Refusal;
 
 /// Whether an event may be applied now.
 #[derive(Debug, Clone, PartialEq, Eq)]

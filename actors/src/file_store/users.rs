@@ -6,7 +6,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::{FileStore, read_json, unavailable};
-use crate::checkpoint::{StoreError, UserRecord};
+use viva_core::checkpoint::{StoreError, UserRecord};
 
 impl FileStore {
     pub(super) fn user_path(&self, user_id: &str) -> PathBuf {
@@ -76,7 +76,7 @@ fn check_owner(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::checkpoint::CheckpointStore;
+    use viva_core::checkpoint::CheckpointStore;
 
     #[tokio::test]
     async fn the_longest_user_ids_fit_a_file_name() {

@@ -1,4 +1,4 @@
-//! `viva talk`: answer an exam by voice. Captures the microphone (or streams WAV files), sends
+//! `viva talk` (the `viva-talk` binary): answer an exam by voice. Captures the microphone (or streams WAV files), sends
 //! 16 kHz PCM16 frames over `/v1/ws`, and prints (and speaks) what the examiner says.
 //!
 //! Layout:
@@ -51,6 +51,33 @@ const SHUTDOWN_TIMEOUT: Duration = Duration::from_secs(1);
 enum Source {
     Microphone(Capture),
     Answers(Vec<Answer>),
+}
+
+/// The `viva-talk` command line: `viva talk ARGS` runs `viva-talk ARGS`.
+#[derive(Debug, clap::Parser)]
+#[command(name = "viva talk", version)]
+pub struct Cli {
+    #[command(flatten)]
+    args: TalkArgs,
+}
+
+/// The `viva-talk` binary: parses its flags, logs to stderr (`RUST_LOG`, default `warn`),
+/// runs the session and exits 1 with the error and its causes if it fails.
+pub fn main() -> std::process::ExitCode {
+    let cli = <Cli as clap::Parser>::parse();
+    let filter =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    match run(cli.args) {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
 }
 
 /// Runs `viva talk` to the end of the session; builds its own runtime.

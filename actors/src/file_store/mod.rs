@@ -18,11 +18,11 @@ use serde::de::DeserializeOwned;
 
 mod users;
 
-use super::format::{
+use viva_core::checkpoint::format::{
     CHECKPOINT_FORMAT, SWITCH_FORMAT, SessionCheckpoint, SwitchRecord, USER_RECORD_FORMAT,
     UserRecord,
 };
-use super::{
+use viva_core::checkpoint::{
     CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture,
     SwitchStore,
 };

@@ -11,12 +11,12 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use criterion::Criterion;
-use viva_actors::exam::acs::{AcsCatalog, Rating};
-use viva_actors::exam::examiner::assess_answer;
-use viva_actors::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
 use viva_blueprint::answer_set::{LabelledAnswer, load_answers};
 use viva_blueprint::library::Source;
 use viva_blueprint::rubric::RubricSet;
+use viva_core::exam::acs::{AcsCatalog, Rating};
+use viva_core::exam::examiner::assess_answer;
+use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
 
 const PASSES: usize = 20;
 

@@ -319,7 +319,7 @@ impl UserRecord {
 }
 
 /// The operator's switch for new sessions, as stored once for every node (see
-/// [`crate::new_sessions`]). No record means each node follows its own configuration.
+/// `viva_actors::new_sessions`). No record means each node follows its own configuration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SwitchRecord {
     /// Format version.
@@ -328,6 +328,17 @@ pub struct SwitchRecord {
     pub accept_new_sessions: bool,
     /// When an operator set it, ms since the Unix epoch.
     pub changed_at_ms: u64,
+}
+
+impl SwitchRecord {
+    /// The record an operator stores to open (`true`) or stop (`false`) new sessions.
+    pub fn new(accept_new_sessions: bool, now_ms: u64) -> SwitchRecord {
+        SwitchRecord {
+            format: SWITCH_FORMAT,
+            accept_new_sessions,
+            changed_at_ms: now_ms,
+        }
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,21 @@
+//! The session core: what every session is (lifecycle, phase, outbox) and what each mode adds
+//! (an exam, an assessment), with their checkpoint forms. The `viva-actors` crate drives it.
+//!
+//! - [`phase`]: the closed `Phase` enum and the one transition function.
+//! - [`lifecycle`]: ids, phase, `seq`, outbox, pause and abandonment — shared by every mode.
+//! - [`core`]: `ExamCore`, the session state, and `pending_work`, the rule of what to do next.
+//! - [`transitions`]: the commands that change an `ExamCore`.
+//! - [`snapshot`]: `ExamCore` ⇄ `SessionCheckpoint`.
+//! - [`assessment`], [`assessment_flow`], [`assessment_snapshot`]: `AssessmentCore`, a
+//!   blueprint assessment session, its commands and its checkpoint form.
+//! - [`state`]: `SessionState`, a session of either mode, as the actor drives it.
+
+pub mod assessment;
+pub mod assessment_flow;
+pub mod assessment_snapshot;
+pub mod core;
+pub mod lifecycle;
+pub mod phase;
+pub mod snapshot;
+pub mod state;
+pub mod transitions;
