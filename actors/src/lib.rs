@@ -9,6 +9,7 @@
 //! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
 //! - [`file_store`]: the embedded `CheckpointStore` — one JSON file per record.
 //! - [`link`]: the bounded outbound queue of one connection.
+//! - [`timer`]: the one timer idiom — tell an actor a message later, or every period.
 //!
 //! Invariant: this crate never imports axum or a Redis client; IO reaches it only through
 //! `viva-core`'s ports (`CheckpointStore`, `Examiner`, `Clock`, `SpeechToText`) and
@@ -21,5 +22,6 @@ pub mod link;
 pub mod new_sessions;
 pub mod session;
 pub mod supervisor;
+pub mod timer;
 
 pub use file_store::FileStore;

@@ -1,55 +1,83 @@
-//! The one admission guard every client event passes before it may change a session,
-//! whichever way it arrived: a typed or chosen answer, a pause or end, or a spoken answer
-//! whose transcript finished later (after a takeover, an outage or the time limit, maybe).
+//! The actor's side of admission: what it knows of an arriving event, given to
+//! `viva_core::session::admission::admit` (the one rule for client commands, finished voice
+//! turns, examiner replies and retries), and what it then does.
 
+use viva_core::session::admission::{Admission, Arrival, admit};
+use viva_core::session::lifecycle::Refusal;
 use viva_protocol::ErrorCode;
 
 use super::LiveSession;
-use viva_core::session::lifecycle::Refusal;
 
-/// Whether an event may be applied now.
+/// What became of a client's event (a command or a finished voice turn) at the door.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Admission {
+pub(super) enum Admitted {
     /// Apply it.
-    Admit,
-    /// Its `event_id` was applied before: acknowledge it again, apply nothing.
+    Apply,
+    /// Its `event_id` was applied before and is stored: acknowledge it again, apply nothing.
     Repeated,
     /// Refused; nothing changed.
     Refused(Refusal),
 }
 
 impl LiveSession {
-    /// The checks, in order: the sending device holds the session (and it was not taken by
-    /// a newer claim); a repeated `event_id` is acknowledged again (once its write is
-    /// durable); no earlier change is waiting to be saved; the time limit has not run out
-    /// (if it has, the session completes here and the event is refused).
-    pub(super) async fn admit(&mut self, connection_id: u64, event_id: Option<&str>) -> Admission {
-        if let Some(refusal) = self.refusal_for(connection_id) {
-            return Admission::Refused(refusal);
+    /// Admits a client's event from `connection_id`. A repeated event whose write is held
+    /// is written again first; an event after the time limit completes the session.
+    pub(super) async fn admit_client(
+        &mut self,
+        connection_id: u64,
+        event_id: Option<&str>,
+    ) -> Admitted {
+        let arrival = Arrival::Client {
+            attached: self.is_attached(connection_id),
+            repeated: event_id.is_some_and(|id| self.state.life().is_applied(id)),
+        };
+        match self.admission(arrival) {
+            Admission::Apply => Admitted::Apply,
+            Admission::AckAgain => Admitted::Repeated,
+            Admission::StoreThenAckAgain => self.store_then_ack_again().await,
+            Admission::Expire => {
+                self.expire_if_due().await;
+                let message = "the time limit has run out";
+                Admitted::Refused(Refusal::new(ErrorCode::SessionCompleted, message))
+            }
+            Admission::Refuse(refusal) => Admitted::Refused(refusal),
+            Admission::Store | Admission::Drop => {
+                let message = "the event could not be admitted";
+                Admitted::Refused(Refusal::new(ErrorCode::Internal, message))
+            }
         }
-        if event_id.is_some_and(|id| self.state.life().is_applied(id)) {
-            return self.repeated().await;
-        }
-        if self.unsaved {
-            let message = "an earlier event is not saved yet; this one was not applied, resend it";
-            return Admission::Refused(Refusal::new(ErrorCode::StorageUnavailable, message));
-        }
-        if self.expire_if_due().await {
-            let message = "the time limit has run out";
-            return Admission::Refused(Refusal::new(ErrorCode::SessionCompleted, message));
-        }
-        Admission::Admit
     }
 
-    /// A repeated event: the write it waits for is retried now; acknowledged once durable.
-    async fn repeated(&mut self) -> Admission {
-        if self.unsaved {
-            if !self.commit().await {
-                let message = "the session could not be saved";
-                return Admission::Refused(Refusal::new(ErrorCode::StorageUnavailable, message));
+    /// Whether an examiner's reply may be applied; one that arrives after the time limit
+    /// completes the session instead.
+    pub(super) async fn admit_reply(&mut self, wanted: bool) -> bool {
+        match self.admission(Arrival::ExaminerReply { wanted }) {
+            Admission::Apply => true,
+            Admission::Expire => {
+                self.expire_if_due().await;
+                false
             }
-            self.drive().await;
+            _ => false,
         }
-        Admission::Repeated
+    }
+
+    /// Whether the retry timer has a held write to store.
+    pub(super) fn admit_retry(&self) -> bool {
+        self.admission(Arrival::Retry) == Admission::Store
+    }
+
+    fn admission(&self, arrival: Arrival) -> Admission {
+        let expired = self.state.is_due_to_expire(self.now());
+        admit(self.durability, arrival, expired)
+    }
+
+    /// A repeated event whose write is held: write it again; acknowledged once stored.
+    async fn store_then_ack_again(&mut self) -> Admitted {
+        if !self.commit().await {
+            let message = "the session could not be saved";
+            return Admitted::Refused(Refusal::new(ErrorCode::StorageUnavailable, message));
+        }
+        self.drive().await;
+        Admitted::Repeated
     }
 }

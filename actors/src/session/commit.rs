@@ -9,17 +9,19 @@ use viva_protocol::server::{PauseReason, ServerEvent};
 use viva_protocol::{ErrorCode, ServerMessage};
 
 use super::LiveSession;
+use crate::timer::tell_after;
 use viva_core::checkpoint::{SessionWrite, StoreError};
+use viva_core::session::admission::Durability;
 use viva_core::session::snapshot::checkpoint_of;
 
 /// The first retry after a failed write; each later one waits twice as long, up to the max.
-const RETRY_FIRST: Duration = Duration::from_millis(100);
+pub(super) const RETRY_FIRST: Duration = Duration::from_millis(100);
 const RETRY_MAX: Duration = Duration::from_secs(2);
 
 impl LiveSession {
     /// Writes the checkpoint, then sends the outbox; false if nothing was made durable.
     pub(super) async fn commit(&mut self) -> bool {
-        if self.evicted {
+        if self.durability.is_evicted() {
             return false;
         }
         match self.save().await {
@@ -67,10 +69,9 @@ impl LiveSession {
     }
 
     fn saved(&mut self) {
-        self.unsaved = false;
-        if let Some(retry) = self.retry_timer.take() {
-            retry.abort();
-        }
+        self.durability = self.durability.stored();
+        self.retry_timer = None;
+        self.retry_wait = RETRY_FIRST;
         self.flush();
     }
 
@@ -78,8 +79,8 @@ impl LiveSession {
     /// device (once per outage, not at every retry), and retry.
     fn hold(&mut self, err: &StoreError) {
         tracing::error!(session = %self.state.life().session_id, %err, "checkpoint failed");
-        let first = !self.unsaved;
-        self.unsaved = true;
+        let first = !self.durability.is_holding();
+        self.durability = self.durability.held();
         self.schedule_retry();
         if !first {
             return;
@@ -101,22 +102,16 @@ impl LiveSession {
             })
     }
 
+    /// Arms the next retry unless one is pending: the first after [`RETRY_FIRST`], each later
+    /// one (until a write is stored) after twice the wait, up to [`RETRY_MAX`].
     fn schedule_retry(&mut self) {
-        if self.retry_timer.as_ref().is_some_and(|t| !t.is_finished()) {
+        if self.retry_timer.is_some() {
             return;
         }
         let Some(me) = self.me.clone() else { return };
-        self.retry_timer = Some(tokio::spawn(async move {
-            let mut wait = RETRY_FIRST;
-            loop {
-                tokio::time::sleep(wait).await;
-                let Some(session) = me.upgrade() else { return };
-                match session.ask(super::RetryCommit).await {
-                    Ok(false) => wait = (wait * 2).min(RETRY_MAX),
-                    _ => return,
-                }
-            }
-        }));
+        let wait = self.retry_wait;
+        self.retry_wait = (wait * 2).min(RETRY_MAX);
+        self.retry_timer = Some(tell_after(me, wait, super::RetryCommit));
     }
 
     /// Another device took the user's active exam (the store refused a live checkpoint):
@@ -147,11 +142,11 @@ impl LiveSession {
     /// A newer claim owns the session: drop what was never durable, tell the device the
     /// session moved and is paused here, and stop.
     pub(super) fn evict(&mut self, why: &str) {
-        if self.evicted {
+        if self.durability.is_evicted() {
             return;
         }
         tracing::warn!(session = %self.state.life().session_id, why, "session moved to another claim");
-        self.evicted = true;
+        self.durability = Durability::Evicted;
         let event_id = self.held_event_id();
         self.state.life_mut().outbox.clear();
         self.send_error(ErrorCode::SessionMoved, super::MOVED, event_id);
@@ -185,7 +180,7 @@ impl LiveSession {
 
     /// Sends the outbox if it is durable; else only its `session.paused`, holding the rest.
     pub(super) fn flush_pause(&mut self) {
-        if !self.unsaved {
+        if !self.durability.is_holding() {
             self.flush();
             return;
         }

@@ -8,6 +8,7 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use viva_core::session::admission::Durability;
 
 use kameo::message::{Context, Message};
 use viva_protocol::server::QuestionDelta;
@@ -68,10 +69,8 @@ impl Message<ExaminerReturned> for LiveSession {
             return;
         }
         self.in_flight = None;
-        if self.evicted {
-            return;
-        }
-        if self.state.work() == msg.work {
+        let wanted = self.state.work() == msg.work;
+        if self.admit_reply(wanted).await {
             let now = self.now();
             let stepped = match (msg.work, msg.answer) {
                 (Work::Assess(_), Answer::Assessed(verdict)) => self.store_verdict(verdict, now),
@@ -83,6 +82,9 @@ impl Message<ExaminerReturned> for LiveSession {
             if !self.after_step(stepped).await {
                 return;
             }
+        } else if self.durability != Durability::Saved {
+            // Held or evicted: the retry that stores the held change asks again.
+            return;
         }
         self.drive().await;
     }

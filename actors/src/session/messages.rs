@@ -5,7 +5,7 @@ use kameo::message::{Context, Message};
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::{PauseReason, SessionStatus};
 
-use super::admission::Admission;
+use super::admission::Admitted;
 use super::{LiveSession, moved};
 use crate::link::DeviceLink;
 use viva_core::session::assessment::AnswerInput;
@@ -60,7 +60,7 @@ impl Message<Attach> for LiveSession {
     type Reply = Result<(), Refusal>;
 
     async fn handle(&mut self, msg: Attach, ctx: &mut Context<Self, Self::Reply>) -> Self::Reply {
-        if self.evicted {
+        if self.durability.is_evicted() {
             return Err(moved());
         }
         let old = self
@@ -83,7 +83,7 @@ impl Message<Attach> for LiveSession {
         if self.commit().await && !self.expire_if_due().await {
             self.drive().await;
         }
-        if self.evicted {
+        if self.durability.is_evicted() {
             return Err(moved());
         }
         Ok(())
@@ -182,10 +182,13 @@ impl Message<Command> for LiveSession {
         msg: Command,
         ctx: &mut Context<Self, CommandOutcome>,
     ) -> CommandOutcome {
-        match self.admit(msg.connection_id, msg.event_id.as_deref()).await {
-            Admission::Admit => {}
-            Admission::Repeated => return CommandOutcome::Repeated,
-            Admission::Refused(refusal) => return CommandOutcome::Refused(refusal),
+        match self
+            .admit_client(msg.connection_id, msg.event_id.as_deref())
+            .await
+        {
+            Admitted::Apply => {}
+            Admitted::Repeated => return CommandOutcome::Repeated,
+            Admitted::Refused(refusal) => return CommandOutcome::Refused(refusal),
         }
         match self
             .apply(msg.command, msg.event_id, ctx.actor_ref().clone())

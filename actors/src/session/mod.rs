@@ -16,11 +16,13 @@ use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerMessage};
 
 use crate::link::DeviceLink;
+use crate::timer::Timer;
 use viva_core::checkpoint::{CheckpointStore, SessionKey};
 use viva_core::clock::Clock;
 use viva_core::exam::acs::AcsLibrary;
 use viva_core::examiner::Examiner;
 use viva_core::metrics::phase_index;
+use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
 use viva_core::session::state::{SessionState, StepContext, Work};
@@ -78,19 +80,20 @@ pub struct LiveSession {
     supervisor: WeakRecipient<SessionFinished>,
     pause_epoch: u64,
     /// The one pending abandonment timer; a new pause replaces it.
-    abandon_timer: Option<tokio::task::JoinHandle<()>>,
+    abandon_timer: Option<Timer>,
     /// The time-limit timer of an assessment.
-    deadline_timer: Option<tokio::task::JoinHandle<()>>,
+    deadline_timer: Option<Timer>,
     /// Renews the lease while the actor lives.
-    lease_timer: Option<tokio::task::JoinHandle<()>>,
+    lease_timer: Option<Timer>,
     /// Retries a failed checkpoint with backoff.
-    retry_timer: Option<tokio::task::JoinHandle<()>>,
+    retry_timer: Option<Timer>,
+    /// The wait before the next retry of a held write.
+    retry_wait: Duration,
     /// How this actor holds its session in storage.
     claim: Ownership,
-    /// The state changed since the last durable write (the outbox is held).
-    unsaved: bool,
-    /// A newer claim took the session: the actor refuses everything and is stopping.
-    evicted: bool,
+    /// Whether the state is stored, held unsaved (the outbox waits), or lost to a newer
+    /// claim (the actor refuses everything and is stopping).
+    durability: Durability,
     /// Spoken answers: created on the first audio, when the server has a speech model.
     voice: Option<voice::Voice>,
     /// The phase this actor is counted under in `viva_sessions`.
@@ -101,9 +104,6 @@ pub struct LiveSession {
     /// The slow examiner's call under way, if any (never more than one).
     in_flight: Option<examining::InFlight>,
 }
-
-/// Told to a device whose session a newer claim took.
-const MOVED: &str = "the session moved to another device or server; resume it to continue";
 
 fn moved() -> Refusal {
     Refusal::new(ErrorCode::SessionMoved, MOVED)
@@ -170,15 +170,11 @@ impl Actor for LiveSession {
         if let Some(call) = self.in_flight.take() {
             call.abort();
         }
-        let timers = [
-            self.abandon_timer.take(),
-            self.deadline_timer.take(),
-            self.lease_timer.take(),
-            self.retry_timer.take(),
-        ];
-        for timer in timers.into_iter().flatten() {
-            timer.abort();
-        }
+        // Dropping a timer cancels it.
+        self.abandon_timer = None;
+        self.deadline_timer = None;
+        self.lease_timer = None;
+        self.retry_timer = None;
         self.deps.metrics.sessions_in(self.counted_phase).dec();
         Ok(())
     }
@@ -210,9 +206,9 @@ impl LiveSession {
             deadline_timer: None,
             lease_timer: None,
             retry_timer: None,
+            retry_wait: commit::RETRY_FIRST,
             claim,
-            unsaved: false,
-            evicted: false,
+            durability: Durability::Saved,
             voice: None,
             counted_phase: Phase::Idle,
             me: None,
@@ -255,7 +251,7 @@ impl LiveSession {
             let message = "this device no longer holds the session; resume it first";
             return Some(Refusal::new(ErrorCode::SessionPaused, message));
         }
-        self.evicted.then(moved)
+        self.durability.is_evicted().then(moved)
     }
 
     fn send_error(&self, code: ErrorCode, message: &str, event_id: Option<String>) {

@@ -4,6 +4,7 @@
 use kameo::message::{Context, Message};
 
 use super::LiveSession;
+use crate::timer::tell_every;
 
 /// Sent by the lease timer: renew the lease, or stop if another claim took the session.
 #[derive(Debug)]
@@ -13,7 +14,7 @@ impl Message<RenewLease> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, _: RenewLease, _: &mut Context<Self, ()>) {
-        if self.evicted {
+        if self.durability.is_evicted() {
             return;
         }
         let lease_ms = self.deps.lease.as_millis() as u64;
@@ -38,25 +39,22 @@ impl Message<RenewLease> for LiveSession {
     }
 }
 
-/// Sent by the retry timer: write the held checkpoint again. Replies whether it is durable
-/// now (or nothing is held any more).
+/// Sent by the retry timer: write the held checkpoint again (a failure arms the next retry,
+/// after twice the wait).
 #[derive(Debug)]
 pub struct RetryCommit;
 
 impl Message<RetryCommit> for LiveSession {
-    type Reply = bool;
+    type Reply = ();
 
-    async fn handle(&mut self, _: RetryCommit, _: &mut Context<Self, bool>) -> bool {
-        if !self.unsaved || self.evicted {
-            return true;
-        }
-        if !self.commit().await {
-            return self.evicted;
+    async fn handle(&mut self, _: RetryCommit, _: &mut Context<Self, ()>) {
+        self.retry_timer = None;
+        if !self.admit_retry() || !self.commit().await {
+            return;
         }
         tracing::info!(session = %self.claim.key.session_id, "held checkpoint written; acks sent");
         self.notify_if_finished();
         self.drive().await;
-        true
     }
 }
 
@@ -82,18 +80,6 @@ impl LiveSession {
     /// Renews the lease every third of its length while the actor lives.
     pub(super) fn start_lease_timer(&mut self) {
         let Some(me) = self.me.clone() else { return };
-        let every = self.deps.lease / 3;
-        self.lease_timer = Some(tokio::spawn(async move {
-            let mut ticks = tokio::time::interval(every);
-            ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            ticks.tick().await;
-            loop {
-                ticks.tick().await;
-                let Some(session) = me.upgrade() else { return };
-                if session.tell(RenewLease).await.is_err() {
-                    return;
-                }
-            }
-        }));
+        self.lease_timer = Some(tell_every(me, self.deps.lease / 3, || RenewLease));
     }
 }

@@ -1,26 +1,19 @@
 //! The session's timers: abandonment after a long pause, and an assessment's time limit.
-//! Each is one task at most; a newer one replaces the older.
+//! Each is one `Timer` at most; a newer one replaces (and so cancels) the older.
 
 use kameo::actor::ActorRef;
 
 use super::{AbandonCheck, LiveSession, TimeLimitCheck};
+use crate::timer::tell_after;
 
 impl LiveSession {
     pub(super) fn start_abandon_timer(&mut self, actor_ref: ActorRef<Self>) {
         self.pause_epoch += 1;
-        let epoch = self.pause_epoch;
-        let after = self.deps.abandon_after;
-        let weak = actor_ref.downgrade();
-        if let Some(previous) = self.abandon_timer.take() {
-            previous.abort();
-        }
-        self.abandon_timer = Some(tokio::spawn(async move {
-            tokio::time::sleep(after).await;
-            if let Some(session) = weak.upgrade() {
-                // ignore: the session stopped meanwhile; restore abandons it lazily.
-                let _ = session.tell(AbandonCheck { epoch }).await;
-            }
-        }));
+        let check = AbandonCheck {
+            epoch: self.pause_epoch,
+        };
+        let wait = self.deps.abandon_after;
+        self.abandon_timer = Some(tell_after(actor_ref.downgrade(), wait, check));
     }
 
     /// Arms the time-limit timer of an assessment, once.
@@ -32,13 +25,7 @@ impl LiveSession {
             return;
         }
         let wait = std::time::Duration::from_millis(deadline_ms.saturating_sub(self.now()));
-        let weak = actor_ref.downgrade();
-        self.deadline_timer = Some(tokio::spawn(async move {
-            tokio::time::sleep(wait).await;
-            if let Some(session) = weak.upgrade() {
-                // ignore: a stopped session is expired lazily when next touched.
-                let _ = session.tell(TimeLimitCheck).await;
-            }
-        }));
+        let timer = tell_after(actor_ref.downgrade(), wait, TimeLimitCheck);
+        self.deadline_timer = Some(timer);
     }
 }

@@ -16,6 +16,7 @@ use kameo::message::{Context, Message};
 use viva_protocol::ErrorCode;
 
 use super::LiveSession;
+use crate::timer::{Timer, tell_every};
 use viva_core::voice::listener::{Heard, Listener};
 use viva_core::voice::spoken::Confirmable;
 use viva_core::voice::{DecodeError, DecodeJob, DecodeKind};
@@ -41,7 +42,7 @@ pub(super) struct Voice {
     last_audio_ms: u64,
     gap_counted_ms: u64,
     /// Counts gaps while a turn is open.
-    ticker: Option<tokio::task::JoinHandle<()>>,
+    ticker: Option<Timer>,
     /// `audio.commit` event ids whose turns are being decoded: a resend waits for the same
     /// answer instead of finding no turn.
     pub(super) committing: VecDeque<String>,
@@ -77,15 +78,7 @@ impl Voice {
     }
 
     fn stop_ticker(&mut self) {
-        if let Some(ticker) = self.ticker.take() {
-            ticker.abort();
-        }
-    }
-}
-
-impl Drop for Voice {
-    fn drop(&mut self) {
-        self.stop_ticker();
+        self.ticker = None;
     }
 }
 
@@ -267,19 +260,7 @@ impl LiveSession {
         if !voice.listener.in_turn() || voice.ticker.is_some() {
             return;
         }
-        let weak = actor_ref.downgrade();
-        voice.ticker = Some(tokio::spawn(async move {
-            let mut every = tokio::time::interval(TICK);
-            every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-            every.tick().await;
-            loop {
-                every.tick().await;
-                let Some(session) = weak.upgrade() else { break };
-                if session.tell(VoiceTick).await.is_err() {
-                    break;
-                }
-            }
-        }));
+        voice.ticker = Some(tell_every(actor_ref.downgrade(), TICK, || VoiceTick));
     }
 
     /// A decode of `audio`. A partial shares its turn's abort flag, so clearing or ending

@@ -8,7 +8,7 @@ use viva_blueprint::normalize::Expectation;
 use viva_protocol::server::{AnswerUnclear, ServerEvent, Transcript};
 use viva_protocol::{ErrorCode, ServerMessage};
 
-use super::admission::Admission;
+use super::admission::Admitted;
 use super::voice::Transcribed;
 use super::{LiveSession, SessionCommand};
 use viva_core::session::assessment::AnswerInput;
@@ -86,12 +86,14 @@ impl LiveSession {
             return;
         }
         let event_id = msg.event_id.clone();
-        let admission = self.admit(msg.connection_id, event_id.as_deref()).await;
-        if admission == Admission::Repeated {
+        let admission = self
+            .admit_client(msg.connection_id, event_id.as_deref())
+            .await;
+        if admission == Admitted::Repeated {
             return self.send_ack(event_id);
         }
         self.send_transcript(&msg, text.clone(), true);
-        if let Admission::Refused(refusal) = admission {
+        if let Admitted::Refused(refusal) = admission {
             return self.send_error(refusal.code, &refusal.message, event_id);
         }
         if msg.question_id.is_some() && msg.question_id != self.state.open_question_id() {

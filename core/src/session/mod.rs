@@ -1,6 +1,8 @@
 //! The session core: what every session is (lifecycle, phase, outbox) and what each mode adds
 //! (an exam, an assessment), with their checkpoint forms. The `viva-actors` crate drives it.
 //!
+//! - [`admission`]: the durability state machine and `admit`, the one rule every arriving
+//!   event passes.
 //! - [`phase`]: the closed `Phase` enum and the one transition function.
 //! - [`lifecycle`]: ids, phase, `seq`, outbox, pause and abandonment — shared by every mode.
 //! - [`core`]: `ExamCore`, the session state, and `pending_work`, the rule of what to do next.
@@ -10,6 +12,7 @@
 //!   blueprint assessment session, its commands and its checkpoint form.
 //! - [`state`]: `SessionState`, a session of either mode, as the actor drives it.
 
+pub mod admission;
 pub mod assessment;
 pub mod assessment_flow;
 pub mod assessment_snapshot;

@@ -210,14 +210,25 @@ impl SessionState {
         }
     }
 
+    /// Whether the session is live and its time limit has run out.
+    pub fn is_due_to_expire(&self, now_ms: u64) -> bool {
+        match self {
+            SessionState::Exam(_) => false,
+            SessionState::Assessment(core) => {
+                core.is_expired(now_ms) && core.life.phase.live().is_some()
+            }
+        }
+    }
+
     /// Completes an assessment whose time limit has run out; true if it did.
     pub fn expire_if_due(&mut self, ctx: StepContext<'_>, now_ms: u64) -> bool {
+        if !self.is_due_to_expire(now_ms) {
+            return false;
+        }
         let SessionState::Assessment(core) = self else {
             return false;
         };
-        let due = core.is_expired(now_ms) && core.life.phase.live().is_some();
-        due && core
-            .complete(AssessmentTrigger::TimeLimit, ctx.blueprints, now_ms)
+        core.complete(AssessmentTrigger::TimeLimit, ctx.blueprints, now_ms)
             .is_ok()
     }
 
