@@ -970,3 +970,122 @@ async fn an_untimed_assessment_has_no_time_limit() {
         None
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Admission: events that arrive late are refused (or dropped) exactly as a typed answer is
+
+#[tokio::test(start_paused = true)]
+async fn an_examiner_reply_during_a_storage_outage_is_dropped_and_asked_again() {
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let examiner = Arc::new(GatedExaminer {
+        inner: EmbeddedExaminer::new(library()),
+        gate: gate.clone(),
+        calls: Default::default(),
+    });
+    let store = Arc::new(FlakyStore::default());
+    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
+    let world = world_with(store.clone(), clock, examiner.clone());
+    let (first, mut first_events) = device(1);
+    let Attached::Session { session, .. } = start(&world, "alice", first).await else {
+        panic!("refused")
+    };
+    gate.add_permits(1);
+    assert_eq!(until_question(&mut first_events).await.number, 1);
+    let answer = Command {
+        connection_id: 1,
+        event_id: Some("a1".into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
+    };
+    assert_eq!(session.ask(answer).await.unwrap(), CommandOutcome::Applied);
+    assert_eq!(examiner.calls(), 2, "the assessment is under way");
+
+    // Storage fails; a pause is held unsaved; then the examiner's verdict arrives.
+    store
+        .failing
+        .store(true, std::sync::atomic::Ordering::SeqCst);
+    let pause = || Command {
+        connection_id: 1,
+        event_id: Some("p".into()),
+        command: SessionCommand::Pause,
+    };
+    session.ask(pause()).await.unwrap();
+    gate.add_permits(1);
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let during = drain(&mut first_events);
+    let assessed = |m: &ServerMessage| matches!(m.event, ServerEvent::Assessment(_));
+    assert!(!during.iter().any(assessed), "verdict applied: {during:?}");
+    let typed_refusal = session
+        .ask(Command {
+            connection_id: 1,
+            event_id: Some("a2".into()),
+            command: SessionCommand::Answer(AnswerInput::Text("Yes.".into())),
+        })
+        .await
+        .unwrap();
+    assert!(
+        matches!(&typed_refusal, CommandOutcome::Refused(r) if r.code == ErrorCode::StorageUnavailable),
+        "a typed answer is refused at the same moment: {typed_refusal:?}"
+    );
+
+    // Storage recovers: the held pause is stored, and on resume the dropped verdict is asked
+    // for again.
+    store
+        .failing
+        .store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        session.ask(pause()).await.unwrap(),
+        CommandOutcome::Repeated
+    );
+    let (second, mut second_events) = device(2);
+    let resume = ResumeSession {
+        link: second,
+        event_id: None,
+        session_id: None,
+    };
+    world
+        .directory
+        .supervisor("alice")
+        .ask(resume)
+        .await
+        .unwrap();
+    gate.add_permits(2);
+    assert_eq!(until_assessment(&mut second_events).await, "q1");
+    assert!(examiner.calls() >= 3, "the dropped verdict was asked again");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_spoken_answer_after_the_time_limit_is_refused_and_the_assessment_completes() {
+    let world = assessment_world();
+    let (link, mut events) = device(1);
+    let Attached::Session { session, .. } = start_assessment(&world, "TIMED", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    // Only the session's clock moves: the spoken answer arrives before the time-limit timer.
+    world.clock.advance_ms(61_000);
+    let spoken = Transcribed::finished(1, Some("v1".into()), "forty two".into());
+    session.tell(spoken).await.unwrap();
+    assert_eq!(
+        session.ask(Inspect).await.unwrap().status,
+        SessionStatus::Completed
+    );
+    let after: Vec<ServerEvent> = drain(&mut events).into_iter().map(|m| m.event).collect();
+    assert!(
+        after.iter().any(|e| matches!(e, ServerEvent::Error(error)
+            if error.code == ErrorCode::SessionCompleted
+                && error.event_id.as_deref() == Some("v1"))),
+        "{after:?}"
+    );
+    assert!(
+        !after
+            .iter()
+            .any(|e| matches!(e, ServerEvent::Ack(ack) if ack.event_id == "v1")),
+        "{after:?}"
+    );
+    assert!(
+        after
+            .iter()
+            .any(|e| matches!(e, ServerEvent::SessionCompleted(_))),
+        "{after:?}"
+    );
+}

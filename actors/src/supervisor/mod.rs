@@ -13,7 +13,6 @@ use kameo::Actor;
 use kameo::actor::ActorRef;
 use viva_protocol::ErrorCode;
 use viva_protocol::config::SessionConfig;
-use viva_protocol::server::SessionStatus;
 
 use crate::session::{LiveSession, SessionDeps};
 use viva_core::checkpoint::{NodeBus, UserRecord};
@@ -214,16 +213,6 @@ fn restore_pause(life: &mut Lifecycle, deps: &SessionDeps) {
     let after = deps.abandon_after.as_millis() as u64;
     if life.abandon_if_stale(after, now) {
         tracing::info!(session = %life.session_id, "restored session was paused too long; abandoned");
-    }
-}
-
-/// The name of a status in the user record.
-pub fn status_name(status: SessionStatus) -> &'static str {
-    match status {
-        SessionStatus::Active => "active",
-        SessionStatus::Paused => "paused",
-        SessionStatus::Completed => "completed",
-        SessionStatus::Abandoned => "abandoned",
     }
 }
 

@@ -4,7 +4,7 @@
 use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
 
-use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor, status_name};
+use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
 use viva_core::checkpoint::format::SessionEntry;
 use viva_core::checkpoint::{StoreError, UserRecord};
 use viva_core::session::lifecycle::Refusal;
@@ -99,7 +99,6 @@ impl UserSupervisor {
 /// Lists a session in the record with its status, dropping the oldest finished ones beyond
 /// the bound.
 pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: SessionStatus) {
-    let status = status_name(status).to_owned();
     match record
         .sessions
         .iter_mut()
@@ -112,10 +111,7 @@ pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: Se
         }),
     }
     while record.sessions.len() > SESSIONS_PER_USER {
-        let oldest_finished = record
-            .sessions
-            .iter()
-            .position(|e| e.status == "completed" || e.status == "abandoned");
+        let oldest_finished = record.sessions.iter().position(SessionEntry::is_finished);
         record.sessions.remove(oldest_finished.unwrap_or(0));
     }
 }

@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::{AssessmentResult, ExamResult};
+use viva_protocol::server::SessionStatus;
 
 /// The current checkpoint format version.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -291,14 +292,51 @@ pub struct UserRecord {
 pub struct SessionEntry {
     /// The session id.
     pub session_id: String,
-    /// `active`, `paused`, `completed` or `abandoned`.
-    pub status: String,
+    /// Where it stands; stored as its name (`active`, `paused`, `completed`, `abandoned`).
+    #[serde(with = "status_name")]
+    pub status: SessionStatus,
 }
 
 impl SessionEntry {
     /// Whether the session is still open: active or paused, not completed or abandoned.
     pub fn is_open(&self) -> bool {
-        self.status == "active" || self.status == "paused"
+        matches!(self.status, SessionStatus::Active | SessionStatus::Paused)
+    }
+
+    /// Whether the session is over: completed or abandoned.
+    pub fn is_finished(&self) -> bool {
+        !self.is_open()
+    }
+}
+
+/// A session status stored as its name, the same bytes in JSON and MessagePack as the plain
+/// string the record held before it was typed.
+mod status_name {
+    use serde::{Deserialize, Deserializer, Serializer};
+    use viva_protocol::server::SessionStatus;
+
+    const NAMES: [(SessionStatus, &str); 4] = [
+        (SessionStatus::Active, "active"),
+        (SessionStatus::Paused, "paused"),
+        (SessionStatus::Completed, "completed"),
+        (SessionStatus::Abandoned, "abandoned"),
+    ];
+
+    pub fn serialize<S: Serializer>(status: &SessionStatus, out: S) -> Result<S::Ok, S::Error> {
+        let name = NAMES
+            .iter()
+            .find(|(known, _)| known == status)
+            .map_or("active", |(_, name)| name);
+        out.serialize_str(name)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(input: D) -> Result<SessionStatus, D::Error> {
+        let name = String::deserialize(input)?;
+        NAMES
+            .iter()
+            .find(|(_, known)| *known == name)
+            .map(|(status, _)| *status)
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown session status {name:?}")))
     }
 }
 
@@ -348,6 +386,34 @@ mod tests {
     const OLD_TURN: &str = r#"{"question_id": "q1", "element_code": "PA.I.A.K1",
         "kind": "primary", "question": "Which documents?", "answer": null, "score": null,
         "feedback": null}"#;
+
+    #[test]
+    fn session_statuses_are_stored_by_name_and_unknown_names_refused() {
+        for (status, name) in [
+            (SessionStatus::Active, "active"),
+            (SessionStatus::Paused, "paused"),
+            (SessionStatus::Completed, "completed"),
+            (SessionStatus::Abandoned, "abandoned"),
+        ] {
+            let entry = SessionEntry {
+                session_id: "s1".into(),
+                status,
+            };
+            let written = serde_json::to_string(&entry).unwrap();
+            assert_eq!(
+                written,
+                format!(r#"{{"session_id":"s1","status":"{name}"}}"#)
+            );
+            assert_eq!(
+                serde_json::from_str::<SessionEntry>(&written).unwrap(),
+                entry
+            );
+            assert_eq!(entry.is_open(), !entry.is_finished());
+        }
+        let unknown = r#"{"session_id":"s1","status":"running"}"#;
+        let err = serde_json::from_str::<SessionEntry>(unknown).unwrap_err();
+        assert!(err.to_string().contains("running"), "{err}");
+    }
 
     #[test]
     fn a_turn_written_before_the_turn_log_still_reads() {
