@@ -165,6 +165,16 @@ async fn start(world: &World, user: &str, link: DeviceLink) -> Attached {
 }
 
 /// The device's connection drops: its session pauses with no one to tell.
+/// Resumes `user`'s latest session on the device behind `link`.
+async fn resume_latest(world: &World, user: &str, link: DeviceLink) -> Attached {
+    let resume = ResumeSession {
+        link,
+        event_id: None,
+        session_id: None,
+    };
+    world.directory.supervisor(user).ask(resume).await.unwrap()
+}
+
 async fn disconnect(world: &World, user: &str, connection_id: u64) {
     let supervisor = world.directory.supervisor(user);
     supervisor
@@ -293,17 +303,7 @@ async fn a_second_device_pauses_the_first() {
     start(&world, "alice", first).await;
     let asked = until_question(&mut first_events).await;
     let (second, mut second_events) = device(2);
-    let resume = ResumeSession {
-        link: second,
-        event_id: None,
-        session_id: None,
-    };
-    world
-        .directory
-        .supervisor("alice")
-        .ask(resume)
-        .await
-        .unwrap();
+    resume_latest(&world, "alice", second).await;
     let paused = loop {
         if let ServerEvent::SessionPaused(paused) = next_event(&mut first_events).await {
             break paused;
@@ -627,6 +627,17 @@ struct GatedExaminer {
     calls: std::sync::atomic::AtomicUsize,
 }
 
+/// A gated examiner with its gate closed.
+fn gated_examiner() -> (Arc<tokio::sync::Semaphore>, Arc<GatedExaminer>) {
+    let gate = Arc::new(tokio::sync::Semaphore::new(0));
+    let examiner = Arc::new(GatedExaminer {
+        inner: EmbeddedExaminer::new(library()),
+        gate: gate.clone(),
+        calls: Default::default(),
+    });
+    (gate, examiner)
+}
+
 impl GatedExaminer {
     async fn wait(&self) {
         self.calls.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
@@ -675,12 +686,7 @@ async fn until_assessment(receiver: &mut viva_actors::link::Outbound) -> String 
 
 #[tokio::test(start_paused = true)]
 async fn a_slow_examiner_keeps_no_takeover_or_pause_waiting() {
-    let gate = Arc::new(tokio::sync::Semaphore::new(0));
-    let examiner = Arc::new(GatedExaminer {
-        inner: EmbeddedExaminer::new(library()),
-        gate: gate.clone(),
-        calls: Default::default(),
-    });
+    let (gate, examiner) = gated_examiner();
     let clock = Arc::new(ManualClock::at(1_700_000_000_000));
     let world = world_with(Arc::new(MemoryStore::new()), clock, examiner.clone());
     let (first, mut first_events) = device(1);
@@ -976,12 +982,7 @@ async fn an_untimed_assessment_has_no_time_limit() {
 
 #[tokio::test(start_paused = true)]
 async fn an_examiner_reply_during_a_storage_outage_is_dropped_and_asked_again() {
-    let gate = Arc::new(tokio::sync::Semaphore::new(0));
-    let examiner = Arc::new(GatedExaminer {
-        inner: EmbeddedExaminer::new(library()),
-        gate: gate.clone(),
-        calls: Default::default(),
-    });
+    let (gate, examiner) = gated_examiner();
     let store = Arc::new(FlakyStore::default());
     let clock = Arc::new(ManualClock::at(1_700_000_000_000));
     let world = world_with(store.clone(), clock, examiner.clone());
@@ -1037,17 +1038,7 @@ async fn an_examiner_reply_during_a_storage_outage_is_dropped_and_asked_again() 
         CommandOutcome::Repeated
     );
     let (second, mut second_events) = device(2);
-    let resume = ResumeSession {
-        link: second,
-        event_id: None,
-        session_id: None,
-    };
-    world
-        .directory
-        .supervisor("alice")
-        .ask(resume)
-        .await
-        .unwrap();
+    resume_latest(&world, "alice", second).await;
     gate.add_permits(2);
     assert_eq!(until_assessment(&mut second_events).await, "q1");
     assert!(examiner.calls() >= 3, "the dropped verdict was asked again");

@@ -53,7 +53,8 @@ enum Source {
     Answers(Vec<Answer>),
 }
 
-/// The `viva-talk` command line: `viva talk ARGS` runs `viva-talk ARGS`.
+/// Answer an exam by voice from the microphone (or WAV files), hearing the questions.
+/// (`viva talk ARGS` runs `viva-talk ARGS`.)
 #[derive(Debug, clap::Parser)]
 #[command(name = "viva talk", version)]
 pub struct Cli {
