@@ -137,7 +137,7 @@ pub fn plan_row(checkpoint: &SessionCheckpoint, user: UserShown) -> Option<PlanR
         rating: wire_name(&exam.config.rating),
         study_mode: wire_name(&exam.config.study_mode),
         scope: scope(exam),
-        phase: checkpoint.phase.clone(),
+        phase: wire_name(&checkpoint.phase),
         outcome: exam.result.as_ref().map(|r| wire_name(&r.outcome)),
         planned: plan.planned_question_count,
         asked: plan.asked_count,
@@ -197,7 +197,7 @@ pub fn user_hash(user_id: &str) -> String {
 }
 
 fn exam_of(checkpoint: &SessionCheckpoint) -> Option<&ExamCheckpoint> {
-    (checkpoint.mode == "exam")
+    (checkpoint.mode == viva_protocol::Mode::Exam)
         .then_some(checkpoint.exam.as_ref())
         .flatten()
 }

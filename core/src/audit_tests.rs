@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::checkpoint::format::{
-    CHECKPOINT_FORMAT, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint,
+    CHECKPOINT_FORMAT, NextStepCheckpoint, OpenQuestionCheckpoint, PhaseName, PlanCheckpoint,
     PlannerCheckpoint, TurnCheckpoint,
 };
 
@@ -28,7 +28,7 @@ fn map<V: Clone>(pairs: &[(&str, V)]) -> BTreeMap<String, V> {
 }
 
 /// An exam over [`QUEUE`] with 4 planned questions, in which `fates` happened.
-fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: &str) -> SessionCheckpoint {
+fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> SessionCheckpoint {
     let mut coverage: Vec<(&str, String)> = QUEUE.iter().map(|c| (*c, "pending".into())).collect();
     for (code, state, ..) in fates {
         if let Some(entry) = coverage.iter_mut().find(|(c, _)| c == code) {
@@ -85,9 +85,9 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: &str) -> SessionChec
         paused_at_ms: None,
         thinking_pause_ms: None,
         seq: 9,
-        phase: phase.into(),
+        phase,
         resume_to: None,
-        mode: "exam".into(),
+        mode: viva_protocol::Mode::Exam,
         exam: Some(exam),
         assessment: None,
         transcript: Vec::new(),
@@ -122,11 +122,14 @@ fn check(checkpoint: SessionCheckpoint, expected: [u32; 9]) {
 #[test]
 fn counts_follow_the_plan() {
     // Nothing asked yet.
-    check(exam(&[], 0, 0, "idle"), [4, 0, 0, 0, 0, 0, 0, 6, 0]);
+    check(
+        exam(&[], 0, 0, PhaseName::Idle),
+        [4, 0, 0, 0, 0, 0, 0, 6, 0],
+    );
     // One open question, not answered yet: asked, not examined.
     let open = [("PA.I.A.K1", "asked", None, 1, 0)];
     check(
-        exam(&open, 1, 0, "awaiting_answer"),
+        exam(&open, 1, 0, PhaseName::AwaitingAnswer),
         [4, 1, 1, 0, 0, 0, 0, 5, 0],
     );
     // Partial, then a follow-up; unsatisfactory earned a bonus; one credited by mention.
@@ -136,7 +139,10 @@ fn counts_follow_the_plan() {
         ("PA.I.A.K3", "credited_by_mention", None, 0, 0),
         ("PA.III.A.K1", "asked", Some("satisfactory"), 1, 0),
     ];
-    check(exam(&mixed, 3, 1, "paused"), [4, 3, 4, 1, 1, 1, 4, 2, 0]);
+    check(
+        exam(&mixed, 3, 1, PhaseName::Paused),
+        [4, 3, 4, 1, 1, 1, 4, 2, 0],
+    );
     // Ended early: what was left is skipped.
     let ended = [
         ("PA.I.A.K1", "asked", Some("satisfactory"), 1, 0),
@@ -146,7 +152,10 @@ fn counts_follow_the_plan() {
         ("PA.III.A.K2", "skipped", None, 0, 0),
         ("PA.IX.B.R1", "skipped", None, 0, 0),
     ];
-    check(exam(&ended, 1, 0, "completed"), [4, 1, 1, 0, 0, 0, 1, 0, 5]);
+    check(
+        exam(&ended, 1, 0, PhaseName::Completed),
+        [4, 1, 1, 0, 0, 0, 1, 0, 5],
+    );
 }
 
 #[test]
@@ -155,7 +164,11 @@ fn the_row_names_the_plan_and_its_areas_in_area_order() {
         ("PA.I.A.K1", "asked", Some("satisfactory"), 1, 0),
         ("PA.III.A.K2", "credited_by_mention", None, 0, 0),
     ];
-    let row = plan_row(&exam(&fates, 1, 0, "awaiting_answer"), UserShown::Hashed).unwrap();
+    let row = plan_row(
+        &exam(&fates, 1, 0, PhaseName::AwaitingAnswer),
+        UserShown::Hashed,
+    )
+    .unwrap();
     assert_eq!(row.rating, "private");
     assert_eq!(row.study_mode, "cross_acs");
     assert_eq!(row.scope, "areas I,III,IX; tasks PA.I.A");
@@ -186,7 +199,7 @@ fn the_row_names_the_plan_and_its_areas_in_area_order() {
 
 #[test]
 fn users_are_hashed_unless_asked_for_plainly() {
-    let checkpoint = exam(&[], 0, 0, "idle");
+    let checkpoint = exam(&[], 0, 0, PhaseName::Idle);
     let hashed = plan_row(&checkpoint, UserShown::Hashed).unwrap().user;
     assert_eq!(hashed, user_hash("alice"));
     assert!(hashed.starts_with("u-") && hashed.len() == 10, "{hashed}");
@@ -198,10 +211,10 @@ fn users_are_hashed_unless_asked_for_plainly() {
 
 #[test]
 fn assessments_are_not_plans() {
-    let mut checkpoint = exam(&[], 0, 0, "idle");
-    checkpoint.mode = "assessment".into();
+    let mut checkpoint = exam(&[], 0, 0, PhaseName::Idle);
+    checkpoint.mode = viva_protocol::Mode::Assessment;
     assert_eq!(plan_row(&checkpoint, UserShown::Hashed), None);
-    let mut headless = exam(&[], 0, 0, "idle");
+    let mut headless = exam(&[], 0, 0, PhaseName::Idle);
     headless.exam = None;
     assert_eq!(plan_detail(&headless, UserShown::Hashed), None);
 }
@@ -226,7 +239,7 @@ fn the_detail_lists_every_element_in_plan_order() {
         ("PA.I.A.K2", "asked", None, 1, 0),
         ("PA.III.A.K1", "credited_by_mention", None, 0, 0),
     ];
-    let mut checkpoint = exam(&fates, 2, 1, "awaiting_answer");
+    let mut checkpoint = exam(&fates, 2, 1, PhaseName::AwaitingAnswer);
     checkpoint.transcript = vec![
         turn("PA.I.A.K1", "primary"),
         turn("PA.I.A.K1", "follow_up"),
@@ -276,7 +289,7 @@ fn the_detail_lists_every_element_in_plan_order() {
 #[test]
 fn rows_are_kept_newest_first_up_to_the_limit() {
     let row = |id: &str, updated: u64| {
-        let mut checkpoint = exam(&[], 0, 0, "idle");
+        let mut checkpoint = exam(&[], 0, 0, PhaseName::Idle);
         checkpoint.session_id = id.into();
         checkpoint.updated_at_ms = updated;
         plan_row(&checkpoint, UserShown::Hashed).unwrap()

@@ -5,7 +5,7 @@
 //! appends the new one, as the server does).
 
 use viva_core::checkpoint::SessionCheckpoint;
-use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_redis_store::codec;
 
 /// Applied event ids a synthetic checkpoint carries (the server keeps a bounded window).
@@ -24,9 +24,9 @@ pub fn synthetic(turns: usize) -> SessionCheckpoint {
         paused_at_ms: None,
         thinking_pause_ms: None,
         seq: 3 * turns as u64,
-        phase: "awaiting_answer".to_owned(),
+        phase: PhaseName::AwaitingAnswer,
         resume_to: None,
-        mode: "exam".to_owned(),
+        mode: Mode::Exam,
         exam: None,
         assessment: None,
         transcript: (0..turns).map(synthetic_turn).collect(),

@@ -50,3 +50,14 @@ pub enum Mode {
     /// A tutoring session.
     Tutor,
 }
+
+impl Mode {
+    /// The mode's wire name: `exam`, `assessment` or `tutor`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Exam => "exam",
+            Mode::Assessment => "assessment",
+            Mode::Tutor => "tutor",
+        }
+    }
+}

@@ -4,6 +4,7 @@
 use std::time::Duration;
 
 use redis::Value;
+use viva_core::checkpoint::format::PhaseName;
 use viva_core::checkpoint::{
     CheckpointStore, Claim, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
     StoreFuture, UserRecord,
@@ -37,11 +38,15 @@ impl Default for Retention {
 }
 
 impl Retention {
-    fn for_phase(&self, phase: &str) -> Duration {
+    fn for_phase(&self, phase: PhaseName) -> Duration {
         match phase {
-            "completed" => self.completed,
-            "abandoned" => self.abandoned,
-            _ => self.open,
+            PhaseName::Completed => self.completed,
+            PhaseName::Abandoned => self.abandoned,
+            PhaseName::Idle
+            | PhaseName::QuestionAsked
+            | PhaseName::AwaitingAnswer
+            | PhaseName::Assessed
+            | PhaseName::Paused => self.open,
         }
     }
 }
@@ -141,7 +146,7 @@ impl RedisStore {
     async fn save(&self, key: &SessionKey, write: SessionWrite<'_>) -> Result<(), StoreError> {
         let keys = SessionKeys::of(key);
         let checkpoint = write.checkpoint;
-        let ttl = self.retention.for_phase(&checkpoint.phase).as_millis() as u64;
+        let ttl = self.retention.for_phase(checkpoint.phase).as_millis() as u64;
         let mut invocation = scripts::SAVE.prepare_invoke();
         invocation
             .key(&keys.meta)

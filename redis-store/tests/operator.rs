@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 
 use redis_server::{RedisCluster, RedisServer};
 use viva_core::checkpoint::SwitchRecord;
-use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
     SwitchStore,
@@ -52,9 +52,9 @@ async fn put_session(store: &RedisStore, user: &str, session: &str, turns: usize
         paused_at_ms: None,
         thinking_pause_ms: None,
         seq: 1,
-        phase: "paused".into(),
-        resume_to: Some("awaiting_answer".into()),
-        mode: "exam".into(),
+        phase: PhaseName::Paused,
+        resume_to: Some(PhaseName::AwaitingAnswer),
+        mode: Mode::Exam,
         exam: None,
         assessment: None,
         transcript: (1..=turns).map(turn).collect(),

@@ -7,7 +7,7 @@ mod redis_server;
 use std::time::Duration;
 
 use redis_server::RedisServer;
-use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, TurnCheckpoint};
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, NodeBus, Notice, SessionCheckpoint, SessionKey, SessionWrite,
     StoreError, UserRecord,
@@ -47,9 +47,9 @@ fn checkpoint(key: &SessionKey, version: u64, turns: Vec<TurnCheckpoint>) -> Ses
         paused_at_ms: None,
         thinking_pause_ms: None,
         seq: version,
-        phase: "paused".into(),
-        resume_to: Some("awaiting_answer".into()),
-        mode: "exam".into(),
+        phase: PhaseName::Paused,
+        resume_to: Some(PhaseName::AwaitingAnswer),
+        mode: Mode::Exam,
         exam: None,
         assessment: None,
         transcript: turns,

@@ -19,7 +19,7 @@ use crate::link::DeviceLink;
 use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
 use viva_core::session::core::QuestionDraft;
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::state::Work;
+use viva_core::session::state::{ExaminerReply, Work};
 
 /// A slow examiner's call under way.
 pub(super) struct InFlight {
@@ -72,13 +72,14 @@ impl Message<ExaminerReturned> for LiveSession {
         let wanted = self.state.work() == msg.work;
         if self.admit_reply(wanted).await {
             let now = self.now();
-            let stepped = match (msg.work, msg.answer) {
-                (Work::Assess(_), Answer::Assessed(verdict)) => self.store_verdict(verdict, now),
-                (Work::Phrase(draft), Answer::Phrased(text)) => {
-                    self.commit_phrasing(draft, text, now)
+            let reply = match (msg.work, msg.answer) {
+                (Work::Assess(_), Answer::Assessed(verdict)) => ExaminerReply::Assessed(verdict),
+                (Work::Phrase(draft), Answer::Phrased(words)) => {
+                    ExaminerReply::Phrased(draft, words)
                 }
                 _ => return,
             };
+            let stepped = self.take_examiner_reply(reply, now);
             if !self.after_step(stepped).await {
                 return;
             }
@@ -117,25 +118,18 @@ impl LiveSession {
         self.in_flight = Some(InFlight { work, muted, task });
     }
 
-    /// Stores a verdict, logging the model call behind it.
-    pub(super) fn store_verdict(
+    /// Hands the examiner's reply to the session, logging the model call behind it.
+    pub(super) fn take_examiner_reply(
         &mut self,
-        verdict: Examined<ExaminerAssessment>,
+        reply: ExaminerReply,
         now: u64,
     ) -> Result<(), Refusal> {
-        self.log_examiner_call(verdict.call.as_ref());
-        self.state.store_assessment(verdict, now)
-    }
-
-    /// Commits a phrased question, logging the model call behind it.
-    pub(super) fn commit_phrasing(
-        &mut self,
-        draft: QuestionDraft,
-        phrased: Examined<String>,
-        now: u64,
-    ) -> Result<(), Refusal> {
-        self.log_examiner_call(phrased.call.as_ref());
-        self.state.commit_question(draft, phrased, now)
+        let call = match &reply {
+            ExaminerReply::Assessed(verdict) => verdict.call.as_ref(),
+            ExaminerReply::Phrased(_, words) => words.call.as_ref(),
+        };
+        self.log_examiner_call(call);
+        self.state.take_examiner_reply(reply, now)
     }
 
     /// The turn log of one model call: in the trace, under this session, and in metrics.

@@ -25,7 +25,7 @@ use viva_core::metrics::phase_index;
 use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
-use viva_core::session::state::{SessionState, StepContext, Work};
+use viva_core::session::state::{ExaminerReply, SessionState, StepContext, Work};
 
 mod admission;
 mod commit;
@@ -277,12 +277,12 @@ impl LiveSession {
                 }
                 Work::Assess(request) => {
                     let verdict = self.deps.examiner.assess(&request).await;
-                    self.store_verdict(verdict, now)
+                    self.take_examiner_reply(ExaminerReply::Assessed(verdict), now)
                 }
                 Work::Phrase(draft) => {
                     let (link, muted) = (self.link.clone(), Arc::default());
                     let phrased = phrase_streamed(&*self.deps.examiner, link, muted, &draft).await;
-                    self.commit_phrasing(draft, phrased, now)
+                    self.take_examiner_reply(ExaminerReply::Phrased(draft, phrased), now)
                 }
                 Work::Step => self.state.step(Self::context(&self.deps), now),
             };

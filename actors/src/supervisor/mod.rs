@@ -143,34 +143,31 @@ impl UserSupervisor {
         session_id: String,
     ) -> Result<SessionState, Refusal> {
         let now_ms = self.deps.session.clock.now_ms();
+        let life = Lifecycle::new(session_id, self.user_id.clone(), now_ms);
         let seed = server_seed();
         match config {
             SessionConfig::Exam(config) => {
                 let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
                 let rating = viva_core::session::core::rating_of(&config);
                 let new = NewExam {
-                    session_id,
-                    user_id: self.user_id.clone(),
                     config,
                     default_seed: seed,
                     defaults: self.deps.plan_defaults,
                     prior_scores: &prior,
-                    now_ms,
                 };
                 let core = ExamCore::create(new, self.deps.session.library.catalog(rating))?;
-                Ok(SessionState::Exam(Box::new(core)))
+                Ok(SessionState::new(life, Box::new(core)))
             }
             SessionConfig::Assessment(config) => {
-                let life = Lifecycle::new(session_id, self.user_id.clone(), now_ms);
                 let blueprints = &self.deps.session.blueprints;
                 let core = AssessmentCore::create(
-                    life,
+                    now_ms,
                     &config.assessment_id,
                     config.learning,
                     assessment_seed(config.learning, config.seed, seed),
                     blueprints,
                 )?;
-                Ok(SessionState::Assessment(Box::new(core)))
+                Ok(SessionState::new(life, Box::new(core)))
             }
             SessionConfig::Tutor(_) => Err(Refusal::new(
                 ErrorCode::Unsupported,

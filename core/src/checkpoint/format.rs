@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
+pub use viva_protocol::Mode;
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::{AssessmentResult, ExamResult};
 use viva_protocol::server::SessionStatus;
@@ -17,6 +18,26 @@ pub const CHECKPOINT_FORMAT: u32 = 1;
 pub const USER_RECORD_FORMAT: u32 = 1;
 /// The current format version of the operator's new-session switch.
 pub const SWITCH_FORMAT: u32 = 1;
+
+/// A phase as a checkpoint stores it: the same name as `Phase::as_str`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseName {
+    /// No question asked yet.
+    Idle,
+    /// A question committed, not yet delivered.
+    QuestionAsked,
+    /// The candidate is answering.
+    AwaitingAnswer,
+    /// The last answer is assessed.
+    Assessed,
+    /// No device drives the session.
+    Paused,
+    /// Graded.
+    Completed,
+    /// Paused for too long.
+    Abandoned,
+}
 
 /// A session checkpoint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,11 +64,11 @@ pub struct SessionCheckpoint {
     /// The last `seq` used.
     pub seq: u64,
     /// The phase, such as `awaiting_answer` or `paused`.
-    pub phase: String,
+    pub phase: PhaseName,
     /// The phase to return to on resume, while paused.
-    pub resume_to: Option<String>,
-    /// `exam` or `assessment`.
-    pub mode: String,
+    pub resume_to: Option<PhaseName>,
+    /// The mode, whose own section (`exam`, `assessment`) holds its state.
+    pub mode: Mode,
     /// Exam state, for exams.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub exam: Option<ExamCheckpoint>,

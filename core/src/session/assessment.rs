@@ -64,8 +64,6 @@ pub struct PendingAnswer {
 /// The state of one assessment session.
 #[derive(Debug, Clone)]
 pub struct AssessmentCore {
-    /// Ids, phase, `seq`, outbox.
-    pub life: Lifecycle,
     /// The assessment blueprint.
     pub assessment_id: String,
     /// Learning (feedback after each item) or evaluation (nothing until the end).
@@ -100,7 +98,7 @@ pub enum AssessmentWork {
 impl AssessmentCore {
     /// Plans a new session of `assessment_id`.
     pub fn create(
-        life: Lifecycle,
+        created_at_ms: u64,
         assessment_id: &str,
         learning: bool,
         seed: u64,
@@ -117,7 +115,7 @@ impl AssessmentCore {
         })?;
         let deadline_ms = assessment
             .time_limit_minutes
-            .map(|minutes| life.created_at_ms + (minutes * 60_000.0).round() as u64);
+            .map(|minutes| created_at_ms + (minutes * 60_000.0).round() as u64);
         let items = plan_items(assessment, seed)
             .into_iter()
             .map(|planned| AssessmentItem {
@@ -128,7 +126,6 @@ impl AssessmentCore {
             })
             .collect();
         Ok(AssessmentCore {
-            life,
             assessment_id: assessment_id.to_owned(),
             learning,
             seed,
@@ -141,8 +138,8 @@ impl AssessmentCore {
     }
 
     /// What to do now; pure.
-    pub fn pending_work(&self) -> AssessmentWork {
-        if self.life.phase.live().is_none() {
+    pub fn pending_work(&self, life: &Lifecycle) -> AssessmentWork {
+        if life.phase.live().is_none() {
             return AssessmentWork::Nothing;
         }
         if self.pending.is_some() {
@@ -152,7 +149,7 @@ impl AssessmentCore {
             return AssessmentWork::Nothing;
         }
         match self.items.iter().position(|slot| slot.response.is_none()) {
-            Some(index) if matches!(self.life.phase, Phase::Idle | Phase::Assessed) => {
+            Some(index) if matches!(life.phase, Phase::Idle | Phase::Assessed) => {
                 AssessmentWork::Ask(index)
             }
             Some(_) => AssessmentWork::Nothing,
@@ -239,7 +236,6 @@ mod tests {
 
     fn core(deadline_ms: Option<u64>) -> AssessmentCore {
         AssessmentCore {
-            life: Lifecycle::new("s".into(), "u".into(), 1_000),
             assessment_id: "A".into(),
             learning: false,
             seed: 1,

@@ -12,12 +12,12 @@ use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use super::assessment::{AnswerInput, AssessmentCore, PendingAnswer, Response};
-use super::lifecycle::Refusal;
+use super::lifecycle::{Lifecycle, Refusal};
 use super::phase::PhaseEvent;
 
 impl AssessmentCore {
     /// Queues `session.started`.
-    pub fn announce_start(&mut self, library: &BlueprintLibrary) {
+    pub fn announce_start(&self, life: &mut Lifecycle, library: &BlueprintLibrary) {
         let time_limit = library
             .assessment(&self.assessment_id)
             .and_then(|a| a.time_limit_minutes)
@@ -30,28 +30,29 @@ impl AssessmentCore {
             follow_up_max_per_element: 0,
             time_limit_seconds: time_limit,
         };
-        self.life.announce(Mode::Assessment, plan);
+        life.announce(Mode::Assessment, plan);
     }
 
     /// Commits the generated item of slot `index` as the open question.
     pub fn ask(
         &mut self,
+        life: &mut Lifecycle,
         index: usize,
         item: Item,
         library: &BlueprintLibrary,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
+        life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let slot = &mut self.items[index];
         slot.item = Some(item);
         slot.asked_at_ms = Some(now_ms);
         self.current = Some(index);
-        self.emit_open_item(library, now_ms);
+        self.emit_open_item(life, library, now_ms);
         Ok(())
     }
 
     /// Queues the open item (again, after a resume): stem and options, never the key.
-    pub fn emit_open_item(&mut self, library: &BlueprintLibrary, now_ms: u64) {
+    pub fn emit_open_item(&self, life: &mut Lifecycle, library: &BlueprintLibrary, now_ms: u64) {
         let Some(index) = self.current else { return };
         let Some(item) = &self.items[index].item else {
             return;
@@ -69,18 +70,19 @@ impl AssessmentCore {
             total: show_progress.then_some(self.items.len() as u32),
             time_remaining_seconds: self.seconds_remaining(now_ms),
         };
-        self.life.emit(ServerEvent::Question(question));
+        life.emit(ServerEvent::Question(question));
     }
 
     /// Commits an answer to the open item and queues its `ack`.
     pub fn commit_answer(
         &mut self,
+        life: &mut Lifecycle,
         input: AnswerInput,
         allow_skip: bool,
         event_id: Option<String>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.life.require_live()?;
+        life.require_live()?;
         let open = self.current.filter(|_| self.pending.is_none());
         let Some(item) = open.and_then(|index| self.items[index].item.as_ref()) else {
             return Err(Refusal::new(
@@ -108,20 +110,20 @@ impl AssessmentCore {
             input,
             at_ms: now_ms,
         });
-        self.life.updated_at_ms = now_ms;
-        self.life.acknowledge(event_id);
+        life.updated_at_ms = now_ms;
+        life.acknowledge(event_id);
         Ok(())
     }
 
     /// Judges the committed answer and queues the `assessment` (only `recorded` when evaluating).
-    pub fn judge(&mut self, now_ms: u64) -> Result<(), Refusal> {
+    pub fn judge(&mut self, life: &mut Lifecycle, now_ms: u64) -> Result<(), Refusal> {
         let (Some(index), Some(pending)) = (self.current, self.pending.take()) else {
             return Err(Refusal::new(
                 ErrorCode::NoOpenQuestion,
                 "no answer awaits judging",
             ));
         };
-        self.life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let Some(item) = self.items[index].item.clone() else {
             return Err(Refusal::new(
                 ErrorCode::Internal,
@@ -156,29 +158,29 @@ impl AssessmentCore {
             assessment.feedback = Some(item.explanation.clone().unwrap_or(fallback));
             assessment.correct_answer = Some(item.answer.clone());
         }
-        self.life.emit(ServerEvent::Assessment(assessment));
+        life.emit(ServerEvent::Assessment(assessment));
         Ok(())
     }
 
     /// Grades the session (unanswered items count as wrong) and queues `session.completed`.
     pub fn complete(
         &mut self,
+        life: &mut Lifecycle,
         trigger: AssessmentTrigger,
         library: &BlueprintLibrary,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.life.advance(PhaseEvent::Completed, now_ms)?;
+        life.advance(PhaseEvent::Completed, now_ms)?;
         self.current = None;
         self.pending = None;
-        self.result = Some(self.grade(trigger, library, now_ms));
-        self.emit_completed();
+        self.result = Some(self.grade(trigger, library, life.created_at_ms, now_ms));
+        self.emit_completed(life);
         Ok(())
     }
 
-    fn emit_completed(&mut self) {
+    fn emit_completed(&self, life: &mut Lifecycle) {
         if let Some(result) = self.result.clone() {
-            self.life
-                .announce_completed(viva_protocol::result::SessionResult::Assessment(result));
+            life.announce_completed(viva_protocol::result::SessionResult::Assessment(result));
         }
     }
 
@@ -186,6 +188,7 @@ impl AssessmentCore {
         &self,
         trigger: AssessmentTrigger,
         library: &BlueprintLibrary,
+        created_at_ms: u64,
         now_ms: u64,
     ) -> AssessmentResult {
         let outcomes: Vec<ItemOutcome> = self.items.iter().map(outcome).collect();
@@ -194,7 +197,7 @@ impl AssessmentCore {
             .iter()
             .filter(|s| s.response.as_ref().is_some_and(|r| r.skipped))
             .count();
-        let duration_seconds = now_ms.saturating_sub(self.life.created_at_ms) as f64 / 1000.0;
+        let duration_seconds = now_ms.saturating_sub(created_at_ms) as f64 / 1000.0;
         let Some(assessment) = library.assessment(&self.assessment_id) else {
             return empty_result(self, trigger, duration_seconds);
         };
@@ -218,13 +221,18 @@ impl AssessmentCore {
     }
 
     /// Resumes; queues `session.resumed`, then the open item or the result.
-    pub fn resume(&mut self, library: &BlueprintLibrary, now_ms: u64) -> Result<(), Refusal> {
+    pub fn resume(
+        &self,
+        life: &mut Lifecycle,
+        library: &BlueprintLibrary,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
         let progress = self.progress();
-        let status = self.life.resume(Mode::Assessment, progress, now_ms)?;
+        let status = life.resume(Mode::Assessment, progress, now_ms)?;
         if status == SessionStatus::Completed {
-            self.emit_completed();
+            self.emit_completed(life);
         } else if self.pending.is_none() {
-            self.emit_open_item(library, now_ms);
+            self.emit_open_item(life, library, now_ms);
         }
         Ok(())
     }
@@ -367,5 +375,181 @@ fn audit_item(index: usize, slot: &super::assessment::AssessmentItem) -> AuditIt
         correct: response.is_some_and(|r| r.correct),
         skipped: response.is_some_and(|r| r.skipped),
         response_ms: outcome(slot).response_ms,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::assessment::AssessmentWork;
+    use crate::session::test_sessions::{START_MS, World};
+
+    /// An assessment of `id` with its first item asked and delivered.
+    fn asked(world: &World, id: &str, learning: bool) -> (AssessmentCore, Lifecycle) {
+        let mut life = world.life();
+        let mut core =
+            AssessmentCore::create(START_MS, id, learning, 3, &world.blueprints).unwrap();
+        assert_eq!(core.pending_work(&life), AssessmentWork::Ask(0));
+        let item = core.generate_slot(0, &world.blueprints).unwrap();
+        core.ask(&mut life, 0, item, &world.blueprints, START_MS)
+            .unwrap();
+        life.mark_delivered(START_MS);
+        (core, life)
+    }
+
+    fn key(core: &AssessmentCore) -> (u32, String) {
+        let item = core.items[0].item.as_ref().unwrap();
+        (item.answer_index as u32, item.answer.clone())
+    }
+
+    #[test]
+    fn an_answer_is_checked_against_the_open_item_before_it_is_committed() {
+        let world = World::new();
+        let cases: [(&str, bool, AnswerInput, Option<ErrorCode>); 5] = [
+            ("UNTIMED", false, AnswerInput::Choice(3), None),
+            (
+                "UNTIMED",
+                false,
+                AnswerInput::Choice(4),
+                Some(ErrorCode::InvalidAnswer),
+            ),
+            (
+                "UNTIMED",
+                false,
+                AnswerInput::Skip,
+                Some(ErrorCode::SkipNotAllowed),
+            ),
+            ("TIMED", true, AnswerInput::Skip, None),
+            ("TIMED", true, AnswerInput::Text("forty".into()), None),
+        ];
+        for (id, allow_skip, input, refused) in cases {
+            let (mut core, mut life) = asked(&world, id, false);
+            let got = core.commit_answer(&mut life, input.clone(), allow_skip, None, START_MS + 1);
+            assert_eq!(got.err().map(|r| r.code), refused, "{id} {input:?}");
+            assert_eq!(core.pending.is_some(), refused.is_none(), "{id} {input:?}");
+        }
+    }
+
+    #[test]
+    fn a_second_answer_to_the_same_item_is_refused() {
+        let world = World::new();
+        let (mut core, mut life) = asked(&world, "UNTIMED", false);
+        core.commit_answer(&mut life, AnswerInput::Choice(0), false, None, START_MS + 1)
+            .unwrap();
+        let refusal =
+            core.commit_answer(&mut life, AnswerInput::Choice(1), false, None, START_MS + 1);
+        assert_eq!(refusal.unwrap_err().code, ErrorCode::NoOpenQuestion);
+    }
+
+    #[test]
+    fn evaluation_reveals_nothing_until_the_end_and_learning_shows_the_key() {
+        let world = World::new();
+        for learning in [false, true] {
+            let (mut core, mut life) = asked(&world, "UNTIMED", learning);
+            let (index, answer) = key(&core);
+            let wrong = (index + 1) % 4;
+            core.commit_answer(
+                &mut life,
+                AnswerInput::Choice(wrong),
+                false,
+                None,
+                START_MS + 1,
+            )
+            .unwrap();
+            core.judge(&mut life, START_MS + 2).unwrap();
+            let Some(ServerEvent::Assessment(shown)) = life.outbox.last().map(|m| &m.event) else {
+                panic!("the judgement is queued");
+            };
+            let revealed = (
+                shown.score.clone(),
+                shown.correct_answer.clone(),
+                shown.recorded,
+            );
+            let expected = match learning {
+                true => (Some("unsatisfactory".to_owned()), Some(answer), None),
+                false => (None, None, Some(true)),
+            };
+            assert_eq!(revealed, expected, "learning {learning}");
+            let response = core.items[0].response.as_ref().unwrap();
+            assert!(!response.correct && !response.skipped);
+        }
+    }
+
+    #[test]
+    fn a_spoken_or_typed_answer_is_judged_by_its_value_and_says_what_was_understood() {
+        let world = World::new();
+        let (_, answer) = key(&asked(&world, "UNTIMED", false).0);
+        let cases = [
+            (answer.clone(), true, answer.clone()),
+            (format!("it's {answer}"), true, answer.clone()),
+            ("option Z".into(), false, "option z".into()),
+        ];
+        for (said, correct, understood) in cases {
+            let (mut core, mut life) = asked(&world, "UNTIMED", true);
+            core.commit_answer(
+                &mut life,
+                AnswerInput::Text(said.clone()),
+                false,
+                None,
+                START_MS + 1,
+            )
+            .unwrap();
+            core.judge(&mut life, START_MS + 2).unwrap();
+            assert_eq!(
+                core.items[0].response.as_ref().unwrap().correct,
+                correct,
+                "{said}"
+            );
+            let Some(ServerEvent::Assessment(shown)) = life.outbox.last().map(|m| &m.event) else {
+                panic!("the judgement is queued");
+            };
+            assert_eq!(
+                shown.understood_as.as_deref(),
+                Some(understood.as_str()),
+                "{said}"
+            );
+        }
+    }
+
+    #[test]
+    fn grading_counts_unanswered_items_as_wrong_and_keeps_the_keys_for_the_audit() {
+        let world = World::new();
+        let (mut core, mut life) = asked(&world, "UNTIMED", false);
+        let (index, _) = key(&core);
+        core.commit_answer(
+            &mut life,
+            AnswerInput::Choice(index),
+            false,
+            None,
+            START_MS + 1,
+        )
+        .unwrap();
+        core.judge(&mut life, START_MS + 2).unwrap();
+        core.complete(
+            &mut life,
+            AssessmentTrigger::UserEnded,
+            &world.blueprints,
+            START_MS + 60_000,
+        )
+        .unwrap();
+        let result = core.result.clone().unwrap();
+        assert_eq!(
+            (
+                result.items_total,
+                result.items_attempted,
+                result.items_correct
+            ),
+            (2, 1, 1)
+        );
+        assert_eq!(result.score_percent, 50.0);
+        assert_eq!(result.duration_seconds, 60.0);
+        assert!(
+            result.audit.is_empty(),
+            "the result sent in session.completed has no audit"
+        );
+        let audit = core.result_with_audit().unwrap().audit;
+        assert_eq!(audit.len(), 2);
+        assert_eq!(audit[0].answer_index, Some(index));
+        assert_eq!(audit[1].stem, None, "an item never asked has no stem");
     }
 }

@@ -5,7 +5,6 @@ use viva_blueprint::plan::PlannedItem;
 use viva_blueprint::skill::Difficulty;
 
 use super::assessment::{AnswerInput, AssessmentCore, AssessmentItem, PendingAnswer, Response};
-use super::lifecycle::Lifecycle;
 use crate::checkpoint::format::{
     AssessmentCheckpoint, GeneratedCheckpoint, ItemCheckpoint, PendingCheckpoint,
     ResponseCheckpoint,
@@ -65,10 +64,7 @@ fn item_checkpoint(slot: &AssessmentItem) -> ItemCheckpoint {
 }
 
 /// Rebuilds an assessment from its checkpoint.
-pub fn restore_assessment(
-    life: Lifecycle,
-    stored: &AssessmentCheckpoint,
-) -> Result<AssessmentCore, String> {
+pub fn restore_assessment(stored: &AssessmentCheckpoint) -> Result<AssessmentCore, String> {
     let items = stored
         .items
         .iter()
@@ -76,7 +72,6 @@ pub fn restore_assessment(
         .collect::<Result<Vec<_>, _>>()?;
     let pending = stored.pending.as_ref().map(restore_pending).transpose()?;
     Ok(AssessmentCore {
-        life,
         assessment_id: stored.assessment_id.clone(),
         learning: stored.learning,
         seed: stored.seed,
@@ -133,4 +128,62 @@ fn restore_item(stored: &ItemCheckpoint) -> Result<AssessmentItem, String> {
         asked_at_ms: stored.asked_at_ms,
         response,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stored(kind: &str, text: Option<&str>, index: Option<u32>) -> PendingCheckpoint {
+        PendingCheckpoint {
+            kind: kind.into(),
+            text: text.map(str::to_owned),
+            index,
+            at_ms: 5,
+        }
+    }
+
+    #[test]
+    fn every_pending_answer_round_trips_and_a_malformed_one_is_refused() {
+        let inputs = [
+            AnswerInput::Text("192.168.1.0".into()),
+            AnswerInput::Choice(2),
+            AnswerInput::Skip,
+        ];
+        for input in inputs {
+            let pending = PendingAnswer { input, at_ms: 5 };
+            assert_eq!(restore_pending(&pending_checkpoint(&pending)), Ok(pending));
+        }
+        let malformed = [
+            stored("text", None, Some(1)),
+            stored("choice", Some("B"), None),
+            stored("voice", Some("B"), None),
+        ];
+        for bad in malformed {
+            let err = restore_pending(&bad).unwrap_err();
+            assert!(err.contains("unknown pending answer"), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn an_item_with_an_unknown_difficulty_is_refused() {
+        let item = ItemCheckpoint {
+            section_id: "s".into(),
+            skill_id: "T.ADD".into(),
+            difficulty: "brutal".into(),
+            plan_seed: 1,
+            item: None,
+            asked_at_ms: None,
+            response: None,
+        };
+        assert_eq!(
+            restore_item(&item).unwrap_err(),
+            "unknown difficulty \"brutal\""
+        );
+        let easy = ItemCheckpoint {
+            difficulty: "easy".into(),
+            ..item
+        };
+        assert_eq!(item_checkpoint(&restore_item(&easy).unwrap()), easy);
+    }
 }

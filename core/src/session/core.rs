@@ -109,8 +109,6 @@ pub fn question_id(number: u32) -> String {
 /// The state of one exam session.
 #[derive(Debug, Clone)]
 pub struct ExamCore {
-    /// Ids, phase, `seq`, outbox: what every session mode shares.
-    pub life: Lifecycle,
     /// The `session.start` config.
     pub config: ExamConfig,
     /// Seed of the ordering.
@@ -171,8 +169,8 @@ impl ExamCore {
     }
 
     /// Decides the work to do now; pure.
-    pub fn pending_work(&self) -> PendingWork {
-        if self.life.phase.live().is_none() {
+    pub fn pending_work(&self, life: &Lifecycle) -> PendingWork {
+        if life.phase.live().is_none() {
             return PendingWork::Nothing;
         }
         if let Some(open) = &self.open_question {
@@ -193,7 +191,7 @@ impl ExamCore {
                 missing_terms.clone(),
             )),
             Some(StepAfter::Ask(kind)) => self.next_element_work(*kind),
-            None if self.life.phase == Phase::Idle => self.next_element_work(QuestionKind::Primary),
+            None if life.phase == Phase::Idle => self.next_element_work(QuestionKind::Primary),
             None => PendingWork::Nothing,
         }
     }
@@ -284,5 +282,137 @@ pub fn question_difficulty(difficulty: Difficulty, number: u32) -> QuestionDiffi
             2 => QuestionDifficulty::Medium,
             _ => QuestionDifficulty::Hard,
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::phase::LivePhase;
+    use crate::session::test_sessions::World;
+
+    /// The work as one line: what to do, on which element, of which kind.
+    fn describe(work: &PendingWork) -> String {
+        match work {
+            PendingWork::Assess(request) => {
+                format!("assess {} {:?}", request.element_code, request.answer)
+            }
+            PendingWork::Ask(draft) => format!(
+                "ask q{} {} {} {:?} {:?}",
+                draft.number,
+                draft.request.element_code,
+                draft.request.kind.as_str(),
+                draft.planner_index,
+                draft.request.missing_terms,
+            ),
+            PendingWork::Finish => "finish".into(),
+            PendingWork::Nothing => "nothing".into(),
+        }
+    }
+
+    fn open(pending_answer: Option<&str>) -> OpenQuestion {
+        OpenQuestion {
+            question_id: "q1".into(),
+            element_code: "PA.I.A.K1".into(),
+            kind: QuestionKind::Primary,
+            number: 1,
+            text: "Which documents?".into(),
+            pending_answer: pending_answer.map(str::to_owned),
+        }
+    }
+
+    #[test]
+    fn the_work_follows_from_the_phase_the_open_question_and_the_next_step() {
+        let world = World::new();
+        let follow_up = StepAfter::FollowUp {
+            element_code: "PA.I.A.K1".into(),
+            missing_terms: vec!["airworthiness".into()],
+        };
+        let paused = Phase::Paused {
+            resume_to: LivePhase::Idle,
+        };
+        let cases: [(Phase, Option<OpenQuestion>, Option<StepAfter>, &str); 10] = [
+            (
+                Phase::Idle,
+                None,
+                None,
+                "ask q1 PA.I.A.K1 primary Some(0) []",
+            ),
+            (paused, None, None, "nothing"),
+            (Phase::Completed, None, None, "nothing"),
+            (Phase::AwaitingAnswer, Some(open(None)), None, "nothing"),
+            (
+                Phase::AwaitingAnswer,
+                Some(open(Some("the AROW"))),
+                None,
+                "assess PA.I.A.K1 \"the AROW\"",
+            ),
+            (
+                Phase::Assessed,
+                None,
+                Some(follow_up),
+                "ask q1 PA.I.A.K1 follow_up None [\"airworthiness\"]",
+            ),
+            (
+                Phase::Assessed,
+                None,
+                Some(StepAfter::Ask(QuestionKind::Bonus)),
+                "ask q1 PA.I.A.K1 bonus Some(0) []",
+            ),
+            (Phase::Assessed, None, Some(StepAfter::Finish), "finish"),
+            (Phase::Assessed, None, None, "nothing"),
+            (paused, Some(open(Some("the AROW"))), None, "nothing"),
+        ];
+        for (phase, open_question, next_step, expected) in cases {
+            let mut life = world.life();
+            life.phase = phase;
+            let core = ExamCore {
+                open_question,
+                next_step,
+                ..world.exam_core()
+            };
+            assert_eq!(describe(&core.pending_work(&life)), expected, "{phase:?}");
+        }
+    }
+
+    #[test]
+    fn an_exam_whose_quota_is_reached_or_queue_is_done_finishes() {
+        let world = World::new();
+        let life = world.life();
+        let mut core = world.exam_core();
+        core.plan.asked_count = core.plan.planned_question_count;
+        assert_eq!(
+            core.pending_work(&life),
+            PendingWork::Finish,
+            "quota reached"
+        );
+        let mut core = world.exam_core();
+        for code in core.planner.queue.clone() {
+            core.plan.mark_asked(&code);
+        }
+        core.plan.asked_count = 0;
+        assert_eq!(
+            core.pending_work(&life),
+            PendingWork::Finish,
+            "nothing left to ask"
+        );
+    }
+
+    #[test]
+    fn mixed_difficulty_rotates_easy_medium_hard() {
+        let cases = [
+            (
+                Difficulty::Mixed,
+                [1, 2, 3, 4],
+                ["easy", "medium", "hard", "easy"],
+            ),
+            (Difficulty::Hard, [1, 2, 3, 4], ["hard"; 4]),
+            (Difficulty::Easy, [1, 2, 3, 4], ["easy"; 4]),
+        ];
+        for (difficulty, numbers, expected) in cases {
+            let got =
+                numbers.map(|n| format!("{:?}", question_difficulty(difficulty, n)).to_lowercase());
+            assert_eq!(got, expected, "{difficulty:?}");
+        }
     }
 }

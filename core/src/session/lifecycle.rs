@@ -236,3 +236,163 @@ impl Lifecycle {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::phase::LivePhase;
+
+    fn life_in(phase: Phase) -> Lifecycle {
+        let mut life = Lifecycle::new("s".into(), "u".into(), 1_000);
+        life.phase = phase;
+        life
+    }
+
+    fn no_progress() -> Progress {
+        Progress {
+            asked: 0,
+            planned_questions: 0,
+            answered: 0,
+            credited_by_mention: 0,
+            bonus_used: 0,
+        }
+    }
+
+    /// Paused while a question was open: it is delivered again on resume.
+    const PAUSED: Phase = Phase::Paused {
+        resume_to: LivePhase::QuestionAsked,
+    };
+
+    #[test]
+    fn commands_are_refused_with_the_code_of_the_phase() {
+        let cases = [
+            (Phase::Idle, None, SessionStatus::Active),
+            (Phase::AwaitingAnswer, None, SessionStatus::Active),
+            (Phase::Assessed, None, SessionStatus::Active),
+            (
+                PAUSED,
+                Some(ErrorCode::SessionPaused),
+                SessionStatus::Paused,
+            ),
+            (
+                Phase::Completed,
+                Some(ErrorCode::SessionCompleted),
+                SessionStatus::Completed,
+            ),
+            (
+                Phase::Abandoned,
+                Some(ErrorCode::SessionAbandoned),
+                SessionStatus::Abandoned,
+            ),
+        ];
+        for (phase, refused, status) in cases {
+            let life = life_in(phase);
+            assert_eq!(
+                life.require_live().err().map(|r| r.code),
+                refused,
+                "{phase:?}"
+            );
+            assert_eq!(life.status(), status, "{phase:?}");
+        }
+    }
+
+    #[test]
+    fn an_event_id_is_remembered_once_and_the_oldest_forgotten_past_the_bound() {
+        let mut life = life_in(Phase::Idle);
+        life.acknowledge(Some("a".into()));
+        life.acknowledge(Some("a".into()));
+        life.acknowledge(None);
+        assert_eq!(life.applied_event_ids, ["a"]);
+        assert_eq!(life.seq, 2, "both acks are sent; no event id, no ack");
+        for n in 0..APPLIED_EVENT_IDS {
+            life.acknowledge(Some(format!("e{n}")));
+        }
+        assert_eq!(life.applied_event_ids.len(), APPLIED_EVENT_IDS);
+        assert!(!life.is_applied("a") && life.is_applied("e0"));
+        let seqs: Vec<_> = life.outbox.iter().filter_map(|m| m.seq).collect();
+        assert!(
+            seqs.windows(2).all(|w| w[1] == w[0] + 1),
+            "seq counts every event"
+        );
+    }
+
+    #[test]
+    fn pausing_keeps_the_first_pause_time_and_resuming_returns_to_the_phase() {
+        let mut life = life_in(Phase::AwaitingAnswer);
+        life.pause(PauseReason::OtherDevice, 2_000).unwrap();
+        life.pause(PauseReason::User, 3_000).unwrap();
+        assert_eq!(life.phase, PAUSED);
+        assert_eq!(
+            life.paused_at_ms,
+            Some(2_000),
+            "a second pause keeps the first time"
+        );
+        let status = life.resume(Mode::Exam, no_progress(), 4_000).unwrap();
+        assert_eq!(
+            (status, life.phase, life.paused_at_ms),
+            (SessionStatus::Active, Phase::QuestionAsked, None)
+        );
+    }
+
+    #[test]
+    fn a_pause_is_abandoned_only_once_it_is_stale() {
+        let cases = [
+            (PAUSED, Some(1_000), 1_999, false),
+            (PAUSED, Some(1_000), 2_000, true),
+            (Phase::AwaitingAnswer, None, 9_999, false),
+            (Phase::Completed, Some(1_000), 9_999, false),
+        ];
+        for (phase, paused_at, now, abandoned) in cases {
+            let mut life = life_in(phase);
+            life.paused_at_ms = paused_at;
+            assert_eq!(
+                life.abandon_if_stale(1_000, now),
+                abandoned,
+                "{phase:?} at {now}"
+            );
+            assert_eq!(
+                life.phase == Phase::Abandoned,
+                abandoned,
+                "{phase:?} at {now}"
+            );
+        }
+        let mut abandoned = life_in(Phase::Abandoned);
+        let refusal = abandoned.unpause(1).unwrap_err();
+        assert_eq!(refusal.code, ErrorCode::SessionAbandoned);
+    }
+
+    #[test]
+    fn an_illegal_transition_becomes_the_refusal_of_its_phase() {
+        let cases = [
+            (
+                Phase::Completed,
+                PhaseEvent::QuestionCommitted,
+                ErrorCode::SessionCompleted,
+            ),
+            (
+                Phase::Abandoned,
+                PhaseEvent::AnswerAssessed,
+                ErrorCode::SessionAbandoned,
+            ),
+            (
+                PAUSED,
+                PhaseEvent::QuestionCommitted,
+                ErrorCode::SessionPaused,
+            ),
+            (
+                Phase::Idle,
+                PhaseEvent::AnswerAssessed,
+                ErrorCode::NoOpenQuestion,
+            ),
+        ];
+        for (phase, event, code) in cases {
+            let mut life = life_in(phase);
+            assert_eq!(
+                life.advance(event, 5).unwrap_err().code,
+                code,
+                "{phase:?} {event:?}"
+            );
+            assert_eq!(life.phase, phase, "a refused event changes nothing");
+        }
+    }
+}

@@ -10,15 +10,22 @@
 //! - [`snapshot`]: `ExamCore` ⇄ `SessionCheckpoint`.
 //! - [`assessment`], [`assessment_flow`], [`assessment_snapshot`]: `AssessmentCore`, a
 //!   blueprint assessment session, its commands and its checkpoint form.
-//! - [`state`]: `SessionState`, a session of either mode, as the actor drives it.
+//! - [`mode`]: `SessionMode`, the trait a mode implements, and `restore_mode`, the one place
+//!   a mode's checkpoint form is registered; [`exam_mode`] and [`assessment_mode`] implement it.
+//! - [`state`]: `SessionState`, a lifecycle plus one mode, as the actor drives it.
 
 pub mod admission;
 pub mod assessment;
 pub mod assessment_flow;
+pub mod assessment_mode;
 pub mod assessment_snapshot;
 pub mod core;
+pub mod exam_mode;
 pub mod lifecycle;
+pub mod mode;
 pub mod phase;
 pub mod snapshot;
 pub mod state;
+#[cfg(test)]
+pub(crate) mod test_sessions;
 pub mod transitions;

@@ -1,5 +1,7 @@
 //! The session lifecycle: a closed `Phase` enum and the one function that moves it.
 
+use crate::checkpoint::format::PhaseName;
+
 /// A phase a session can be resumed into.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LivePhase {
@@ -91,6 +93,37 @@ impl Phase {
             Phase::Paused { .. } => "paused",
             Phase::Completed => "completed",
             Phase::Abandoned => "abandoned",
+        }
+    }
+}
+
+impl Phase {
+    /// The phase's name as a checkpoint stores it.
+    pub fn name(self) -> PhaseName {
+        match self {
+            Phase::Idle => PhaseName::Idle,
+            Phase::QuestionAsked => PhaseName::QuestionAsked,
+            Phase::AwaitingAnswer => PhaseName::AwaitingAnswer,
+            Phase::Assessed => PhaseName::Assessed,
+            Phase::Paused { .. } => PhaseName::Paused,
+            Phase::Completed => PhaseName::Completed,
+            Phase::Abandoned => PhaseName::Abandoned,
+        }
+    }
+
+    /// The phase a stored name stands for; `paused` resumes to idle (the checkpoint's
+    /// `resume_to` says where a paused session goes back).
+    pub fn from_name(name: PhaseName) -> Phase {
+        match name {
+            PhaseName::Idle => Phase::Idle,
+            PhaseName::QuestionAsked => Phase::QuestionAsked,
+            PhaseName::AwaitingAnswer => Phase::AwaitingAnswer,
+            PhaseName::Assessed => Phase::Assessed,
+            PhaseName::Paused => Phase::Paused {
+                resume_to: LivePhase::Idle,
+            },
+            PhaseName::Completed => Phase::Completed,
+            PhaseName::Abandoned => Phase::Abandoned,
         }
     }
 }

@@ -3,17 +3,17 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::checkpoint::format::{
-    CHECKPOINT_FORMAT, ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint,
-    PlannerCheckpoint, SessionCheckpoint, TurnCheckpoint,
+    CHECKPOINT_FORMAT, ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PhaseName,
+    PlanCheckpoint, PlannerCheckpoint, SessionCheckpoint, TurnCheckpoint,
 };
 use crate::exam::plan::{Coverage, ExamPlan};
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionKind, Score};
 
-use super::assessment_snapshot::{assessment_checkpoint, restore_assessment};
 use super::core::{ExamCore, OpenQuestion, StepAfter, Turn};
 use super::lifecycle::Lifecycle;
-use super::phase::{LivePhase, Phase};
+use super::mode::restore_mode;
+use super::phase::Phase;
 use super::state::SessionState;
 
 /// A checkpoint that does not describe a valid session.
@@ -26,28 +26,14 @@ pub struct InvalidCheckpoint {
     pub reason: String,
 }
 
-/// The checkpoint of a session as it stands.
+/// The checkpoint of a session as it stands: the lifecycle, then the mode's own part.
 pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
     let life = state.life();
     let resume_to = match life.phase {
-        Phase::Paused { resume_to } => Some(Phase::from(resume_to).as_str().to_owned()),
+        Phase::Paused { resume_to } => Some(Phase::from(resume_to).name()),
         _ => None,
     };
-    let (mode, exam, assessment, transcript) = match state {
-        SessionState::Exam(core) => (
-            "exam",
-            Some(exam_checkpoint(core)),
-            None,
-            core.transcript.iter().map(turn_checkpoint).collect(),
-        ),
-        SessionState::Assessment(core) => (
-            "assessment",
-            None,
-            Some(assessment_checkpoint(core)),
-            Vec::new(),
-        ),
-    };
-    SessionCheckpoint {
+    let mut checkpoint = SessionCheckpoint {
         format: CHECKPOINT_FORMAT,
         session_id: life.session_id.clone(),
         user_id: life.user_id.clone(),
@@ -57,17 +43,20 @@ pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
         paused_at_ms: life.paused_at_ms,
         thinking_pause_ms: life.thinking_pause_ms,
         seq: life.seq,
-        phase: life.phase.as_str().to_owned(),
+        phase: life.phase.name(),
         resume_to,
-        mode: mode.to_owned(),
-        exam,
-        assessment,
-        transcript,
+        mode: state.mode(),
+        exam: None,
+        assessment: None,
+        transcript: Vec::new(),
         applied_event_ids: life.applied_event_ids.iter().cloned().collect(),
-    }
+    };
+    state.mode_state().write_checkpoint(&mut checkpoint);
+    checkpoint
 }
 
-fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
+/// The exam's section of its checkpoint.
+pub(super) fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
     ExamCheckpoint {
         config: core.config.clone(),
         seed: core.seed,
@@ -153,7 +142,8 @@ fn open_checkpoint(open: &OpenQuestion) -> OpenQuestionCheckpoint {
     }
 }
 
-fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
+/// One transcript turn as the checkpoint stores it.
+pub(super) fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
     TurnCheckpoint {
         question_id: turn.question_id.clone(),
         element_code: turn.element_code.clone(),
@@ -177,12 +167,13 @@ pub fn state_from_checkpoint(
     if checkpoint.format != CHECKPOINT_FORMAT {
         return Err(fail(format!("unknown format {}", checkpoint.format)));
     }
-    let phase = parse_phase(&checkpoint.phase, checkpoint.resume_to.as_deref()).map_err(&fail)?;
+    let phase = parse_phase(checkpoint.phase, checkpoint.resume_to).map_err(&fail)?;
+    let mode = restore_mode(&checkpoint).map_err(&fail)?;
     let life = Lifecycle {
-        session_id: checkpoint.session_id.clone(),
-        user_id: checkpoint.user_id.clone(),
+        session_id: checkpoint.session_id,
+        user_id: checkpoint.user_id,
         phase,
-        applied_event_ids: checkpoint.applied_event_ids.iter().cloned().collect(),
+        applied_event_ids: checkpoint.applied_event_ids.into_iter().collect(),
         seq: checkpoint.seq,
         created_at_ms: checkpoint.created_at_ms,
         updated_at_ms: checkpoint.updated_at_ms,
@@ -190,23 +181,11 @@ pub fn state_from_checkpoint(
         thinking_pause_ms: checkpoint.thinking_pause_ms,
         outbox: Vec::new(),
     };
-    match (
-        checkpoint.mode.as_str(),
-        &checkpoint.exam,
-        &checkpoint.assessment,
-    ) {
-        ("exam", Some(exam), _) => restore_exam(life, exam, &checkpoint.transcript)
-            .map(|c| SessionState::Exam(Box::new(c))),
-        ("assessment", _, Some(stored)) => {
-            restore_assessment(life, stored).map(|c| SessionState::Assessment(Box::new(c)))
-        }
-        (mode, _, _) => Err(format!("mode {mode:?} without its state")),
-    }
-    .map_err(fail)
+    Ok(SessionState::new(life, mode))
 }
 
-fn restore_exam(
-    life: Lifecycle,
+/// Rebuilds an exam from its section of the checkpoint and the transcript.
+pub(super) fn restore_exam(
     exam: &ExamCheckpoint,
     transcript: &[TurnCheckpoint],
 ) -> Result<ExamCore, String> {
@@ -218,7 +197,6 @@ fn restore_exam(
         .map(restore_turn)
         .collect::<Result<_, _>>()?;
     Ok(ExamCore {
-        life,
         config: exam.config.clone(),
         seed: exam.seed,
         plan,
@@ -232,21 +210,17 @@ fn restore_exam(
     })
 }
 
-fn parse_phase(name: &str, resume_to: Option<&str>) -> Result<Phase, String> {
-    let live = |name: &str| match name {
-        "idle" => Ok(LivePhase::Idle),
-        "question_asked" => Ok(LivePhase::QuestionAsked),
-        "awaiting_answer" => Ok(LivePhase::AwaitingAnswer),
-        "assessed" => Ok(LivePhase::Assessed),
-        other => Err(format!("unknown phase {other:?}")),
+fn parse_phase(name: PhaseName, resume_to: Option<PhaseName>) -> Result<Phase, String> {
+    let live = |name: PhaseName| {
+        Phase::from_name(name)
+            .live()
+            .ok_or(format!("a session cannot resume to {name:?}"))
     };
     match name {
-        "paused" => Ok(Phase::Paused {
-            resume_to: live(resume_to.unwrap_or("idle"))?,
+        PhaseName::Paused => Ok(Phase::Paused {
+            resume_to: live(resume_to.unwrap_or(PhaseName::Idle))?,
         }),
-        "completed" => Ok(Phase::Completed),
-        "abandoned" => Ok(Phase::Abandoned),
-        other => live(other).map(Phase::from),
+        other => Ok(Phase::from_name(other)),
     }
 }
 
@@ -339,4 +313,165 @@ fn restore_turn(stored: &TurnCheckpoint) -> Result<Turn, String> {
         feedback: stored.feedback.clone(),
         examiner: stored.examiner.clone(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use viva_protocol::server::PauseReason;
+    use viva_protocol::{ErrorCode, Mode};
+
+    use super::*;
+    use crate::session::assessment::AnswerInput;
+    use crate::session::test_sessions::{START_MS, World};
+
+    /// Writes, reads back and writes again: the two checkpoints are equal, and the restored
+    /// session behaves as the original (same work, same open question, same status).
+    fn assert_round_trips(state: &SessionState, what: &str) {
+        let written = checkpoint_of(state);
+        let bytes = serde_json::to_vec(&written).expect("a checkpoint encodes");
+        let read: SessionCheckpoint = serde_json::from_slice(&bytes).expect("and decodes");
+        let restored = state_from_checkpoint(read).expect("a written checkpoint restores");
+        assert_eq!(checkpoint_of(&restored), written, "{what}");
+        assert_eq!(restored.work(), state.work(), "{what}");
+        assert_eq!(
+            restored.open_question_id(),
+            state.open_question_id(),
+            "{what}"
+        );
+        assert_eq!(restored.life().status(), state.life().status(), "{what}");
+        assert_eq!(restored.life().phase, state.life().phase, "{what}");
+        assert_eq!(restored.result(), state.result(), "{what}");
+    }
+
+    /// Every boundary of a session of each mode: new, asked, answered, assessed, paused,
+    /// resumed, completed.
+    #[test]
+    fn every_mode_round_trips_through_its_checkpoint_at_every_boundary() {
+        let world = World::new();
+        let answer = |state: &mut SessionState, input: AnswerInput, now: u64| {
+            state
+                .commit_answer(input, Some(format!("e{now}")), world.ctx(), now)
+                .expect("the open question takes an answer");
+        };
+        let sessions: [(&str, SessionState, AnswerInput); 3] = [
+            (
+                "exam",
+                world.exam(),
+                AnswerInput::Text("the airworthiness certificate".into()),
+            ),
+            (
+                "timed assessment",
+                world.assessment("TIMED", false),
+                AnswerInput::Choice(1),
+            ),
+            (
+                "learning assessment",
+                world.assessment("UNTIMED", true),
+                AnswerInput::Text("7".into()),
+            ),
+        ];
+        for (what, mut state, input) in sessions {
+            assert_round_trips(&state, &format!("{what}: new"));
+            world.run(&mut state, crate::exam::types::Score::Partial, START_MS + 1);
+            assert_round_trips(&state, &format!("{what}: asked"));
+            answer(&mut state, input, START_MS + 2);
+            assert_round_trips(&state, &format!("{what}: answered"));
+            world.run(&mut state, crate::exam::types::Score::Partial, START_MS + 3);
+            assert_round_trips(&state, &format!("{what}: assessed and asked again"));
+            state
+                .life_mut()
+                .pause(PauseReason::OtherDevice, START_MS + 4)
+                .unwrap();
+            assert_round_trips(&state, &format!("{what}: paused"));
+            state.resume(world.ctx(), START_MS + 5).unwrap();
+            assert_round_trips(&state, &format!("{what}: resumed"));
+            state.end(world.ctx(), START_MS + 6).unwrap();
+            assert!(state.result().is_some(), "{what}");
+            assert_round_trips(&state, &format!("{what}: completed"));
+        }
+    }
+
+    #[test]
+    fn a_checkpoint_that_does_not_describe_a_session_is_refused_with_its_reason() {
+        let world = World::new();
+        let exam = checkpoint_of(&world.exam());
+        let assessment = checkpoint_of(&world.assessment("UNTIMED", false));
+        let cases: [(&str, SessionCheckpoint, &str); 5] = [
+            (
+                "unknown format",
+                SessionCheckpoint {
+                    format: 99,
+                    ..exam.clone()
+                },
+                "unknown format 99",
+            ),
+            (
+                "exam without its state",
+                SessionCheckpoint {
+                    exam: None,
+                    ..exam.clone()
+                },
+                "without its state",
+            ),
+            (
+                "assessment named an exam",
+                SessionCheckpoint {
+                    mode: Mode::Exam,
+                    ..assessment.clone()
+                },
+                "without its state",
+            ),
+            (
+                "tutor",
+                SessionCheckpoint {
+                    mode: Mode::Tutor,
+                    ..exam.clone()
+                },
+                "\"tutor\" without",
+            ),
+            (
+                "paused, to resume into a completed session",
+                SessionCheckpoint {
+                    phase: PhaseName::Paused,
+                    resume_to: Some(PhaseName::Completed),
+                    ..exam.clone()
+                },
+                "cannot resume to Completed",
+            ),
+        ];
+        for (what, checkpoint, reason) in cases {
+            let err = state_from_checkpoint(checkpoint).expect_err(what);
+            assert!(err.reason.contains(reason), "{what}: {err}");
+            assert_eq!(err.session_id, "s-1", "{what}");
+        }
+    }
+
+    #[test]
+    fn the_checkpoint_stores_phase_and_mode_by_their_names() {
+        let world = World::new();
+        let mut state = world.assessment("UNTIMED", false);
+        world.run(&mut state, crate::exam::types::Score::Partial, START_MS + 1);
+        state
+            .life_mut()
+            .pause(PauseReason::User, START_MS + 2)
+            .unwrap();
+        let json = serde_json::to_value(checkpoint_of(&state)).unwrap();
+        assert_eq!(json["phase"], "paused");
+        assert_eq!(
+            json["resume_to"], "question_asked",
+            "the item is shown again on resume"
+        );
+        assert_eq!(json["mode"], "assessment");
+        let mut renamed = json.clone();
+        renamed["phase"] = "thinking".into();
+        let err = serde_json::from_value::<SessionCheckpoint>(renamed).unwrap_err();
+        assert!(err.to_string().contains("thinking"), "{err}");
+        assert_eq!(
+            state.commit_answer(AnswerInput::Choice(0), None, world.ctx(), START_MS + 3),
+            Err(crate::session::lifecycle::Refusal::new(
+                ErrorCode::SessionPaused,
+                "the session is paused; resume it first"
+            ))
+        );
+    }
 }

@@ -20,10 +20,6 @@ use crate::examiner::{Examined, ExaminerAssessment};
 /// Everything needed to create an exam session.
 #[derive(Debug, Clone)]
 pub struct NewExam<'a> {
-    /// The new session's id.
-    pub session_id: String,
-    /// The owner.
-    pub user_id: String,
     /// The client's config.
     pub config: ExamConfig,
     /// Seed when the config has none.
@@ -32,8 +28,6 @@ pub struct NewExam<'a> {
     pub defaults: PlanDefaults,
     /// The user's earlier scores, for `weak_areas`.
     pub prior_scores: &'a std::collections::HashMap<String, Score>,
-    /// Now, ms since the epoch.
-    pub now_ms: u64,
 }
 
 impl ExamCore {
@@ -57,7 +51,6 @@ impl ExamCore {
         }
         let plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
         Ok(ExamCore {
-            life: Lifecycle::new(new.session_id, new.user_id, new.now_ms),
             config: new.config,
             seed,
             plan,
@@ -72,7 +65,7 @@ impl ExamCore {
     }
 
     /// Queues `session.started`.
-    pub fn announce_start(&mut self) {
+    pub fn announce_start(&self, life: &mut Lifecycle) {
         let plan = PlanSummary {
             planned_questions: self.plan.planned_question_count,
             queue_length: self.planner.queue.len() as u32,
@@ -81,18 +74,19 @@ impl ExamCore {
             bonus_max: self.plan.bonus_max,
             follow_up_max_per_element: self.plan.follow_up_max_per_element,
         };
-        self.life.announce(Mode::Exam, plan);
+        life.announce(Mode::Exam, plan);
     }
 
     /// Commits a phrased question: it becomes the one open question.
     pub fn commit_question(
         &mut self,
+        life: &mut Lifecycle,
         draft: QuestionDraft,
         phrased: Examined<String>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         let Examined { value: text, call } = phrased;
-        self.life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
+        life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
         let kind = match draft.planner_index {
             Some(index) => {
@@ -126,12 +120,12 @@ impl ExamCore {
             examiner: call.into_iter().collect(),
         });
         self.open_question = Some(open);
-        self.emit_open_question();
+        self.emit_open_question(life);
         Ok(())
     }
 
     /// Queues the open question (again, after a resume).
-    pub fn emit_open_question(&mut self) {
+    pub fn emit_open_question(&self, life: &mut Lifecycle) {
         let Some(open) = &self.open_question else {
             return;
         };
@@ -145,17 +139,18 @@ impl ExamCore {
             total: None,
             time_remaining_seconds: None,
         };
-        self.life.emit(ServerEvent::Question(question));
+        life.emit(ServerEvent::Question(question));
     }
 
     /// Commits a text answer to the open question and queues its `ack`.
     pub fn commit_answer(
         &mut self,
+        life: &mut Lifecycle,
         text: String,
         event_id: Option<String>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.life.require_live()?;
+        life.require_live()?;
         let Some(open) = self
             .open_question
             .as_mut()
@@ -171,14 +166,15 @@ impl ExamCore {
             turn.answer = Some(text);
         }
         self.answered += 1;
-        self.life.updated_at_ms = now_ms;
-        self.life.acknowledge(event_id);
+        life.updated_at_ms = now_ms;
+        life.acknowledge(event_id);
         Ok(())
     }
 
     /// Stores the examiner's verdict on the committed answer and queues the `assessment`.
     pub fn store_assessment(
         &mut self,
+        life: &mut Lifecycle,
         assessed: Examined<ExaminerAssessment>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
@@ -196,7 +192,7 @@ impl ExamCore {
                 "no answer awaits assessment",
             ));
         };
-        self.life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let step = self.plan.record_score(&open.element_code, verdict.score);
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
         self.next_step = Some(match step {
@@ -213,7 +209,7 @@ impl ExamCore {
             turn.examiner.extend(call);
         }
         self.open_question = None;
-        self.life.emit(ServerEvent::Assessment(Assessment {
+        life.emit(ServerEvent::Assessment(Assessment {
             question_id: open.question_id,
             score: Some(verdict.score.as_str().to_owned()),
             feedback: Some(verdict.feedback),
@@ -229,40 +225,227 @@ impl ExamCore {
     /// Grades the exam and queues `session.completed`.
     pub fn complete(
         &mut self,
+        life: &mut Lifecycle,
         trigger: Trigger,
         catalog: &AcsCatalog,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.life.advance(PhaseEvent::Completed, now_ms)?;
+        life.advance(PhaseEvent::Completed, now_ms)?;
         self.plan.close();
         self.open_question = None;
         self.next_step = None;
         let result = grade(&self.plan, &self.planner.queue, catalog, trigger);
         self.result = Some(result);
-        self.emit_completed();
+        self.emit_completed(life);
         Ok(())
     }
 
-    fn emit_completed(&mut self) {
+    fn emit_completed(&self, life: &mut Lifecycle) {
         if let Some(result) = self.result.clone() {
-            self.life
-                .announce_completed(viva_protocol::result::SessionResult::Exam(result));
+            life.announce_completed(viva_protocol::result::SessionResult::Exam(result));
         }
     }
 
     /// Resumes the session; queues `session.resumed`, then the open question or the result.
-    pub fn resume(&mut self, now_ms: u64) -> Result<(), Refusal> {
+    pub fn resume(&self, life: &mut Lifecycle, now_ms: u64) -> Result<(), Refusal> {
         let progress = self.progress();
-        let status = self.life.resume(Mode::Exam, progress, now_ms)?;
+        let status = life.resume(Mode::Exam, progress, now_ms)?;
         if status == SessionStatus::Completed {
-            self.emit_completed();
+            self.emit_completed(life);
         } else if self
             .open_question
             .as_ref()
             .is_some_and(|open| open.pending_answer.is_none())
         {
-            self.emit_open_question();
+            self.emit_open_question(life);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use viva_protocol::ServerMessage;
+
+    use super::*;
+    use crate::examiner::QuestionRequest;
+    use crate::session::core::PendingWork;
+    use crate::session::phase::Phase;
+    use crate::session::test_sessions::{START_MS, World};
+
+    fn assessed(score: Score, mentioned: &[&str]) -> Examined<ExaminerAssessment> {
+        Examined::offline(ExaminerAssessment {
+            score,
+            feedback: "feedback".into(),
+            missing_terms: vec!["registration".into()],
+            mentioned_elements: mentioned.iter().map(|c| (*c).to_owned()).collect(),
+            source_summary: "14 CFR 91.203".into(),
+        })
+    }
+
+    /// An exam with its first question asked and delivered.
+    fn asked(world: &World) -> (ExamCore, Lifecycle) {
+        let (mut core, mut life) = (world.exam_core(), world.life());
+        let PendingWork::Ask(draft) = core.pending_work(&life) else {
+            panic!("a new exam asks first");
+        };
+        core.commit_question(
+            &mut life,
+            draft,
+            Examined::offline("Which documents?".into()),
+            START_MS,
+        )
+        .unwrap();
+        life.mark_delivered(START_MS);
+        (core, life)
+    }
+
+    #[test]
+    fn each_score_leads_to_its_next_step() {
+        let world = World::new();
+        let cases = [
+            (Score::Satisfactory, "Ask(Primary)"),
+            (
+                Score::Partial,
+                "FollowUp { element_code: \"PA.I.A.K1\", missing_terms: [\"registration\"] }",
+            ),
+            (Score::Unsatisfactory, "Ask(Bonus)"),
+        ];
+        for (score, next) in cases {
+            let (mut core, mut life) = asked(&world);
+            core.commit_answer(
+                &mut life,
+                "an answer".into(),
+                Some("e1".into()),
+                START_MS + 1,
+            )
+            .unwrap();
+            core.store_assessment(&mut life, assessed(score, &[]), START_MS + 2)
+                .unwrap();
+            assert_eq!(format!("{:?}", core.next_step.unwrap()), next, "{score:?}");
+            assert_eq!(life.phase, Phase::Assessed);
+            let turn = core.transcript.last().unwrap();
+            assert_eq!(
+                (turn.answer.as_deref(), turn.score),
+                (Some("an answer"), Some(score))
+            );
+        }
+    }
+
+    #[test]
+    fn an_answer_mentioning_other_pending_elements_credits_them() {
+        let world = World::new();
+        let (mut core, mut life) = asked(&world);
+        core.commit_answer(&mut life, "an answer".into(), None, START_MS + 1)
+            .unwrap();
+        let verdict = assessed(
+            Score::Satisfactory,
+            &["PA.I.A.K2", "PA.I.A.K1", "PA.IX.A.K1"],
+        );
+        core.store_assessment(&mut life, verdict, START_MS + 2)
+            .unwrap();
+        let Some(ServerMessage {
+            event: ServerEvent::Assessment(assessment),
+            ..
+        }) = life.outbox.last()
+        else {
+            panic!("the assessment is queued");
+        };
+        assert_eq!(
+            assessment.credited_elements,
+            ["PA.I.A.K2"],
+            "only other pending elements of the plan"
+        );
+        assert!(!core.plan.is_pending("PA.I.A.K2"));
+    }
+
+    #[test]
+    fn commands_out_of_turn_are_refused_and_change_nothing() {
+        let world = World::new();
+        let (core, life) = asked(&world);
+        let verdict = || assessed(Score::Satisfactory, &[]);
+        type Command =
+            fn(&mut ExamCore, &mut Lifecycle, Examined<ExaminerAssessment>) -> Result<(), Refusal>;
+        let answer_twice: Command = |core, life, _| {
+            core.commit_answer(life, "one".into(), None, START_MS + 1)?;
+            core.commit_answer(life, "two".into(), None, START_MS + 1)
+        };
+        let assess_unanswered: Command =
+            |core, life, verdict| core.store_assessment(life, verdict, START_MS + 1);
+        let answer_paused: Command = |core, life, _| {
+            life.pause(viva_protocol::server::PauseReason::User, START_MS + 1)?;
+            core.commit_answer(life, "one".into(), None, START_MS + 1)
+        };
+        let cases: [(&str, Command, ErrorCode); 3] = [
+            (
+                "a second answer to one question",
+                answer_twice,
+                ErrorCode::NoOpenQuestion,
+            ),
+            (
+                "an assessment before any answer",
+                assess_unanswered,
+                ErrorCode::NoOpenQuestion,
+            ),
+            (
+                "an answer while paused",
+                answer_paused,
+                ErrorCode::SessionPaused,
+            ),
+        ];
+        for (what, command, code) in cases {
+            let (mut core, mut life) = (core.clone(), life.clone());
+            let refusal = command(&mut core, &mut life, verdict()).unwrap_err();
+            assert_eq!(refusal.code, code, "{what}");
+        }
+    }
+
+    #[test]
+    fn a_follow_up_is_counted_against_its_element_and_not_the_plan() {
+        let world = World::new();
+        let (mut core, mut life) = asked(&world);
+        core.commit_answer(&mut life, "an answer".into(), None, START_MS + 1)
+            .unwrap();
+        core.store_assessment(&mut life, assessed(Score::Partial, &[]), START_MS + 2)
+            .unwrap();
+        let PendingWork::Ask(draft) = core.pending_work(&life) else {
+            panic!("a partial answer gets a follow-up");
+        };
+        let QuestionRequest { kind, .. } = draft.request.clone();
+        assert_eq!(
+            (kind, draft.planner_index, draft.number),
+            (QuestionKind::FollowUp, None, 2)
+        );
+        let asked_before = core.plan.asked_count;
+        core.commit_question(
+            &mut life,
+            draft,
+            Examined::offline("And?".into()),
+            START_MS + 3,
+        )
+        .unwrap();
+        assert_eq!(
+            core.plan.asked_count, asked_before,
+            "a follow-up is not a planned question"
+        );
+        assert_eq!(core.plan.follow_ups.get("PA.I.A.K1"), Some(&1));
+        assert_eq!(core.questions_asked, 2);
+    }
+
+    #[test]
+    fn resuming_resends_the_open_question_or_the_result() {
+        let world = World::new();
+        let (mut core, mut life) = asked(&world);
+        life.outbox.clear();
+        core.resume(&mut life, START_MS + 1).unwrap();
+        let names: Vec<_> = life.outbox.iter().map(|m| m.event.type_name()).collect();
+        assert_eq!(names, ["session.resumed", "question"]);
+        let catalog = world.acs.catalog(core.rating());
+        core.complete(&mut life, Trigger::UserEnded, catalog, START_MS + 2)
+            .unwrap();
+        life.outbox.clear();
+        core.resume(&mut life, START_MS + 3).unwrap();
+        let names: Vec<_> = life.outbox.iter().map(|m| m.event.type_name()).collect();
+        assert_eq!(names, ["session.resumed", "session.completed"]);
     }
 }

@@ -1,0 +1,141 @@
+//! The ACS oral exam as a [`SessionMode`]: the examiner assesses and phrases, the exam
+//! grades itself when its plan is done.
+
+use std::collections::HashMap;
+
+use viva_protocol::result::{SessionResult, Trigger};
+use viva_protocol::{ErrorCode, Mode};
+
+use super::assessment::AnswerInput;
+use super::core::{ExamCore, PendingWork};
+use super::lifecycle::{Lifecycle, Refusal};
+use super::mode::{ExaminerReply, Listening, OpenQuestionRef, SessionMode, StepContext, Work};
+use super::snapshot::{exam_checkpoint, turn_checkpoint};
+use super::state::unasked_reply;
+use crate::checkpoint::format::SessionCheckpoint;
+use crate::exam::types::Score;
+
+impl SessionMode for ExamCore {
+    fn kind(&self) -> Mode {
+        Mode::Exam
+    }
+
+    fn announce_start(&mut self, life: &mut Lifecycle, _ctx: StepContext<'_>) {
+        ExamCore::announce_start(self, life);
+    }
+
+    fn work(&self, life: &Lifecycle) -> Work {
+        match self.pending_work(life) {
+            PendingWork::Assess(request) => Work::Assess(request),
+            PendingWork::Ask(draft) => Work::Phrase(draft),
+            PendingWork::Finish => Work::Step,
+            PendingWork::Nothing => Work::Nothing,
+        }
+    }
+
+    fn step(
+        &mut self,
+        life: &mut Lifecycle,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        if self.pending_work(life) != PendingWork::Finish {
+            return Err(Refusal::new(ErrorCode::Internal, "no exam step is due"));
+        }
+        let catalog = ctx.acs.catalog(self.rating());
+        self.complete(life, Trigger::AllTasksCovered, catalog, now_ms)
+    }
+
+    fn take_examiner_reply(
+        &mut self,
+        life: &mut Lifecycle,
+        reply: ExaminerReply,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        match (self.work(life), reply) {
+            (Work::Assess(_), ExaminerReply::Assessed(verdict)) => {
+                self.store_assessment(life, verdict, now_ms)
+            }
+            (Work::Phrase(wanted), ExaminerReply::Phrased(draft, words)) if wanted == draft => {
+                self.commit_question(life, draft, words, now_ms)
+            }
+            _ => Err(unasked_reply()),
+        }
+    }
+
+    fn commit_answer(
+        &mut self,
+        life: &mut Lifecycle,
+        input: AnswerInput,
+        event_id: Option<String>,
+        _ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        match input {
+            AnswerInput::Text(text) => ExamCore::commit_answer(self, life, text, event_id, now_ms),
+            AnswerInput::Choice(_) | AnswerInput::Skip => {
+                life.require_live()?;
+                Err(Refusal::new(
+                    ErrorCode::InvalidAnswer,
+                    "exam questions are answered with answer.text",
+                ))
+            }
+        }
+    }
+
+    fn end(
+        &mut self,
+        life: &mut Lifecycle,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let catalog = ctx.acs.catalog(self.rating());
+        self.complete(life, Trigger::UserEnded, catalog, now_ms)
+    }
+
+    fn resume(
+        &mut self,
+        life: &mut Lifecycle,
+        _ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        ExamCore::resume(self, life, now_ms)
+    }
+
+    fn result(&self) -> Option<SessionResult> {
+        self.result.clone().map(SessionResult::Exam)
+    }
+
+    fn result_with_audit(&self) -> Option<SessionResult> {
+        self.result_with_transcript().map(SessionResult::Exam)
+    }
+
+    fn open_question(&self) -> Option<OpenQuestionRef> {
+        self.open_question.as_ref().map(|open| OpenQuestionRef {
+            question_id: open.question_id.clone(),
+            kind: open.kind.as_str(),
+        })
+    }
+
+    fn listening(&self) -> Option<Listening<'_>> {
+        self.open_question.as_ref().map(|open| Listening::Exam {
+            question_id: &open.question_id,
+            question: &open.text,
+            element_code: &open.element_code,
+        })
+    }
+
+    fn element_scores(&self) -> HashMap<String, Score> {
+        self.plan.scores.clone()
+    }
+
+    fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
+        checkpoint.mode = Mode::Exam;
+        checkpoint.exam = Some(exam_checkpoint(self));
+        checkpoint.transcript = self.transcript.iter().map(turn_checkpoint).collect();
+    }
+
+    fn clone_mode(&self) -> Box<dyn SessionMode> {
+        Box::new(self.clone())
+    }
+}
