@@ -205,3 +205,26 @@ mod tests {
         assert_eq!(decode_user(&encode_user(&record)).unwrap(), record);
     }
 }
+
+#[cfg(test)]
+mod typed_names {
+    use super::*;
+    use viva_core::checkpoint::format::{Mode, PhaseName};
+
+    /// Phase and mode are enums in the code and names on disk: the same MessagePack bytes
+    /// as the strings checkpoints held before they were typed, in both directions.
+    #[test]
+    fn phase_and_mode_are_stored_as_the_strings_they_were() {
+        let cases = [
+            (encode(&PhaseName::AwaitingAnswer), encode(&"awaiting_answer")),
+            (encode(&PhaseName::QuestionAsked), encode(&"question_asked")),
+            (encode(&Mode::Assessment), encode(&"assessment")),
+        ];
+        for (typed, plain) in cases {
+            assert_eq!(typed, plain);
+        }
+        assert_eq!(decode::<PhaseName>(&encode(&"paused")).unwrap(), PhaseName::Paused);
+        assert_eq!(decode::<Mode>(&encode(&"exam")).unwrap(), Mode::Exam);
+        assert!(decode::<PhaseName>(&encode(&"thinking")).is_err());
+    }
+}
