@@ -216,14 +216,20 @@ mod typed_names {
     #[test]
     fn phase_and_mode_are_stored_as_the_strings_they_were() {
         let cases = [
-            (encode(&PhaseName::AwaitingAnswer), encode(&"awaiting_answer")),
+            (
+                encode(&PhaseName::AwaitingAnswer),
+                encode(&"awaiting_answer"),
+            ),
             (encode(&PhaseName::QuestionAsked), encode(&"question_asked")),
             (encode(&Mode::Assessment), encode(&"assessment")),
         ];
         for (typed, plain) in cases {
             assert_eq!(typed, plain);
         }
-        assert_eq!(decode::<PhaseName>(&encode(&"paused")).unwrap(), PhaseName::Paused);
+        assert_eq!(
+            decode::<PhaseName>(&encode(&"paused")).unwrap(),
+            PhaseName::Paused
+        );
         assert_eq!(decode::<Mode>(&encode(&"exam")).unwrap(), Mode::Exam);
         assert!(decode::<PhaseName>(&encode(&"thinking")).is_err());
     }

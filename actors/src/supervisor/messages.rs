@@ -84,10 +84,7 @@ impl Message<SessionFinished> for UserSupervisor {
                     .element_scores
                     .insert(code.clone(), score.as_str().to_owned());
             }
-            if record.active_session.as_deref() == Some(msg.session_id.as_str()) {
-                record.active_session = None;
-                record.active_node = None;
-            }
+            record.release(&msg.session_id);
             note_session(record, &msg.session_id, msg.status);
         };
         // ignore: failure is logged; scores are advisory and the next finish carries them.

@@ -5,7 +5,7 @@ use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
 
 use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
-use viva_core::checkpoint::format::SessionEntry;
+use viva_core::checkpoint::format::{Holder, SessionEntry};
 use viva_core::checkpoint::{StoreError, UserRecord};
 use viva_core::session::lifecycle::Refusal;
 
@@ -145,16 +145,8 @@ pub(super) fn repeated_open_start(record: &UserRecord, event_id: Option<&str>) -
 }
 
 /// Makes `session_id` the user's active exam on `node`; returns the previous holder.
-pub(super) fn take_active(
-    record: &mut UserRecord,
-    session_id: &str,
-    node: &str,
-) -> Option<(String, Option<String>)> {
-    let previous = record
-        .active_session
-        .replace(session_id.to_owned())
-        .map(|session| (session, record.active_node.clone()));
-    record.active_node = Some(node.to_owned());
+pub(super) fn take_active(record: &mut UserRecord, session_id: &str, node: &str) -> Option<Holder> {
+    let previous = record.hold(session_id, node);
     note_session(record, session_id, SessionStatus::Active);
     previous
 }
@@ -168,7 +160,11 @@ mod tests {
         let mut record = UserRecord::new("u");
         assert_eq!(take_active(&mut record, "s1", "n1"), None);
         let previous = take_active(&mut record, "s2", "n2");
-        assert_eq!(previous, Some(("s1".to_owned(), Some("n1".to_owned()))));
+        let expected = Holder {
+            session_id: "s1".into(),
+            node: Some("n1".into()),
+        };
+        assert_eq!(previous, Some(expected));
         assert_eq!(record.active_session.as_deref(), Some("s2"));
         assert_eq!(record.active_node.as_deref(), Some("n2"));
         assert_eq!(record.sessions.len(), 2);

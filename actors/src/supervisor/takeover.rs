@@ -10,13 +10,11 @@ use super::record::{note_session, note_start_event, take_active};
 use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
 use crate::link::DeviceLink;
 use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFinished, Yield};
+use viva_core::checkpoint::format::Holder;
 use viva_core::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::snapshot::state_from_checkpoint;
 use viva_core::session::state::SessionState;
-
-/// The user's active exam before a takeover: its session and the node holding its device.
-type Holder = Option<(String, Option<String>)>;
 
 fn unavailable(what: &str) -> Refusal {
     Refusal::new(
@@ -66,8 +64,8 @@ impl UserSupervisor {
 
     /// Pauses the device of the previous active exam: here if its session lives here, else
     /// by a notice to the node that held it.
-    async fn yield_previous(&self, previous: Holder, taker: &DeviceLink, keep: &str) {
-        let Some((session_id, node)) = previous else {
+    async fn yield_previous(&self, previous: Option<Holder>, taker: &DeviceLink, keep: &str) {
+        let Some(Holder { session_id, node }) = previous else {
             return;
         };
         if let Some(session) = self.sessions.get(&session_id).filter(|s| s.is_alive()) {

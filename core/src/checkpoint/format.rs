@@ -308,6 +308,43 @@ pub struct UserRecord {
     pub element_scores: BTreeMap<String, String>,
 }
 
+/// The user's active session and the node whose device holds it: who a takeover pauses.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Holder {
+    /// The active session.
+    pub session_id: String,
+    /// The node whose device holds it (`None` in records written before nodes were noted).
+    pub node: Option<String>,
+}
+
+impl UserRecord {
+    /// Who holds the user's active session, if anyone.
+    pub fn holder(&self) -> Option<Holder> {
+        self.active_session.clone().map(|session_id| Holder {
+            session_id,
+            node: self.active_node.clone(),
+        })
+    }
+
+    /// Makes `session_id` the active session, held on `node`; returns the previous holder.
+    pub fn hold(&mut self, session_id: &str, node: &str) -> Option<Holder> {
+        let previous = self.holder();
+        self.active_session = Some(session_id.to_owned());
+        self.active_node = Some(node.to_owned());
+        previous
+    }
+
+    /// Clears the active session if it is `session_id` (it has finished); true if it was.
+    pub fn release(&mut self, session_id: &str) -> bool {
+        let held = self.active_session.as_deref() == Some(session_id);
+        if held {
+            self.active_session = None;
+            self.active_node = None;
+        }
+        held
+    }
+}
+
 /// A session listed in a user record.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SessionEntry {
@@ -434,6 +471,36 @@ mod tests {
         let unknown = r#"{"session_id":"s1","status":"running"}"#;
         let err = serde_json::from_str::<SessionEntry>(unknown).unwrap_err();
         assert!(err.to_string().contains("running"), "{err}");
+    }
+
+    #[test]
+    fn holding_replaces_the_holder_and_releasing_clears_only_its_own_session() {
+        let mut record: UserRecord = serde_json::from_value(serde_json::json!({
+            "format": 1, "user_id": "u", "active_session": "s0", "sessions": [],
+            "start_event_ids": [], "element_scores": {}
+        }))
+        .unwrap();
+        let written_before_nodes = Holder {
+            session_id: "s0".into(),
+            node: None,
+        };
+        assert_eq!(record.hold("s1", "n1"), Some(written_before_nodes));
+        let previous = record.hold("s2", "n2");
+        let expected = Holder {
+            session_id: "s1".into(),
+            node: Some("n1".into()),
+        };
+        assert_eq!(previous, Some(expected));
+        let cases = [
+            ("s1", false, Some("s2")),
+            ("s2", true, None),
+            ("s2", false, None),
+        ];
+        for (finished, released, active) in cases {
+            assert_eq!(record.release(finished), released, "{finished}");
+            assert_eq!(record.holder().map(|h| h.session_id).as_deref(), active);
+        }
+        assert_eq!(record.active_node, None);
     }
 
     #[test]
