@@ -14,14 +14,12 @@ use axum::routing::get;
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_actors::supervisor::{ReadResult, ResultLookup};
-use viva_core::metrics::Metrics;
 use viva_core::voice::SpeechToText;
-use viva_protocol::client::ClientEvent;
 use viva_protocol::result::SessionResult;
-use viva_protocol::server::ServerEvent;
 
 use crate::auth::Authenticator;
 use crate::connections::{ConnectionLimits, Refused};
+use crate::metrics::AllMetrics;
 use crate::ws::{self, HARD_FRAME_LIMIT};
 
 /// State shared by every request.
@@ -35,7 +33,7 @@ pub struct App {
     /// The speech pool; `None` on a text-only server.
     speech: Option<Arc<dyn SpeechToText>>,
     /// What the server counts (`GET /metrics`).
-    pub metrics: Arc<Metrics>,
+    pub metrics: Arc<AllMetrics>,
     next_connection_id: AtomicU64,
 }
 
@@ -45,7 +43,7 @@ impl App {
         auth: Authenticator,
         connections: ConnectionLimits,
         speech: Option<Arc<dyn SpeechToText>>,
-        metrics: Arc<Metrics>,
+        metrics: Arc<AllMetrics>,
     ) -> App {
         App {
             directory,
@@ -66,29 +64,16 @@ impl App {
     /// The metrics text, with the gauges read off their sources first.
     fn metrics_text(&self) -> String {
         let metrics = &self.metrics;
-        let open = self.connections.open_connections();
-        metrics.connections.set(gauge_value(open));
-        metrics.supervisors.set(gauge_value(self.directory.len()));
+        let server = &metrics.server;
+        server
+            .connections
+            .set_count(self.connections.open_connections());
+        server.supervisors.set_count(self.directory.len());
         if let Some(speech) = &self.speech {
-            metrics
-                .stt_finals_waiting
-                .set(gauge_value(speech.depth().0));
+            metrics.speech.finals_waiting.set_count(speech.depth().0);
         }
         metrics.render()
     }
-}
-
-fn gauge_value(count: usize) -> i64 {
-    i64::try_from(count).unwrap_or(i64::MAX)
-}
-
-/// The series every server exposes, labelled with the protocol's event types and codes.
-pub fn new_metrics() -> Metrics {
-    Metrics::new(
-        ClientEvent::TYPES,
-        ServerEvent::TYPES,
-        viva_protocol::ErrorCode::NAMES,
-    )
 }
 
 /// The routes.

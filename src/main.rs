@@ -23,6 +23,7 @@ mod blueprints;
 mod config;
 mod connections;
 mod llm_config;
+mod metrics;
 mod models;
 mod server;
 mod talk;

@@ -17,15 +17,17 @@ use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchSt
 use viva_core::clock::SystemClock;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::examiner::EmbeddedExaminer;
-use viva_core::metrics::Metrics;
 use viva_core::voice::SpeechToText;
+use viva_llm::metrics::LlmMetrics;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
+use viva_speech::metrics::SpeechMetrics;
 use viva_speech::{PoolSettings, WhisperPool};
 
 use crate::app::{self, App};
 use crate::auth::Authenticator;
 use crate::config::Settings;
 use crate::connections::ConnectionLimits;
+use crate::metrics::AllMetrics;
 
 /// How long shutdown waits for sessions to checkpoint.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
@@ -53,6 +55,7 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
 fn examiner(
     settings: &Settings,
     library: &Arc<AcsLibrary>,
+    metrics: &Arc<LlmMetrics>,
 ) -> anyhow::Result<Arc<dyn viva_core::examiner::Examiner>> {
     let prompts = viva_llm::prompts::Prompts::load(settings.prompts.as_deref())?;
     let Some(llm) = settings.llm.clone() else {
@@ -61,11 +64,8 @@ fn examiner(
     };
     tracing::info!(url = %llm.base_url, model = %llm.model, timeout = ?llm.timeout, "examiner: LLM, falling back to the embedded one");
     let provider = viva_llm::provider::Provider::new(llm);
-    Ok(Arc::new(viva_llm::examiner::LlmExaminer::new(
-        provider,
-        prompts,
-        library.clone(),
-    )))
+    let examiner = viva_llm::examiner::LlmExaminer::new(provider, prompts, library.clone());
+    Ok(Arc::new(examiner.with_metrics(metrics.clone())))
 }
 
 /// Runs the server until a shutdown signal.
@@ -73,11 +73,11 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
     let storage = open_storage(&settings).await?;
-    let metrics = Arc::new(app::new_metrics());
-    let speech = start_speech(&settings, &metrics)?;
+    let metrics = Arc::new(AllMetrics::default());
+    let speech = start_speech(&settings, &metrics.speech)?;
     let session = Arc::new(SessionDeps {
         store: storage.store,
-        examiner: examiner(&settings, &library)?,
+        examiner: examiner(&settings, &library, &metrics.llm)?,
         library,
         blueprints,
         clock: Arc::new(SystemClock),
@@ -86,7 +86,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         lease: settings.lease,
         speech: speech.clone(),
         turns: settings.turns.clone(),
-        metrics: metrics.clone(),
+        metrics: metrics.sessions.clone(),
     });
     let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
     log_new_sessions(&new_sessions).await;
@@ -144,7 +144,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
 /// The speech pool when a model is configured; text-only (said loudly) when not.
 fn start_speech(
     settings: &Settings,
-    metrics: &Arc<Metrics>,
+    metrics: &Arc<SpeechMetrics>,
 ) -> anyhow::Result<Option<Arc<dyn SpeechToText>>> {
     let Some(model) = &settings.speech_model else {
         tracing::warn!(

@@ -9,6 +9,7 @@
 //! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
 //! - [`file_store`]: the embedded `CheckpointStore` — one JSON file per record.
 //! - [`link`]: the bounded outbound queue of one connection.
+//! - [`metrics`]: `SessionMetrics`, the series the session actors report.
 //! - [`timer`]: the one timer idiom — tell an actor a message later, or every period.
 //!
 //! Invariant: this crate never imports axum or a Redis client; IO reaches it only through
@@ -19,6 +20,7 @@
 pub mod directory;
 pub mod file_store;
 pub mod link;
+pub mod metrics;
 pub mod new_sessions;
 pub mod session;
 pub mod supervisor;

@@ -7,6 +7,7 @@ use std::time::Duration;
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_actors::link::DeviceLink;
+use viva_actors::metrics::SessionMetrics;
 use viva_actors::new_sessions::NewSessionGate;
 use viva_actors::session::{
     Command, CommandOutcome, Inspect, SessionCommand, SessionDeps, Transcribed,
@@ -26,7 +27,6 @@ use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
     QuestionDeltas, QuestionRequest,
 };
-use viva_core::metrics::Metrics;
 use viva_core::session::assessment::AnswerInput;
 use viva_core::session::phase::{LivePhase, Phase};
 use viva_protocol::config::SessionConfig;
@@ -61,7 +61,7 @@ fn library() -> Arc<AcsLibrary> {
 struct World {
     directory: Directory,
     clock: Arc<ManualClock>,
-    metrics: Arc<Metrics>,
+    metrics: Arc<SessionMetrics>,
     /// Where the operator's new-session switch is kept.
     switch: Arc<MemoryStore>,
 }
@@ -91,7 +91,7 @@ fn world_with_blueprints(
     blueprints: BlueprintLibrary,
 ) -> World {
     let library = library();
-    let metrics = Arc::new(Metrics::new(&[], &[], &[]));
+    let metrics = Arc::new(SessionMetrics::default());
     let session = Arc::new(SessionDeps {
         store,
         examiner,

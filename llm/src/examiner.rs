@@ -23,6 +23,7 @@ use viva_core::examiner::{
 use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
 use viva_core::exam::examiner::rubric_exam::asked_question;
 
+use crate::metrics::LlmMetrics;
 use crate::prompts::{Prompts, Template};
 use crate::provider::{CallError, Flow, Provider, Reply};
 use crate::rubric_check::{check_findings, findings_schema, merge, rubric_variables};
@@ -47,6 +48,7 @@ pub struct LlmExaminer {
     library: Arc<AcsLibrary>,
     embedded: EmbeddedExaminer,
     tally: Mutex<Tally>,
+    metrics: Arc<LlmMetrics>,
 }
 
 /// One model call under way: what its turn log needs, filled in as it goes.
@@ -112,7 +114,13 @@ impl LlmExaminer {
             prompts,
             library,
             tally: Mutex::new(Tally::default()),
+            metrics: Arc::default(),
         }
+    }
+
+    /// Counts every call into `metrics` (the server's `GET /metrics` renders them).
+    pub fn with_metrics(self, metrics: Arc<LlmMetrics>) -> LlmExaminer {
+        LlmExaminer { metrics, ..self }
     }
 
     /// Calls and fallbacks so far.
@@ -123,6 +131,7 @@ impl LlmExaminer {
     /// Ends a call's log and counts it.
     fn finish(&self, log: CallLog, fallback: Option<&'static str>) -> ExaminerCall {
         let call = log.finish(&self.provider.settings().model, fallback);
+        self.metrics.record(&call);
         if let Ok(mut tally) = self.tally.lock() {
             match fallback {
                 None => tally.used += 1,

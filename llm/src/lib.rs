@@ -1,5 +1,6 @@
-//! Viva's LLM examiner, in progress (issue 7). What is here is the pure part, IO-free and
-//! tested in place:
+//! Viva's LLM examiner: a model behind an OpenAI-compatible endpoint phrases questions and
+//! assesses answers as strict JSON, held to the plan in code, with the embedded examiner's
+//! result taking over on any failure (no retry).
 //!
 //! - [`grounding`]: the contract appended in code to every examiner system prompt, and the
 //!   fixed sentence for an assessment without sources.
@@ -8,19 +9,17 @@
 //! - [`verdict`]: the model's assessment checked against the exam plan (score, feedback,
 //!   mention credit for pending elements only, the follow-up bound, one question at a time)
 //!   and the JSON schema asked of the model.
-//!
+//! - [`rubric_check`]: the model's fact-by-fact findings, every quote checked in code.
 //! - [`provider`]: the model behind an OpenAI-compatible endpoint (async-openai), each call
 //!   bounded by a permit and one timeout, made once.
-//!
 //! - [`examiner`]: `LlmExaminer`, which phrases and assesses through the model and falls
 //!   back to the embedded examiner's result on any failure, counting the reason.
-//!
-//! Still to come: the server's configuration and metrics, the previous topic and follow-up
-//! count reaching the examiner, streaming `question.delta`, and the turn log.
+//! - [`metrics`]: `LlmMetrics`, the series the examiner reports for every call it makes.
 #![warn(missing_docs)]
 
 pub mod examiner;
 pub mod grounding;
+pub mod metrics;
 pub mod prompts;
 pub mod provider;
 pub mod rubric_check;

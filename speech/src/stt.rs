@@ -18,7 +18,7 @@ use std::time::Instant;
 
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
-use viva_core::metrics::Metrics;
+use crate::metrics::SpeechMetrics;
 use viva_core::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::budget::PartialBudget;
@@ -86,7 +86,7 @@ pub struct WhisperPool {
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
     workers: usize,
-    metrics: Arc<Metrics>,
+    metrics: Arc<SpeechMetrics>,
 }
 
 impl WhisperPool {
@@ -94,7 +94,7 @@ impl WhisperPool {
     pub fn start(
         model: &Path,
         settings: PoolSettings,
-        metrics: Arc<Metrics>,
+        metrics: Arc<SpeechMetrics>,
     ) -> Result<WhisperPool, LoadError> {
         let fail = |reason: String| LoadError {
             path: model.display().to_string(),
@@ -164,7 +164,7 @@ impl SpeechToText for WhisperPool {
     fn submit(&self, job: DecodeJob) -> Result<(), SubmitError> {
         let is_final = job.kind == DecodeKind::Final;
         if !is_final && !self.admits_partial() {
-            self.metrics.stt_partials_skipped.inc();
+            self.metrics.partials_skipped.inc();
             return Err(SubmitError::PartialsFull);
         }
         self.queue
@@ -174,8 +174,8 @@ impl SpeechToText for WhisperPool {
                 QueueFull::Partials => SubmitError::PartialsFull,
             })
             .inspect_err(|err| match err {
-                SubmitError::Overloaded { .. } => self.metrics.stt_overloaded.inc(),
-                SubmitError::PartialsFull => self.metrics.stt_partials_skipped.inc(),
+                SubmitError::Overloaded { .. } => self.metrics.overloaded.inc(),
+                SubmitError::PartialsFull => self.metrics.partials_skipped.inc(),
             })?;
         if is_final && self.slots.make_room_for_final() {
             tracing::debug!("a final preempted a running partial");
@@ -195,7 +195,7 @@ struct Worker {
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
-    metrics: Arc<Metrics>,
+    metrics: Arc<SpeechMetrics>,
 }
 
 impl Worker {

@@ -64,7 +64,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
         outbound,
         close.clone(),
         farewell_rx,
-        app.metrics.clone(),
+        app.metrics.server.clone(),
     ));
     let mut connection = Connection {
         app: app.clone(),
@@ -169,7 +169,7 @@ impl Connection {
         };
         if let Err(err) = attached.session.tell(audio).try_send() {
             if matches!(err, kameo::error::SendError::MailboxFull(_)) {
-                self.app.metrics.mailbox_full.inc();
+                self.app.metrics.server.mailbox_full.inc();
             }
             let message = "the session is busy; audio is arriving faster than it is heard";
             self.send_error(ErrorCode::Overloaded, message, None);
@@ -181,7 +181,11 @@ impl Connection {
             Ok(message) => message,
             Err(err) => return self.send_error(err.code, err.message, err.event_id),
         };
-        self.app.metrics.events_in.inc(message.event.type_name());
+        self.app
+            .metrics
+            .server
+            .events_in
+            .inc(message.event.type_name());
         let event_id = message.event_id;
         match message.event {
             ClientEvent::Ping => self.send(ServerEvent::Pong),
@@ -245,7 +249,11 @@ impl Connection {
             })
             .await;
         if let Some(Attached::Session { .. }) = &reply {
-            self.app.metrics.resume_seconds.observe(asked.elapsed());
+            self.app
+                .metrics
+                .server
+                .resume_seconds
+                .observe(asked.elapsed());
         }
         self.take_reply(reply, event_id);
     }

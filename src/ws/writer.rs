@@ -4,13 +4,13 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::metrics::ServerMetrics;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::SinkExt;
 use futures_util::stream::SplitSink;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use viva_actors::link::Outbound;
-use viva_core::metrics::Metrics;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::close;
@@ -39,7 +39,7 @@ pub async fn write_loop(
     mut outbound: Outbound,
     close: CancellationToken,
     mut farewell: oneshot::Receiver<CloseFrame>,
-    metrics: Arc<Metrics>,
+    metrics: Arc<ServerMetrics>,
 ) {
     let mut writer = Writer {
         connection,
@@ -87,7 +87,7 @@ pub async fn write_loop(
 struct Writer {
     connection: u64,
     sink: Sink,
-    metrics: Arc<Metrics>,
+    metrics: Arc<ServerMetrics>,
 }
 
 impl Writer {
@@ -110,7 +110,7 @@ impl Writer {
     }
 }
 
-fn count_out(metrics: &Metrics, event: &ServerEvent) {
+fn count_out(metrics: &ServerMetrics, event: &ServerEvent) {
     metrics.events_out.inc(event.type_name());
     if let ServerEvent::Error(error) = event {
         metrics.errors.inc(error.code.as_str());

@@ -132,11 +132,10 @@ impl LiveSession {
         self.state.take_examiner_reply(reply, now)
     }
 
-    /// The turn log of one model call: in the trace, under this session, and in metrics.
-    /// (The session's audit keeps it in the transcript.)
+    /// The turn log of one model call, in the trace under this session. (The session's
+    /// audit keeps it in the transcript; the LLM crate counts it in its own metrics.)
     fn log_examiner_call(&self, call: Option<&ExaminerCall>) {
         let Some(call) = call else { return };
-        self.deps.metrics.record_examiner_call(call);
         tracing::info!(
             session = %self.state.life().session_id,
             call = %call.call,

@@ -16,12 +16,12 @@ use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerMessage};
 
 use crate::link::DeviceLink;
+use crate::metrics::phase_index;
 use crate::timer::Timer;
 use viva_core::checkpoint::{CheckpointStore, SessionKey};
 use viva_core::clock::Clock;
 use viva_core::exam::acs::AcsLibrary;
 use viva_core::examiner::Examiner;
-use viva_core::metrics::phase_index;
 use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
@@ -68,7 +68,7 @@ pub struct SessionDeps {
     /// Turn-taking settings for spoken answers.
     pub turns: viva_core::voice::TurnSettings,
     /// What the server counts.
-    pub metrics: Arc<viva_core::metrics::Metrics>,
+    pub metrics: Arc<crate::metrics::SessionMetrics>,
 }
 
 /// One live session.

@@ -1,0 +1,147 @@
+//! `SessionMetrics`: the series the session actors report — live sessions by phase,
+//! checkpoint writes, takeovers, and spoken answers asked again.
+
+use viva_core::metrics::{Counter, Gauge, Histogram, Series, counter, header, histogram};
+use viva_core::session::phase::Phase;
+
+/// Where a session stands, as the `phase` label of `viva_sessions`, in [`phase_index`]
+/// order (the names are `Phase::as_str`'s).
+pub const PHASES: &[&str] = &[
+    "idle",
+    "question_asked",
+    "awaiting_answer",
+    "assessed",
+    "paused",
+    "completed",
+    "abandoned",
+];
+
+/// The position of `phase`'s label in [`PHASES`] (a paused session is `paused` whatever it
+/// resumes to).
+pub fn phase_index(phase: Phase) -> usize {
+    match phase {
+        Phase::Idle => 0,
+        Phase::QuestionAsked => 1,
+        Phase::AwaitingAnswer => 2,
+        Phase::Assessed => 3,
+        Phase::Paused { .. } => 4,
+        Phase::Completed => 5,
+        Phase::Abandoned => 6,
+    }
+}
+
+/// What the session actors count.
+#[derive(Debug, Default)]
+pub struct SessionMetrics {
+    /// Live session actors by phase ([`PHASES`]).
+    pub sessions: [Gauge; 7],
+    /// Checkpoint writes that succeeded, by latency.
+    pub checkpoint_seconds: Histogram,
+    /// Checkpoint writes that failed (storage down, fenced or refused).
+    pub checkpoint_failures: Counter,
+    /// Another device took a user's active session.
+    pub takeovers: Counter,
+    /// Spoken answers to items that could not be read, so the candidate was asked again.
+    pub spoken_answers_unclear: Counter,
+}
+
+impl SessionMetrics {
+    /// The gauge of sessions in `phase`.
+    pub fn sessions_in(&self, phase: Phase) -> &Gauge {
+        &self.sessions[phase_index(phase)]
+    }
+}
+
+impl Series for SessionMetrics {
+    fn render(&self, out: &mut String) {
+        header(
+            out,
+            "viva_sessions",
+            "Live session actors by phase.",
+            "gauge",
+        );
+        for (phase, gauge) in PHASES.iter().zip(self.sessions.iter()) {
+            out.push_str(&format!(
+                "viva_sessions{{phase=\"{phase}\"}} {}\n",
+                gauge.get()
+            ));
+        }
+        let checkpoints = &self.checkpoint_seconds;
+        histogram(
+            out,
+            "viva_checkpoint_seconds",
+            "Checkpoint write latency.",
+            "",
+            checkpoints,
+        );
+        let failures = &self.checkpoint_failures;
+        counter(
+            out,
+            "viva_checkpoint_failures_total",
+            "Checkpoint writes that failed.",
+            failures,
+        );
+        let takeovers = &self.takeovers;
+        counter(
+            out,
+            "viva_takeovers_total",
+            "Sessions taken over by another device.",
+            takeovers,
+        );
+        counter(
+            out,
+            "viva_spoken_answers_unclear_total",
+            "Spoken item answers that could not be read; the candidate was asked again.",
+            &self.spoken_answers_unclear,
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use viva_core::metrics::untyped_families;
+    use viva_core::session::phase::LivePhase;
+
+    use super::*;
+
+    #[test]
+    fn phase_labels_are_the_checkpoint_names_of_the_phases() {
+        let paused = Phase::Paused {
+            resume_to: LivePhase::Assessed,
+        };
+        let phases = [
+            Phase::Idle,
+            Phase::QuestionAsked,
+            Phase::AwaitingAnswer,
+            Phase::Assessed,
+            paused,
+            Phase::Completed,
+            Phase::Abandoned,
+        ];
+        for phase in phases {
+            assert_eq!(PHASES[phase_index(phase)], phase.as_str());
+        }
+        assert_eq!(phases.len(), PHASES.len());
+    }
+
+    #[test]
+    fn sessions_are_counted_by_phase_and_every_series_is_typed() {
+        let metrics = SessionMetrics::default();
+        let awaiting = metrics.sessions_in(Phase::AwaitingAnswer);
+        awaiting.inc();
+        awaiting.inc();
+        awaiting.dec();
+        metrics.takeovers.inc();
+        let mut text = String::new();
+        metrics.render(&mut text);
+        for expected in [
+            "viva_sessions{phase=\"awaiting_answer\"} 1\n",
+            "viva_sessions{phase=\"paused\"} 0\n",
+            "viva_takeovers_total 1\n",
+            "viva_checkpoint_seconds_count 0\n",
+        ] {
+            assert!(text.contains(expected), "{expected} in\n{text}");
+        }
+        assert_eq!(untyped_families(&text), Vec::<String>::new());
+    }
+}
