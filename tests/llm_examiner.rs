@@ -16,10 +16,7 @@ use crate::harness::{
     satisfactory_for, start_exam, token,
 };
 
-#[path = "../llm/tests/common/mod.rs"]
-mod fake_llm;
-
-use fake_llm::{Behaviour, endpoint};
+use viva_testkit::openai::{Behaviour, endpoint};
 
 /// What an exam said: each question's text, and each assessment's score and feedback.
 async fn exam_transcript(server: &Server, user: &str) -> Vec<(String, String, String)> {

@@ -9,16 +9,13 @@
 #[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
 mod harness;
 
-#[path = "../llm/tests/common/mod.rs"]
-mod fake_llm;
-
 use serde_json::Value;
 
-use fake_llm::llama::LlamaServer;
 use harness::{
     Auth, Client, Server, http_get, result_path, run_to_completion, satisfactory_for, start_exam,
     token,
 };
+use viva_testkit::llama::LlamaServer;
 
 /// Each model call's limit: the most the server allows, far beyond any reply of this model
 /// on a loaded machine (seconds), so only a hang falls back by timeout.

@@ -26,9 +26,7 @@ use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
 
 // The ACS catalogs, loaded as the tests load them.
-#[path = "../tests/common/mod.rs"]
-mod common;
-use common::library;
+use viva_testkit::acs::library;
 
 /// The scripted answer to the `n`th element: full, partial or wrong, in turn.
 fn scripted_answer(element: &AcsElement, n: usize) -> (&'static str, String) {

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use std::sync::Mutex;
 
-use common::{Behaviour, Requests, endpoint, library, user_prompt};
 use viva_core::exam::acs::Rating;
 use viva_core::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use viva_core::examiner::{
@@ -16,8 +15,8 @@ use viva_core::examiner::{
 use viva_llm::examiner::LlmExaminer;
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
-
-mod common;
+use viva_testkit::acs::library;
+use viva_testkit::openai::{Behaviour, Requests, endpoint, user_prompt};
 
 const TIMEOUT: Duration = Duration::from_secs(2);
 

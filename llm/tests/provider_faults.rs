@@ -5,10 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use common::{Behaviour, endpoint};
 use viva_llm::provider::{CallError, Flow, LlmSettings, Provider};
-
-mod common;
+use viva_testkit::openai::{Behaviour, endpoint};
 
 /// Each call's limit: generous, since this machine may be busy building.
 const TIMEOUT: Duration = Duration::from_secs(3);

@@ -1,5 +1,5 @@
 //! `LlmExaminer` against a real model: llama.cpp's `llama-server` with Qwen2.5-Coder-0.5B on
-//! a loopback port (see `common::llama`). The phrasing streams, and each call ends within
+//! a loopback port (see `viva_testkit::llama`). The phrasing streams, and each call ends within
 //! its timeout with either a validated reply or the embedded examiner's result; a forced
 //! timeout falls back deterministically.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
@@ -7,8 +7,6 @@
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use common::library;
-use common::llama::LlamaServer;
 use viva_core::exam::acs::Rating;
 use viva_core::exam::types::{QuestionDifficulty, QuestionKind};
 use viva_core::examiner::{
@@ -17,8 +15,8 @@ use viva_core::examiner::{
 use viva_llm::examiner::LlmExaminer;
 use viva_llm::prompts::Prompts;
 use viva_llm::provider::{LlmSettings, Provider};
-
-mod common;
+use viva_testkit::acs::library;
+use viva_testkit::llama::LlamaServer;
 
 fn examiner_at(base_url: String, timeout: Duration) -> LlmExaminer {
     let provider = Provider::new(LlmSettings {

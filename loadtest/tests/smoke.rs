@@ -10,9 +10,6 @@ use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
-#[path = "../../tests/harness/redis.rs"]
-mod redis;
-
 struct Server {
     child: Child,
     url: String,
@@ -205,7 +202,7 @@ fn a_paced_assessment_run_samples_the_server_and_draws_its_charts() {
 
 #[test]
 fn chaos_kills_a_node_and_its_sessions_resume_on_the_other_losing_nothing() {
-    let redis = redis::RedisServer::start();
+    let redis = viva_testkit::redis::RedisServer::start();
     let viva = viva_bin().display().to_string();
     let redis_url = redis.url();
     let extra = [

@@ -1,12 +1,8 @@
 //! The operator's side of Redis against a real redis-server: the new-session switch shared by
 //! every node, and the session scan behind `viva plan audit` (one server and a cluster).
 
-#[path = "../../tests/harness/redis.rs"]
-mod redis_server;
-
 use std::collections::BTreeMap;
 
-use redis_server::{RedisCluster, RedisServer};
 use viva_core::checkpoint::SwitchRecord;
 use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
@@ -15,6 +11,7 @@ use viva_core::checkpoint::{
 };
 use viva_redis_store::scan::{ScanError, ScanRequest, scan_sessions};
 use viva_redis_store::{Connection, RedisConfig, RedisStore, Retention};
+use viva_testkit::redis::{RedisCluster, RedisServer};
 
 async fn store(config: &RedisConfig) -> RedisStore {
     let conn = Connection::open(config).await.expect("connect");

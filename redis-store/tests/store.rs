@@ -1,18 +1,15 @@
 //! `RedisStore` against a real redis-server: claims, fencing, versions, the active-session
 //! check, transcript turns, user-record compare-and-set and node notices.
 
-#[path = "../../tests/harness/redis.rs"]
-mod redis_server;
-
 use std::time::Duration;
 
-use redis_server::RedisServer;
 use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, NodeBus, Notice, SessionCheckpoint, SessionKey, SessionWrite,
     StoreError, UserRecord,
 };
 use viva_redis_store::{Connection, RedisBus, RedisConfig, RedisStore, Retention};
+use viva_testkit::redis::RedisServer;
 
 const LEASE_MS: u64 = 10_000;
 

@@ -6,7 +6,6 @@ mod assessment;
 mod client;
 mod exam;
 mod http;
-mod redis;
 mod server;
 pub mod speech;
 mod token;
@@ -28,12 +27,12 @@ pub use exam::{
     run_to_completion, satisfactory_for, start_exam,
 };
 pub use http::{http_get, result_path};
-pub use redis::{RedisCluster, RedisServer};
 pub use server::{Options, Server, run_viva, viva_bin};
 pub use token::{
     SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
     viva_token_command,
 };
+pub use viva_testkit::redis::{RedisCluster, RedisServer};
 
 /// How long any single wait for the server may take before the test fails.
 pub const TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

@@ -20,16 +20,22 @@ pub const LIGHT_SIGNALS: [&str; 6] = [
 pub fn check_doc(file: &str, text: &str, doc: &RubricDoc) -> Vec<LoadError> {
     let mut errors = Errors {
         file,
-        text,
+        lines: text.lines().collect(),
         found: Vec::new(),
     };
     if !is_code(&doc.task) {
         errors.at("task", 0, format!("{:?} is not an ACS task code", doc.task));
     }
     let mut seen = BTreeSet::new();
+    // Elements come in file order: each is looked for after the one before, so placing
+    // them all reads the file once.
+    let mut after = 0;
     for (index, rubric) in doc.elements.iter().enumerate() {
         let field = format!("elements[{index}]");
-        let line = errors.line_of(&format!("element: {}", rubric.element), 0);
+        let line = errors.line_of(&format!("element: {}", rubric.element), after);
+        if line > 0 {
+            after = line + 1;
+        }
         if !rubric.element.starts_with(&format!("{}.", doc.task)) || !is_code(&rubric.element) {
             let message = format!(
                 "{:?} is not an element of task {}",
@@ -55,8 +61,10 @@ fn check_element(errors: &mut Errors<'_>, field: &str, line: usize, rubric: &Ele
         );
     }
     let mut ids = BTreeSet::new();
+    // Entries are looked for after the one before, from the element's line.
+    let mut after = line;
     for (index, fact) in rubric.facts.iter().enumerate() {
-        let fact_line = errors.line_of(&format!("id: {}", fact.id), line);
+        let fact_line = errors.line_after(&format!("id: {}", fact.id), &mut after, line);
         check_id(
             errors,
             &format!("{field}.facts[{index}]"),
@@ -70,7 +78,7 @@ fn check_element(errors: &mut Errors<'_>, field: &str, line: usize, rubric: &Ele
     check_grading(errors, field, line, rubric, &facts);
     for (index, misconception) in rubric.misconceptions.iter().enumerate() {
         let at = format!("{field}.misconceptions[{index}]");
-        let mis_line = errors.line_of(&format!("id: {}", misconception.id), line);
+        let mis_line = errors.line_after(&format!("id: {}", misconception.id), &mut after, line);
         check_id(errors, &at, mis_line, &misconception.id, &mut ids);
         check_misconception(errors, &at, mis_line, misconception, rubric);
     }
@@ -415,7 +423,8 @@ fn is_kebab(id: &str) -> bool {
 /// Collects errors, each placed on the line its entry starts.
 struct Errors<'a> {
     file: &'a str,
-    text: &'a str,
+    /// The file's lines, split once.
+    lines: Vec<&'a str>,
     found: Vec<LoadError>,
 }
 
@@ -429,13 +438,25 @@ impl Errors<'_> {
     }
 
     /// The 1-based line of the first line at or after `from` containing `needle`; 0 if none.
+    /// Like [`Errors::line_of`] from `*after` (moved past the line found), or from
+    /// `fallback` when the entry is not after it.
+    fn line_after(&self, needle: &str, after: &mut usize, fallback: usize) -> usize {
+        let mut line = self.line_of(needle, *after);
+        if line == 0 {
+            line = self.line_of(needle, fallback);
+        }
+        if line > 0 {
+            *after = line + 1;
+        }
+        line
+    }
+
     fn line_of(&self, needle: &str, from: usize) -> usize {
-        self.text
-            .lines()
-            .enumerate()
-            .skip(from.saturating_sub(1))
-            .find(|(_, line)| line.contains(needle))
-            .map_or(0, |(index, _)| index + 1)
+        let start = from.saturating_sub(1);
+        self.lines
+            .get(start..)
+            .and_then(|rest| rest.iter().position(|line| line.contains(needle)))
+            .map_or(0, |offset| start + offset + 1)
     }
 }
 
@@ -502,6 +523,27 @@ elements:
             errors.iter().any(|e| e.contains(expected)),
             "{from:?} → {to:?}: expected {expected:?} in {errors:#?}"
         );
+    }
+
+    /// Lines are found reading forward: an element's facts after its own line, each element
+    /// after the one before (so a repeated fact id in a later element is placed there).
+    #[test]
+    fn errors_in_a_later_element_are_placed_on_its_own_lines() {
+        let second = GOOD
+            .split_once("  - element: PA.I.A.K1\n")
+            .map(|(_, rest)| format!("  - element: PA.I.A.K2\n{rest}"))
+            .unwrap();
+        let text = format!("{GOOD}{}", second.replace("id: flight-review", "id: Flight_Review"));
+        let source = Source {
+            path: "r.yaml".into(),
+            text,
+        };
+        let errors: Vec<String> = match RubricSet::load(&[source]) {
+            Ok(_) => Vec::new(),
+            Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
+        };
+        let expected = "elements[1].facts[1].id (line 32): \"Flight_Review\" is not kebab-case";
+        assert!(errors.iter().any(|e| e.contains(expected)), "{errors:#?}");
     }
 
     #[test]

@@ -1,8 +1,4 @@
-//! A chat-completions endpoint on loopback that behaves as a test tells it to, and the ACS
-//! catalogs the examiner tests need.
-#![allow(dead_code, clippy::unwrap_used)] // each test binary uses part of it
-
-pub mod llama;
+//! A chat-completions endpoint on loopback that behaves as a test tells it to.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -13,7 +9,6 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
 use serde_json::{Value, json};
-use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 
 /// How the endpoint answers every request.
 #[derive(Clone, Copy)]
@@ -157,23 +152,4 @@ fn sse(events: Vec<String>) -> Response {
         .map(|data| format!("data: {data}\n\n"))
         .collect();
     ([("content-type", "text/event-stream")], body).into_response()
-}
-
-/// The repository's ACS catalogs.
-pub fn library() -> Arc<AcsLibrary> {
-    let load = |rating: Rating, elements: &str, tasks: &str| {
-        AcsCatalog::from_json(rating, elements, tasks).unwrap()
-    };
-    Arc::new(AcsLibrary::new(
-        load(
-            Rating::Private,
-            include_str!("../../../blueprints/acs/acs-private-airplane.json"),
-            include_str!("../../../blueprints/acs/acs-private-airplane-tasks.json"),
-        ),
-        load(
-            Rating::Commercial,
-            include_str!("../../../blueprints/acs/acs-commercial-airplane.json"),
-            include_str!("../../../blueprints/acs/acs-commercial-airplane-tasks.json"),
-        ),
-    ))
 }

@@ -1,8 +1,5 @@
 //! Real redis-server child processes for tests: one standalone server, or a 3-master cluster.
 
-// Each test binary that includes the harness uses only some of these helpers.
-#![allow(dead_code)]
-
 use std::fs::File;
 use std::io::ErrorKind;
 use std::net::TcpListener;
