@@ -1,10 +1,12 @@
 //! Spoken answers end to end: real speech (festival, and whisper.cpp's `jfk.wav` sample)
-//! streamed at real-time pace over a real socket to a server decoding with the tiny.en model.
+//! streamed over a real socket to a server decoding with the tiny.en model: at a live
+//! microphone's pace, except the two whole sessions, streamed as recordings at 4x.
 
 use serde_json::{Value, json};
 
 use crate::harness::speech::{
-    concat, model_file, read_wav, silence, stream, synthesize, voice_server, white_noise, words,
+    concat, model_file, read_wav, silence, stream, stream_sped_up, synthesize, voice_server,
+    white_noise, words,
 };
 use crate::harness::{
     Auth, Client, TASK, count, field_str, field_u64, http_get, keyed_answer, next_event_id,
@@ -99,7 +101,8 @@ async fn math_practice_answered_by_voice_scores_100_and_loses_nothing() {
             synthesize(&format!("The answer is {answer}.")),
             silence(1_600),
         ]);
-        stream(&mut client, &spoken).await;
+        // A recording streamed at 4x: the turns are timed by samples, so they are the same.
+        stream_sped_up(&mut client, &spoken, 4).await;
         let events = events_until(&mut client, |e| {
             has_next(e) || count(e, "answer.unclear") > 0
         })
@@ -150,7 +153,9 @@ async fn short_acs_exam_answered_by_voice_is_graded() {
     for _ in 0..20 {
         let code = field_str(&question, "element_code").to_owned();
         let text = crate::harness::short_answer(&question);
-        stream(&mut client, &concat(&[synthesize(&text), silence(2_000)])).await;
+        // A recording streamed at 4x: the turns are timed by samples, so they are the same.
+        let spoken = concat(&[synthesize(&text), silence(2_000)]);
+        stream_sped_up(&mut client, &spoken, 4).await;
         let events = events_until(&mut client, has_next).await;
         assert_eq!(finals(&events).len(), 1, "{code}: {events:?}");
         let assessment = events

@@ -110,7 +110,15 @@ pub fn concat(parts: &[Vec<i16>]) -> Vec<i16> {
 
 /// Sends `samples` as 100 ms binary frames, one every 100 ms: a live microphone's pace.
 pub async fn stream(client: &mut Client, samples: &[i16]) {
-    let mut pace = tokio::time::interval(Duration::from_millis(FRAME_MS as u64));
+    stream_sped_up(client, samples, 1).await;
+}
+
+/// Sends `samples` as 100 ms frames `speedup` times faster than a microphone would, as a
+/// client streaming a recording does. The server times turns by the samples it hears, so
+/// the turns are the same as at a live pace; tests of pacing itself stream at 1×.
+pub async fn stream_sped_up(client: &mut Client, samples: &[i16], speedup: u32) {
+    let period = Duration::from_millis(FRAME_MS as u64) / speedup.max(1);
+    let mut pace = tokio::time::interval(period);
     for frame in samples.chunks(FRAME_MS * RATE / 1000) {
         pace.tick().await;
         let bytes: Vec<u8> = frame.iter().flat_map(|s| s.to_le_bytes()).collect();

@@ -533,7 +533,10 @@ elements:
             .split_once("  - element: PA.I.A.K1\n")
             .map(|(_, rest)| format!("  - element: PA.I.A.K2\n{rest}"))
             .unwrap();
-        let text = format!("{GOOD}{}", second.replace("id: flight-review", "id: Flight_Review"));
+        let text = format!(
+            "{GOOD}{}",
+            second.replace("id: flight-review", "id: Flight_Review")
+        );
         let source = Source {
             path: "r.yaml".into(),
             text,
