@@ -2,7 +2,10 @@
 //! `viva_core::session::admission::admit` (the one rule for client commands, finished voice
 //! turns, examiner replies and retries), and what it then does.
 
-use viva_core::session::admission::{Admission, Arrival, admit};
+use viva_core::session::admission::{
+    Arrival, ClientAdmission, ClientEvent, ExaminerReply, ReplyAdmission, Retry, RetryAdmission,
+    admit,
+};
 use viva_core::session::lifecycle::Refusal;
 use viva_protocol::ErrorCode;
 
@@ -27,46 +30,42 @@ impl LiveSession {
         connection_id: u64,
         event_id: Option<&str>,
     ) -> Admitted {
-        let arrival = Arrival::Client {
+        let arrival = ClientEvent {
             attached: self.is_attached(connection_id),
             repeated: event_id.is_some_and(|id| self.state.life().is_applied(id)),
         };
         match self.admission(arrival) {
-            Admission::Apply => Admitted::Apply,
-            Admission::AckAgain => Admitted::Repeated,
-            Admission::StoreThenAckAgain => self.store_then_ack_again().await,
-            Admission::Expire => {
+            ClientAdmission::Apply => Admitted::Apply,
+            ClientAdmission::AckAgain => Admitted::Repeated,
+            ClientAdmission::StoreThenAckAgain => self.store_then_ack_again().await,
+            ClientAdmission::Expire => {
                 self.expire_if_due().await;
                 let message = "the time limit has run out";
                 Admitted::Refused(Refusal::new(ErrorCode::SessionCompleted, message))
             }
-            Admission::Refuse(refusal) => Admitted::Refused(refusal),
-            Admission::Store | Admission::Drop => {
-                let message = "the event could not be admitted";
-                Admitted::Refused(Refusal::new(ErrorCode::Internal, message))
-            }
+            ClientAdmission::Refuse(refusal) => Admitted::Refused(refusal),
         }
     }
 
     /// Whether an examiner's reply may be applied; one that arrives after the time limit
     /// completes the session instead.
     pub(super) async fn admit_reply(&mut self, wanted: bool) -> bool {
-        match self.admission(Arrival::ExaminerReply { wanted }) {
-            Admission::Apply => true,
-            Admission::Expire => {
+        match self.admission(ExaminerReply { wanted }) {
+            ReplyAdmission::Apply => true,
+            ReplyAdmission::Expire => {
                 self.expire_if_due().await;
                 false
             }
-            _ => false,
+            ReplyAdmission::Drop => false,
         }
     }
 
     /// Whether the retry timer has a held write to store.
     pub(super) fn admit_retry(&self) -> bool {
-        self.admission(Arrival::Retry) == Admission::Store
+        self.admission(Retry) == RetryAdmission::Store
     }
 
-    fn admission(&self, arrival: Arrival) -> Admission {
+    fn admission<A: Arrival>(&self, arrival: A) -> A::Outcome {
         let expired = self.state.is_due_to_expire(self.now());
         admit(self.durability, arrival, expired)
     }

@@ -52,44 +52,71 @@ impl Durability {
     }
 }
 
-/// How an event reached the session, with what the actor knows of it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Arrival {
-    /// A client's command, or a finished voice turn (which answers for its device as a typed
-    /// answer would, with its commit's `event_id`).
-    Client {
-        /// The sending device is the one attached.
-        attached: bool,
-        /// Its `event_id` was applied before.
-        repeated: bool,
-    },
-    /// An examiner's reply (an assessment or a phrasing).
-    ExaminerReply {
-        /// The session still wants exactly the work it answers.
-        wanted: bool,
-    },
-    /// The retry timer of a held write.
-    Retry,
+/// A way an event reaches the session, with what the actor knows of it. Each way has its
+/// own outcome type, so the actor matches only the outcomes its arrival can have.
+pub trait Arrival {
+    /// What the actor may be told to do with this kind of event.
+    type Outcome;
+
+    /// The admission rule for this kind of event.
+    fn admit(self, durability: Durability, expired: bool) -> Self::Outcome;
 }
 
-/// What the actor must do with an event.
+/// A client's command, or a finished voice turn (which answers for its device as a typed
+/// answer would, with its commit's `event_id`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ClientEvent {
+    /// The sending device is the one attached.
+    pub attached: bool,
+    /// Its `event_id` was applied before.
+    pub repeated: bool,
+}
+
+/// An examiner's reply (an assessment or a phrasing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExaminerReply {
+    /// The session still wants exactly the work it answers.
+    pub wanted: bool,
+}
+
+/// The retry timer of a held write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Retry;
+
+/// What the actor must do with a client's event.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Admission {
+pub enum ClientAdmission {
     /// Apply it, then commit.
     Apply,
-    /// A repeated client event whose change is stored: acknowledge it again, apply nothing.
+    /// Its `event_id` was applied and stored: acknowledge it again, apply nothing.
     AckAgain,
-    /// A repeated client event whose change is held: write again, and acknowledge it again
-    /// once that is stored (refuse with `storage_unavailable` if not).
+    /// Its `event_id` was applied but the change is held: write again, and acknowledge it
+    /// again once that is stored (refuse with `storage_unavailable` if not).
     StoreThenAckAgain,
-    /// Write the held change again (a retry).
-    Store,
-    /// The time limit ran out: complete the session as it stands, and refuse the event (a
-    /// client's) or drop it.
+    /// The time limit ran out: complete the session as it stands, and refuse the event.
     Expire,
-    /// Refuse the client's event with this; nothing changed.
+    /// Refuse it with this; nothing changed.
     Refuse(Refusal),
-    /// Ignore it: a stale examiner reply, or a retry with nothing to write.
+}
+
+/// What the actor must do with an examiner's reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReplyAdmission {
+    /// Apply it, then commit.
+    Apply,
+    /// The time limit ran out: complete the session as it stands; the reply is not used.
+    Expire,
+    /// Ignore it: stale, or the session cannot store a change now (the work is asked for
+    /// again once it can).
+    Drop,
+}
+
+/// What the retry timer must do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetryAdmission {
+    /// Write the held change again.
+    Store,
+    /// Nothing is held (or the session was taken): stop retrying.
     Drop,
 }
 
@@ -100,52 +127,57 @@ pub const MOVED: &str = "the session moved to another device or server; resume i
 /// Told when an earlier change is still unsaved.
 const HOLDING: &str = "an earlier event is not saved yet; this one was not applied, resend it";
 
-/// The one admission rule. `expired`: the session is live and its time limit has passed.
+/// The one admission rule, for every way an event arrives. `expired`: the session is live
+/// and its time limit has passed.
 ///
 /// A client's event is checked in order: its device holds the session; the session was not
 /// taken by a newer claim; a repeated `event_id` is acknowledged again (once stored); no
 /// earlier change is held; the time limit has not run out. An examiner's reply passes the
 /// same durability and time checks, and is dropped where a client's event is refused.
-pub fn admit(durability: Durability, arrival: Arrival, expired: bool) -> Admission {
-    match arrival {
-        Arrival::Client { attached, repeated } => {
-            admit_client(durability, attached, repeated, expired)
+pub fn admit<A: Arrival>(durability: Durability, arrival: A, expired: bool) -> A::Outcome {
+    arrival.admit(durability, expired)
+}
+
+impl Arrival for ClientEvent {
+    type Outcome = ClientAdmission;
+
+    fn admit(self, durability: Durability, expired: bool) -> ClientAdmission {
+        let refuse = |code, message| ClientAdmission::Refuse(Refusal::new(code, message));
+        if !self.attached {
+            return refuse(ErrorCode::SessionPaused, DETACHED);
         }
-        Arrival::ExaminerReply { wanted } => admit_reply(durability, wanted, expired),
-        Arrival::Retry => match durability {
-            Durability::Holding => Admission::Store,
-            Durability::Saved | Durability::Evicted => Admission::Drop,
-        },
+        match (durability, self.repeated) {
+            (Durability::Evicted, _) => refuse(ErrorCode::SessionMoved, MOVED),
+            (Durability::Holding, true) => ClientAdmission::StoreThenAckAgain,
+            (Durability::Saved, true) => ClientAdmission::AckAgain,
+            (Durability::Holding, false) => refuse(ErrorCode::StorageUnavailable, HOLDING),
+            (Durability::Saved, false) if expired => ClientAdmission::Expire,
+            (Durability::Saved, false) => ClientAdmission::Apply,
+        }
     }
 }
 
-fn admit_client(
-    durability: Durability,
-    attached: bool,
-    repeated: bool,
-    expired: bool,
-) -> Admission {
-    if !attached {
-        return Admission::Refuse(Refusal::new(ErrorCode::SessionPaused, DETACHED));
-    }
-    match (durability, repeated) {
-        (Durability::Evicted, _) => Admission::Refuse(Refusal::new(ErrorCode::SessionMoved, MOVED)),
-        (Durability::Holding, true) => Admission::StoreThenAckAgain,
-        (Durability::Saved, true) => Admission::AckAgain,
-        (Durability::Holding, false) => {
-            Admission::Refuse(Refusal::new(ErrorCode::StorageUnavailable, HOLDING))
+impl Arrival for ExaminerReply {
+    type Outcome = ReplyAdmission;
+
+    fn admit(self, durability: Durability, expired: bool) -> ReplyAdmission {
+        match durability {
+            Durability::Evicted | Durability::Holding => ReplyAdmission::Drop,
+            Durability::Saved if !self.wanted => ReplyAdmission::Drop,
+            Durability::Saved if expired => ReplyAdmission::Expire,
+            Durability::Saved => ReplyAdmission::Apply,
         }
-        (Durability::Saved, false) if expired => Admission::Expire,
-        (Durability::Saved, false) => Admission::Apply,
     }
 }
 
-fn admit_reply(durability: Durability, wanted: bool, expired: bool) -> Admission {
-    match durability {
-        Durability::Evicted | Durability::Holding => Admission::Drop,
-        Durability::Saved if !wanted => Admission::Drop,
-        Durability::Saved if expired => Admission::Expire,
-        Durability::Saved => Admission::Apply,
+impl Arrival for Retry {
+    type Outcome = RetryAdmission;
+
+    fn admit(self, durability: Durability, _expired: bool) -> RetryAdmission {
+        match durability {
+            Durability::Holding => RetryAdmission::Store,
+            Durability::Saved | Durability::Evicted => RetryAdmission::Drop,
+        }
     }
 }
 
@@ -155,121 +187,84 @@ mod tests {
 
     use Durability::{Evicted, Holding, Saved};
 
-    fn client(attached: bool, repeated: bool) -> Arrival {
-        Arrival::Client { attached, repeated }
+    fn client(attached: bool, repeated: bool) -> ClientEvent {
+        ClientEvent { attached, repeated }
     }
 
-    fn code(admission: &Admission) -> Option<ErrorCode> {
+    /// The outcome as one word, with the refusal's code.
+    fn outcome(admission: &ClientAdmission) -> String {
         match admission {
-            Admission::Refuse(refusal) => Some(refusal.code),
-            _ => None,
+            ClientAdmission::Refuse(refusal) => format!("refuse {}", refusal.code.as_str()),
+            other => format!("{other:?}"),
         }
     }
 
     #[test]
     fn client_events_pass_the_checks_in_order() {
-        use ErrorCode::{SessionMoved, SessionPaused, StorageUnavailable};
-        let rows: &[(Durability, Arrival, bool, Admission, Option<ErrorCode>)] = &[
-            (Saved, client(true, false), false, Admission::Apply, None),
-            (Saved, client(true, true), false, Admission::AckAgain, None),
-            (Saved, client(true, true), true, Admission::AckAgain, None),
-            (
-                Holding,
-                client(true, true),
-                false,
-                Admission::StoreThenAckAgain,
-                None,
-            ),
-            (Saved, client(true, false), true, Admission::Expire, None),
+        let rows = [
+            (Saved, client(true, false), false, "Apply"),
+            (Saved, client(true, true), false, "AckAgain"),
+            (Saved, client(true, true), true, "AckAgain"),
+            (Holding, client(true, true), false, "StoreThenAckAgain"),
+            (Saved, client(true, false), true, "Expire"),
             (
                 Holding,
                 client(true, false),
                 true,
-                refusal(StorageUnavailable),
-                Some(StorageUnavailable),
+                "refuse storage_unavailable",
             ),
             (
                 Holding,
                 client(true, false),
                 false,
-                refusal(StorageUnavailable),
-                Some(StorageUnavailable),
+                "refuse storage_unavailable",
             ),
-            (
-                Evicted,
-                client(true, false),
-                false,
-                refusal(SessionMoved),
-                Some(SessionMoved),
-            ),
-            (
-                Evicted,
-                client(true, true),
-                false,
-                refusal(SessionMoved),
-                Some(SessionMoved),
-            ),
-            (
-                Saved,
-                client(false, false),
-                false,
-                refusal(SessionPaused),
-                Some(SessionPaused),
-            ),
-            (
-                Evicted,
-                client(false, true),
-                true,
-                refusal(SessionPaused),
-                Some(SessionPaused),
-            ),
+            (Evicted, client(true, false), false, "refuse session_moved"),
+            (Evicted, client(true, true), false, "refuse session_moved"),
+            (Saved, client(false, false), false, "refuse session_paused"),
+            (Evicted, client(false, true), true, "refuse session_paused"),
         ];
-        for (durability, arrival, expired, expected, expected_code) in rows {
-            let admission = admit(*durability, *arrival, *expired);
+        for (durability, arrival, expired, expected) in rows {
+            let admission = admit(durability, arrival, expired);
             assert_eq!(
-                code(&admission),
-                *expected_code,
+                outcome(&admission),
+                expected,
                 "{durability:?} {arrival:?} {expired}"
             );
-            if expected_code.is_none() {
-                assert_eq!(admission, *expected, "{durability:?} {arrival:?} {expired}");
-            }
         }
-    }
-
-    fn refusal(code: ErrorCode) -> Admission {
-        Admission::Refuse(Refusal::new(code, ""))
     }
 
     #[test]
     fn an_examiner_reply_is_dropped_wherever_a_typed_answer_is_refused() {
         let rows = [
-            (Saved, true, false, Admission::Apply),
-            (Saved, false, false, Admission::Drop),
-            (Saved, true, true, Admission::Expire),
-            (Holding, true, false, Admission::Drop),
-            (Holding, true, true, Admission::Drop),
-            (Evicted, true, false, Admission::Drop),
+            (Saved, true, false, ReplyAdmission::Apply),
+            (Saved, false, false, ReplyAdmission::Drop),
+            (Saved, true, true, ReplyAdmission::Expire),
+            (Holding, true, false, ReplyAdmission::Drop),
+            (Holding, true, true, ReplyAdmission::Drop),
+            (Evicted, true, false, ReplyAdmission::Drop),
         ];
         for (durability, wanted, expired, expected) in rows {
-            let arrival = Arrival::ExaminerReply { wanted };
-            assert_eq!(
-                admit(durability, arrival, expired),
-                expected,
-                "{durability:?} {wanted} {expired}"
-            );
+            let reply = ExaminerReply { wanted };
+            let got = admit(durability, reply, expired);
+            assert_eq!(got, expected, "{durability:?} {wanted} {expired}");
             let typed = admit(durability, client(true, false), expired);
-            if matches!(typed, Admission::Refuse(_)) {
-                assert_eq!(admit(durability, arrival, expired), Admission::Drop);
+            if matches!(typed, ClientAdmission::Refuse(_)) {
+                assert_eq!(got, ReplyAdmission::Drop);
             }
         }
     }
 
     #[test]
     fn a_retry_writes_only_a_held_change() {
-        assert_eq!(admit(Holding, Arrival::Retry, false), Admission::Store);
-        assert_eq!(admit(Saved, Arrival::Retry, false), Admission::Drop);
-        assert_eq!(admit(Evicted, Arrival::Retry, true), Admission::Drop);
+        let rows = [
+            (Holding, RetryAdmission::Store),
+            (Saved, RetryAdmission::Drop),
+            (Evicted, RetryAdmission::Drop),
+        ];
+        for (durability, expected) in rows {
+            assert_eq!(admit(durability, Retry, true), expected, "{durability:?}");
+        }
     }
 
     #[test]

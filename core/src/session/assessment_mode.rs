@@ -156,3 +156,35 @@ fn ask_slot(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::test_sessions::{START_MS, World};
+
+    #[test]
+    fn every_step_is_pure_and_none_is_taken_when_none_is_due() {
+        let world = World::new();
+        let mut life = world.life();
+        let mut core =
+            AssessmentCore::create(START_MS, "UNTIMED", false, 3, &world.blueprints).unwrap();
+        let rows = [(Work::Step, "i1"), (Work::Nothing, "i1")];
+        for (work, open) in rows {
+            assert_eq!(SessionMode::work(&core, &life), work);
+            if work == Work::Step {
+                core.step(&mut life, world.ctx(), START_MS).unwrap();
+            }
+            assert_eq!(
+                core.open_question().map(|q| q.question_id).as_deref(),
+                Some(open)
+            );
+        }
+        let refused = core.step(&mut life, world.ctx(), START_MS);
+        assert_eq!(
+            refused.unwrap_err().code,
+            ErrorCode::Internal,
+            "waiting for an answer"
+        );
+        assert_eq!([item_id(0), item_id(9)], ["i1", "i10"]);
+    }
+}

@@ -139,3 +139,52 @@ impl SessionMode for ExamCore {
         Box::new(self.clone())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::examiner::Examined;
+    use crate::session::test_sessions::{START_MS, World, verdict};
+
+    #[test]
+    fn only_the_reply_to_the_work_asked_for_is_taken() {
+        let world = World::new();
+        let (mut core, mut life) = (world.exam_core(), world.life());
+        let Work::Phrase(draft) = SessionMode::work(&core, &life) else {
+            panic!("a new exam phrases its first question");
+        };
+        let mut other = draft.clone();
+        other.number += 1;
+        let words = || Examined::offline("Which documents?".to_owned());
+        let cases = [
+            (verdict(Score::Satisfactory), Some(ErrorCode::Internal)),
+            (
+                ExaminerReply::Phrased(other, words()),
+                Some(ErrorCode::Internal),
+            ),
+            (ExaminerReply::Phrased(draft, words()), None),
+            (verdict(Score::Satisfactory), Some(ErrorCode::Internal)),
+        ];
+        for (reply, refused) in cases {
+            let got = core.take_examiner_reply(&mut life, reply, START_MS);
+            assert_eq!(got.err().map(|r| r.code), refused);
+        }
+        assert_eq!(core.questions_asked, 1, "one question, asked once");
+    }
+
+    #[test]
+    fn a_pure_step_is_taken_only_when_the_exam_is_due_to_finish() {
+        let world = World::new();
+        let (mut core, mut life) = (world.exam_core(), world.life());
+        let refused = core.step(&mut life, world.ctx(), START_MS);
+        assert_eq!(
+            refused.unwrap_err().code,
+            ErrorCode::Internal,
+            "a new exam asks first"
+        );
+        core.next_step = Some(crate::session::core::StepAfter::Finish);
+        life.phase = crate::session::phase::Phase::Assessed;
+        core.step(&mut life, world.ctx(), START_MS).unwrap();
+        assert!(core.result.is_some());
+    }
+}

@@ -226,3 +226,169 @@ pub fn restore_mode(checkpoint: &SessionCheckpoint) -> Result<Box<dyn SessionMod
         Mode::Tutor => Err(missing(Mode::Tutor)),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use viva_protocol::server::PlanSummary;
+
+    use super::*;
+    use crate::session::phase::PhaseEvent;
+    use crate::session::state::SessionState;
+    use crate::session::test_sessions::{START_MS, World, verdict};
+
+    /// The smallest mode: one question, answered by any text, then complete. It is what a
+    /// new mode needs to write — its state and the required methods — and nothing else.
+    #[derive(Debug, Clone, Default)]
+    struct OneQuestion {
+        answer: Option<String>,
+        asked: bool,
+    }
+
+    impl SessionMode for OneQuestion {
+        fn kind(&self) -> Mode {
+            Mode::Tutor
+        }
+
+        fn announce_start(&mut self, life: &mut Lifecycle, _ctx: StepContext<'_>) {
+            let plan = PlanSummary {
+                planned_questions: 1,
+                queue_length: 1,
+                study_mode: None,
+                time_limit_seconds: None,
+                bonus_max: 0,
+                follow_up_max_per_element: 0,
+            };
+            life.announce(Mode::Tutor, plan);
+        }
+
+        fn work(&self, life: &Lifecycle) -> Work {
+            let due = life.phase.live().is_some() && (!self.asked || self.answer.is_some());
+            if due { Work::Step } else { Work::Nothing }
+        }
+
+        fn step(
+            &mut self,
+            life: &mut Lifecycle,
+            _: StepContext<'_>,
+            now: u64,
+        ) -> Result<(), Refusal> {
+            if self.asked {
+                life.advance(PhaseEvent::Completed, now)
+            } else {
+                self.asked = true;
+                life.advance(PhaseEvent::QuestionCommitted, now)
+            }
+        }
+
+        fn commit_answer(
+            &mut self,
+            life: &mut Lifecycle,
+            input: AnswerInput,
+            event_id: Option<String>,
+            _: StepContext<'_>,
+            _: u64,
+        ) -> Result<(), Refusal> {
+            life.require_live()?;
+            let AnswerInput::Text(text) = input else {
+                return Err(Refusal::new(ErrorCode::InvalidAnswer, "say it"));
+            };
+            self.answer = Some(text);
+            life.acknowledge(event_id);
+            Ok(())
+        }
+
+        fn end(
+            &mut self,
+            life: &mut Lifecycle,
+            _: StepContext<'_>,
+            now: u64,
+        ) -> Result<(), Refusal> {
+            life.advance(PhaseEvent::Completed, now)
+        }
+
+        fn resume(&mut self, _: &mut Lifecycle, _: StepContext<'_>, _: u64) -> Result<(), Refusal> {
+            Ok(())
+        }
+
+        fn result(&self) -> Option<SessionResult> {
+            None
+        }
+
+        fn result_with_audit(&self) -> Option<SessionResult> {
+            None
+        }
+
+        fn open_question(&self) -> Option<OpenQuestionRef> {
+            let open = self.asked && self.answer.is_none();
+            open.then(|| OpenQuestionRef {
+                question_id: "t1".into(),
+                kind: "primary",
+            })
+        }
+
+        fn listening(&self) -> Option<Listening<'_>> {
+            None
+        }
+
+        fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
+            checkpoint.mode = Mode::Tutor;
+        }
+
+        fn clone_mode(&self) -> Box<dyn SessionMode> {
+            Box::new(self.clone())
+        }
+    }
+
+    #[test]
+    fn a_new_mode_is_a_type_and_the_lifecycle_rules_hold_for_it_unchanged() {
+        let world = World::new();
+        let mut state = SessionState::new(world.life(), Box::<OneQuestion>::default());
+        state.announce_start(world.ctx());
+        world.run(
+            &mut state,
+            crate::exam::types::Score::Satisfactory,
+            START_MS,
+        );
+        assert_eq!(state.open_question_kind(), Some("primary"));
+        state
+            .life_mut()
+            .pause(viva_protocol::server::PauseReason::User, START_MS)
+            .unwrap();
+        let paused =
+            state.commit_answer(AnswerInput::Text("x".into()), None, world.ctx(), START_MS);
+        assert_eq!(
+            paused.unwrap_err().code,
+            ErrorCode::SessionPaused,
+            "the lifecycle refuses"
+        );
+        let reply =
+            state.take_examiner_reply(verdict(crate::exam::types::Score::Partial), START_MS);
+        assert_eq!(
+            reply.unwrap_err().code,
+            ErrorCode::Internal,
+            "the default refuses a reply"
+        );
+        assert!(
+            !state.expire_if_due(world.ctx(), u64::MAX),
+            "untimed by default"
+        );
+        assert!(state.element_scores().is_empty());
+    }
+
+    #[test]
+    fn a_checkpoint_names_a_mode_only_with_its_own_section() {
+        let world = World::new();
+        let mut exam = crate::session::snapshot::checkpoint_of(&world.exam());
+        assert!(restore_mode(&exam).is_ok());
+        let cases = [
+            (Mode::Exam, "mode \"exam\" without its state"),
+            (Mode::Assessment, "mode \"assessment\" without its state"),
+            (Mode::Tutor, "mode \"tutor\" without its state"),
+        ];
+        for (mode, reason) in cases {
+            exam.mode = mode;
+            exam.exam = None;
+            assert_eq!(restore_mode(&exam).unwrap_err(), reason);
+        }
+    }
+}
