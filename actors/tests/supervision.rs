@@ -21,7 +21,7 @@ use viva_core::checkpoint::{
     SessionWrite, StoreError, StoreFuture, SwitchRecord, SwitchStore, UserRecord,
 };
 use viva_core::clock::ManualClock;
-use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_core::exam::acs::AcsLibrary;
 use viva_core::exam::plan::PlanDefaults;
 use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
@@ -41,21 +41,7 @@ const PAUSED: Phase = Phase::Paused {
 const DAY: Duration = Duration::from_secs(24 * 3600);
 
 fn library() -> Arc<AcsLibrary> {
-    let load = |rating: Rating, elements: &str, tasks: &str| {
-        AcsCatalog::from_json(rating, elements, tasks).unwrap()
-    };
-    Arc::new(AcsLibrary::new(
-        load(
-            Rating::Private,
-            include_str!("../../blueprints/acs/acs-private-airplane.json"),
-            include_str!("../../blueprints/acs/acs-private-airplane-tasks.json"),
-        ),
-        load(
-            Rating::Commercial,
-            include_str!("../../blueprints/acs/acs-commercial-airplane.json"),
-            include_str!("../../blueprints/acs/acs-commercial-airplane-tasks.json"),
-        ),
-    ))
+    viva_testkit::acs::library()
 }
 
 struct World {

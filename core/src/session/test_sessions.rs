@@ -21,27 +21,14 @@ use crate::examiner::{Examined, ExaminerAssessment};
 /// When every test session starts, ms since the epoch.
 pub(crate) const START_MS: u64 = 1_700_000_000_000;
 
-const ADDITION: &str = r#"
-skill_id: "T.ADD"
-generation:
-  item_type: multiple_choice
-  parameters:
-    a: {type: integer, min: 1, max: 50}
-    b: {type: integer, min: 1, max: 50}
-  answer_formula: "a + b"
-  answer_type: integer
-  difficulty_levels: {easy: {constraints: []}, medium: {constraints: []}, hard: {constraints: []}}
-presentation:
-  stem_templates: ["What is {a} + {b}?"]
-  option_count: 4
-  distractor_strategies: [{type: off_by_one, formula: "answer + 1"}]
-"#;
+/// A shipped skill: two-digit addition (easy: no regrouping).
+const ADDITION: &str = include_str!("../../../blueprints/skills/math/arithmetic/add-2digit.yaml");
 
 /// An assessment of two addition items; `extra` adds configuration keys.
 fn addition_assessment(id: &str, extra: &str) -> String {
     format!(
         "assessment_id: {id}\nconfiguration: {{total_items: 2, passing_score_percent: 50{extra}}}\n\
-         sections: [{{section_id: s, item_count: 2, skill_blueprints: [{{skill_id: T.ADD}}], \
+         sections: [{{section_id: s, item_count: 2, skill_blueprints: [{{skill_id: MATH.ARITH.ADD.2DIGIT}}], \
          difficulty_distribution: {{easy: 2}}}}]\n\
          scoring: {{grade_bands: [{{label: A, min_percent: 0}}]}}\n"
     )
