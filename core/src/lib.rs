@@ -15,6 +15,8 @@
 //!   and the reading of spoken item answers.
 //! - [`metrics`]: counters, gauges and histograms, rendered as Prometheus text.
 //! - [`audit`]: the plan audit — one row per exam plan, computed from its checkpoint.
+//! - [`tutor`]: the tutor's deterministic brain (in progress): student snapshot,
+//!   prerequisite graph, priority, scoped units and the turn's policy.
 //!
 //! Invariant: nothing here awaits a runtime, spawns, sleeps or touches the filesystem; IO
 //! reaches a session only through the port traits.
@@ -27,4 +29,5 @@ pub mod exam;
 pub mod examiner;
 pub mod metrics;
 pub mod session;
+pub mod tutor;
 pub mod voice;

@@ -1,0 +1,18 @@
+//! The tutor's deterministic brain, pure (issue 19, in progress): what a student knows of a
+//! course, the course's prerequisite graph, which units a turn may touch and how they rank,
+//! and the policy a tutor's reply is held to. No IO; every number is table-tested.
+//!
+//! - [`snapshot`]: `StudentSnapshot` — per user and course, sparse, cold start at the entry
+//!   unit; mastery tiers and drill streaks per unit.
+//! - [`graph`]: `LearningPathGraph` — units and prerequisites, checked for unknown units
+//!   and cycles; `is_blocked` and the first blocker.
+//! - [`priority`]: the priority score of a candidate unit.
+//! - [`scope`]: candidate units and the scoped units of a turn.
+//! - [`policy`]: the turn's policy: target, blocker, stuck, desired exam tier, exam ready,
+//!   allowed actions and the reply's constraints.
+
+pub mod graph;
+pub mod policy;
+pub mod priority;
+pub mod scope;
+pub mod snapshot;
