@@ -8,10 +8,14 @@
 //!   and cycles; `is_blocked` and the first blocker.
 //! - [`priority`]: the priority score of a candidate unit.
 //! - [`scope`]: candidate units and the scoped units of a turn.
+//! - [`mastery`]: drills and exam answers moving streaks and tiers.
+//! - [`exams`]: lockouts and the exam questions available to a student.
 //! - [`policy`]: the turn's policy: target, blocker, stuck, desired exam tier, exam ready,
 //!   allowed actions and the reply's constraints.
 
+pub mod exams;
 pub mod graph;
+pub mod mastery;
 pub mod policy;
 pub mod priority;
 pub mod scope;

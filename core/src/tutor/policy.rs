@@ -153,6 +153,7 @@ mod tests {
             drill_attempts: attempts,
             drill_streak: streak,
             last_touched_ms: Some(1),
+            exam_touched: false,
         }
     }
 

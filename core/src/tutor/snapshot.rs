@@ -61,6 +61,8 @@ pub struct UnitProgress {
     pub drill_streak: u32,
     /// When the student last worked on the unit, ms since the epoch.
     pub last_touched_ms: Option<u64>,
+    /// An exam question of the unit was answered or its memo viewed.
+    pub exam_touched: bool,
 }
 
 impl UnitProgress {
@@ -81,6 +83,11 @@ pub struct StudentSnapshot {
     pub focus_unit: String,
     /// Progress per touched unit.
     pub units: BTreeMap<String, UnitProgress>,
+    /// Exam questions locked for this student: question id → locked until, ms since the
+    /// epoch. Viva's own lockouts, authoritative on every node.
+    pub locks: BTreeMap<String, u64>,
+    /// Units to come back to (a wrong exam answer), oldest first.
+    pub revisit: Vec<String>,
 }
 
 impl StudentSnapshot {
@@ -91,6 +98,8 @@ impl StudentSnapshot {
             course_id: course_id.to_owned(),
             focus_unit: entry_unit.to_owned(),
             units: BTreeMap::new(),
+            locks: BTreeMap::new(),
+            revisit: Vec::new(),
         }
     }
 
