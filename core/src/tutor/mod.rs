@@ -12,11 +12,15 @@
 //! - [`exams`]: lockouts and the exam questions available to a student.
 //! - [`policy`]: the turn's policy: target, blocker, stuck, desired exam tier, exam ready,
 //!   allowed actions and the reply's constraints.
+//! - [`lite`]: `SnapshotLite`, what the tutor screen shows of the snapshot.
+//! - [`validate`]: a reply held to the policy, and the fallback when it breaks a rule.
 
 pub mod exams;
 pub mod graph;
+pub mod lite;
 pub mod mastery;
 pub mod policy;
 pub mod priority;
 pub mod scope;
 pub mod snapshot;
+pub mod validate;
