@@ -8,6 +8,7 @@
 //! - [`generate`]: one item from a skill, difficulty and seed; the backend computes the answer.
 //! - [`plan`]: an assessment session's item plan.
 //! - [`rubric`]: what an examiner knows about each ACS element (facts, sources, misconceptions).
+//! - [`course`]: tutoring courses — units, prerequisites, drill sources, tiered exam questions.
 //! - [`scoring`]: weighted percent, section results, grade band, pass or fail.
 //! - [`normalize`]: typed and spoken answers to canonical form ("eighty five" → 85).
 //! - [`rng`]: the seeded PRNG everything reproducible uses.
@@ -16,10 +17,12 @@
 
 pub mod answer_set;
 pub mod assessment;
+pub mod course;
 pub mod error;
 pub mod expr;
 pub mod generate;
 pub mod library;
+mod located;
 pub mod model;
 pub mod normalize;
 pub mod plan;

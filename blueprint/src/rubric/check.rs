@@ -5,6 +5,7 @@ use std::collections::BTreeSet;
 
 use super::model::{ElementRubric, Fact, FactValue, Misconception, Question, RubricDoc};
 use crate::error::LoadError;
+use crate::located::{Errors, is_kebab};
 
 /// The six ATC light gun signals.
 pub const LIGHT_SIGNALS: [&str; 6] = [
@@ -18,11 +19,7 @@ pub const LIGHT_SIGNALS: [&str; 6] = [
 
 /// Every error in one parsed rubric file.
 pub fn check_doc(file: &str, text: &str, doc: &RubricDoc) -> Vec<LoadError> {
-    let mut errors = Errors {
-        file,
-        lines: text.lines().collect(),
-        found: Vec::new(),
-    };
+    let mut errors = Errors::new(file, text);
     if !is_code(&doc.task) {
         errors.at("task", 0, format!("{:?} is not an ACS task code", doc.task));
     }
@@ -49,7 +46,7 @@ pub fn check_doc(file: &str, text: &str, doc: &RubricDoc) -> Vec<LoadError> {
         }
         check_element(&mut errors, &field, line, rubric);
     }
-    errors.found
+    errors.into_found()
 }
 
 fn check_element(errors: &mut Errors<'_>, field: &str, line: usize, rubric: &ElementRubric) {
@@ -408,56 +405,6 @@ fn is_code(code: &str) -> bool {
         && parts
             .iter()
             .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_alphanumeric()))
-}
-
-fn is_kebab(id: &str) -> bool {
-    !id.is_empty()
-        && !id.starts_with('-')
-        && !id.ends_with('-')
-        && !id.contains("--")
-        && id
-            .bytes()
-            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-}
-
-/// Collects errors, each placed on the line its entry starts.
-struct Errors<'a> {
-    file: &'a str,
-    /// The file's lines, split once.
-    lines: Vec<&'a str>,
-    found: Vec<LoadError>,
-}
-
-impl Errors<'_> {
-    fn at(&mut self, field: &str, line: usize, message: impl Into<String>) {
-        let mut error = LoadError::at(self.file, field, message);
-        if line > 0 {
-            error = error.with_position(format!("line {line}"));
-        }
-        self.found.push(error);
-    }
-
-    /// The 1-based line of the first line at or after `from` containing `needle`; 0 if none.
-    /// Like [`Errors::line_of`] from `*after` (moved past the line found), or from
-    /// `fallback` when the entry is not after it.
-    fn line_after(&self, needle: &str, after: &mut usize, fallback: usize) -> usize {
-        let mut line = self.line_of(needle, *after);
-        if line == 0 {
-            line = self.line_of(needle, fallback);
-        }
-        if line > 0 {
-            *after = line + 1;
-        }
-        line
-    }
-
-    fn line_of(&self, needle: &str, from: usize) -> usize {
-        let start = from.saturating_sub(1);
-        self.lines
-            .get(start..)
-            .and_then(|rest| rest.iter().position(|line| line.contains(needle)))
-            .map_or(0, |offset| start + offset + 1)
-    }
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 //! the focus unit and its tier badge, the prerequisite to do first, what to revisit, how
 //! many units are at each tier, and the countdown of each locked question.
 
-use super::graph::LearningPathGraph;
+use super::graph::{LearningPathGraph, first_blocker};
 use super::snapshot::{StudentSnapshot, Tier};
 
 /// Revisit entries shown.
@@ -87,7 +87,7 @@ pub fn snapshot_lite(
     SnapshotLite {
         focus_unit: focus.clone(),
         focus_tier: snapshot.tier(focus),
-        prerequisite_nudge: graph.first_blocker(focus, snapshot).map(str::to_owned),
+        prerequisite_nudge: first_blocker(graph, focus, snapshot).map(str::to_owned),
         revisit: snapshot
             .revisit
             .iter()

@@ -3,7 +3,7 @@
 //! working towards, whether they may take that exam now, the actions a reply may take, and
 //! its size limits. A reply (the embedded brain's or a model's) is held to it.
 
-use super::graph::LearningPathGraph;
+use super::graph::{LearningPathGraph, first_blocker};
 use super::scope::{Mapped, scoped_units, top_mapped};
 use super::snapshot::{StudentSnapshot, Tier};
 
@@ -101,7 +101,7 @@ pub fn policy(
 ) -> Policy {
     let target = target(facts.mapped, snapshot, graph).to_owned();
     let progress = snapshot.unit(&target);
-    let blocker = graph.first_blocker(&target, snapshot).map(str::to_owned);
+    let blocker = first_blocker(graph, &target, snapshot).map(str::to_owned);
     let stuck = progress.drill_attempts >= STUCK_AFTER_ATTEMPTS && progress.drill_streak == 0;
     let desired_exam_tier = progress.tier.next();
     let exam_ready = desired_exam_tier.is_some()
