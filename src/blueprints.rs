@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
 use viva_core::exam::acs::Rating;
@@ -59,12 +60,13 @@ pub fn check(dir: &Path) -> anyhow::Result<()> {
         "{}: {skills} skills and {assessments} assessments load and generate",
         dir.display()
     );
-    check_rubrics(dir)
+    let rubrics = check_rubrics(dir)?;
+    check_courses(dir, &library, &rubrics)
 }
 
 /// Rubrics load, each names an oral-eligible element of its catalog, and how many of the
 /// Private ASEL oral elements have one is reported.
-fn check_rubrics(dir: &Path) -> anyhow::Result<()> {
+fn check_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
     let rubrics = load_rubrics(dir)?;
     if !dir.join("acs").is_dir() {
         println!(
@@ -72,7 +74,7 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<()> {
             dir.display(),
             rubrics.len()
         );
-        return Ok(());
+        return Ok(rubrics);
     }
     let library = crate::server::load_library(dir)?;
     let mut stray = Vec::new();
@@ -94,7 +96,39 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<()> {
             stray.join(", ")
         );
     }
-    check_rubrics_judge_themselves(&rubrics)
+    check_rubrics_judge_themselves(&rubrics)?;
+    Ok(rubrics)
+}
+
+/// Courses load: known units everywhere, no prerequisite cycle, every drill's skill or
+/// rubric exists, every exam question keyed.
+fn check_courses(dir: &Path, skills: &BlueprintLibrary, rubrics: &RubricSet) -> anyhow::Result<()> {
+    let courses = load_courses(dir, skills, rubrics)?;
+    for course in courses.iter() {
+        let doc = &course.doc;
+        println!(
+            "{}: course {} loads: {} units, {} prerequisites, {} drill sources, {} exam questions",
+            dir.display(),
+            doc.course_id,
+            doc.units.len(),
+            doc.prerequisites.len(),
+            doc.drills.len(),
+            doc.exam_questions.len()
+        );
+    }
+    Ok(())
+}
+
+/// Loads every course under `<dir>/courses/`; all errors are reported together.
+pub fn load_courses(
+    dir: &Path,
+    skills: &BlueprintLibrary,
+    rubrics: &RubricSet,
+) -> anyhow::Result<CourseSet> {
+    let sources = read_sources(&dir.join("courses"))?;
+    let rubric_exists = |element: &str| rubrics.get(element).is_some();
+    CourseSet::load(&sources, skills, &rubric_exists)
+        .map_err(|errors| load_errors("course", &errors))
 }
 
 /// Each rubric judged by its own words (see `judge::self_check`): a rubric that misjudges
@@ -147,4 +181,50 @@ fn collect_yaml(dir: &Path, found: &mut Vec<PathBuf>) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use viva_blueprint::course::ExamTier;
+
+    use super::*;
+
+    /// The shipped courses load, and each unit has at least 3 exam questions at every tier.
+    #[test]
+    fn shipped_courses_load_with_three_questions_per_unit_and_tier() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("blueprints");
+        let skills = load(&dir).unwrap();
+        let rubrics = load_rubrics(&dir).unwrap();
+        let courses = load_courses(&dir, &skills, &rubrics).unwrap();
+        let ids: Vec<&str> = courses.iter().map(|c| c.doc.course_id.as_str()).collect();
+        assert!(
+            ids.contains(&"ARITHMETIC") && ids.contains(&"IPV4-SUBNETTING"),
+            "{ids:?}"
+        );
+        for course in courses.iter() {
+            let mut per_unit_tier: BTreeMap<(&str, ExamTier), usize> = BTreeMap::new();
+            for question in &course.doc.exam_questions {
+                *per_unit_tier
+                    .entry((&question.unit, question.tier))
+                    .or_default() += 1;
+            }
+            for unit in &course.doc.units {
+                for tier in ExamTier::ALL {
+                    let count = per_unit_tier
+                        .get(&(unit.unit_id.as_str(), tier))
+                        .copied()
+                        .unwrap_or(0);
+                    let what = format!(
+                        "{} {} {}",
+                        course.doc.course_id,
+                        unit.unit_id,
+                        tier.as_str()
+                    );
+                    assert!(count >= 3, "{what}: {count} questions");
+                }
+            }
+        }
+    }
 }
