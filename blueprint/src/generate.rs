@@ -29,6 +29,10 @@ pub struct Item {
     pub options: Vec<String>,
     /// Index of the answer in `options`.
     pub answer_index: usize,
+    /// Beside each option, the mistake (distractor strategy `type`) that produced it; `None`
+    /// for the key and for a distractor that only fills the count. A student who picks or
+    /// says an option made that mistake: the tutor's confusion tag comes from here.
+    pub option_mistakes: Vec<Option<String>>,
     /// The keyed answer.
     pub answer: String,
     /// The explanation, when the blueprint has one.
@@ -108,7 +112,7 @@ pub fn generate(
         None => None,
     };
     let distractors = distractors(skill, &mut env, &answer, &keyed)?;
-    let (options, answer_index) =
+    let (options, option_mistakes, answer_index) =
         arrange_options(keyed.clone(), distractors, shuffle_options, &mut rng);
     Ok(Item {
         skill_id: skill.id.clone(),
@@ -118,6 +122,7 @@ pub fn generate(
         stem,
         options,
         answer_index,
+        option_mistakes,
         answer: keyed,
         explanation,
     })
@@ -273,9 +278,10 @@ fn distractors(
     env: &mut Env,
     answer: &Value,
     keyed: &str,
-) -> Result<Vec<String>, GenerateError> {
+) -> Result<Vec<(String, Option<String>)>, GenerateError> {
     let needed = skill.option_count.saturating_sub(1);
     let mut accepted: Vec<Value> = Vec::with_capacity(needed);
+    let mut mistakes: Vec<Option<String>> = Vec::with_capacity(needed);
     for strategy in &skill.strategies {
         if accepted.len() == needed {
             break;
@@ -287,9 +293,12 @@ fn distractors(
         let Some(candidate) = applies.then(|| strategy.formula.eval(env).ok()).flatten() else {
             continue;
         };
-        try_accept(skill, env, candidate, keyed, &mut accepted);
+        if try_accept(skill, env, candidate, keyed, &mut accepted) {
+            mistakes.push(Some(strategy.kind.clone()));
+        }
     }
     fill(skill, env, answer, keyed, &mut accepted, needed);
+    mistakes.resize(accepted.len(), None);
     if accepted.len() < needed {
         return Err(GenerateError::TooFewDistractors {
             skill: skill.id.clone(),
@@ -297,7 +306,8 @@ fn distractors(
             needed,
         });
     }
-    Ok(accepted.iter().map(Value::to_display_string).collect())
+    let shown = accepted.iter().map(Value::to_display_string);
+    Ok(shown.zip(mistakes).collect())
 }
 
 fn fill(
@@ -323,17 +333,18 @@ fn fill(
 }
 
 /// Accepts `candidate` if it differs from the answer and every accepted one, and passes
-/// every validation expression (one that cannot be evaluated rejects the candidate).
+/// every validation expression (one that cannot be evaluated rejects the candidate);
+/// whether it did.
 fn try_accept(
     skill: &Skill,
     env: &mut Env,
     candidate: Value,
     keyed: &str,
     accepted: &mut Vec<Value>,
-) {
+) -> bool {
     let shown = candidate.to_display_string();
     if shown == keyed || accepted.iter().any(|a| a.to_display_string() == shown) {
-        return;
+        return false;
     }
     env.set("distractor", candidate.clone());
     env.set("other_distractors", Value::List(accepted.clone()));
@@ -343,17 +354,21 @@ fn try_accept(
         .all(|check| check.eval(env).is_ok_and(|v| v.is_truthy()))
     {
         accepted.push(candidate);
+        return true;
     }
+    false
 }
 
+/// The options (the key first, then the distractors, shuffled when asked), the mistake
+/// beside each, and the key's index.
 fn arrange_options(
     answer: String,
-    distractors: Vec<String>,
+    distractors: Vec<(String, Option<String>)>,
     shuffle: bool,
     rng: &mut SeededRng,
-) -> (Vec<String>, usize) {
+) -> (Vec<String>, Vec<Option<String>>, usize) {
     let mut options = Vec::with_capacity(distractors.len() + 1);
-    options.push(answer.clone());
+    options.push((answer.clone(), None));
     options.extend(distractors);
     if shuffle {
         for i in (1..options.len()).rev() {
@@ -362,9 +377,10 @@ fn arrange_options(
     }
     let answer_index = options
         .iter()
-        .position(|option| *option == answer)
+        .position(|(option, _)| *option == answer)
         .unwrap_or(0);
-    (options, answer_index)
+    let (shown, mistakes) = options.into_iter().unzip();
+    (shown, mistakes, answer_index)
 }
 
 #[cfg(test)]
@@ -430,6 +446,33 @@ presentation:
                 if difficulty == Difficulty::Hard {
                     assert!(value("a") + value("b") > 12, "constraint holds: {item:?}");
                 }
+            }
+        }
+    }
+
+    /// Each option carries the mistake that produced it, through the shuffle: the key and
+    /// the fill none, each strategy's distractor its `type`.
+    #[test]
+    fn each_option_names_the_mistake_behind_it() {
+        let strategies =
+            "{type: plus_ten, formula: 'answer + 10'}, {type: doubled, formula: 'answer * 2'}";
+        let skill = skill("a + b", "integer", "a + b > 12", strategies);
+        for seed in 0..100 {
+            let item = generate(&skill, Difficulty::Easy, seed, true).unwrap();
+            assert_eq!(item.option_mistakes.len(), item.options.len());
+            let answer: i64 = item.answer.parse().unwrap();
+            for (option, mistake) in item.options.iter().zip(&item.option_mistakes) {
+                let value: i64 = option.parse().unwrap();
+                let expected = if value == answer {
+                    None
+                } else if value == answer + 10 {
+                    Some("plus_ten")
+                } else if value == answer * 2 && answer != 10 {
+                    Some("doubled")
+                } else {
+                    None
+                };
+                assert_eq!(mistake.as_deref(), expected, "seed {seed}: {item:?}");
             }
         }
     }

@@ -269,6 +269,10 @@ pub struct GeneratedCheckpoint {
     pub answer: String,
     /// The explanation.
     pub explanation: Option<String>,
+    /// The mistake beside each option (absent in checkpoints written before they were
+    /// kept: then unknown).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub option_mistakes: Vec<Option<String>>,
 }
 
 /// A judged response.

@@ -52,6 +52,7 @@ fn item_checkpoint(slot: &AssessmentItem) -> ItemCheckpoint {
             answer_index: item.answer_index,
             answer: item.answer.clone(),
             explanation: item.explanation.clone(),
+            option_mistakes: item.option_mistakes.clone(),
         }),
         asked_at_ms: slot.asked_at_ms,
         response: slot.response.as_ref().map(|r| ResponseCheckpoint {
@@ -96,6 +97,16 @@ fn restore_pending(stored: &PendingCheckpoint) -> Result<PendingAnswer, String> 
     })
 }
 
+/// The mistakes beside the options; unknown (all `None`) in a checkpoint written before
+/// they were kept.
+fn restore_mistakes(stored: &[Option<String>], options: usize) -> Vec<Option<String>> {
+    if stored.len() == options {
+        stored.to_vec()
+    } else {
+        vec![None; options]
+    }
+}
+
 fn restore_item(stored: &ItemCheckpoint) -> Result<AssessmentItem, String> {
     let difficulty = Difficulty::parse(&stored.difficulty)
         .ok_or(format!("unknown difficulty {:?}", stored.difficulty))?;
@@ -115,6 +126,7 @@ fn restore_item(stored: &ItemCheckpoint) -> Result<AssessmentItem, String> {
         answer_index: g.answer_index,
         answer: g.answer.clone(),
         explanation: g.explanation.clone(),
+        option_mistakes: restore_mistakes(&g.option_mistakes, g.options.len()),
     });
     let response = stored.response.as_ref().map(|r| Response {
         given: r.given.clone(),
@@ -162,6 +174,19 @@ mod tests {
         for bad in malformed {
             let err = restore_pending(&bad).unwrap_err();
             assert!(err.contains("unknown pending answer"), "{bad:?}: {err}");
+        }
+    }
+
+    #[test]
+    fn mistakes_beside_the_options_are_kept_and_unknown_in_older_checkpoints() {
+        let kept = vec![None, Some("off_by_one".to_owned())];
+        let cases = [
+            (kept.clone(), 2, kept.clone()),
+            (Vec::new(), 2, vec![None, None]),
+            (kept, 3, vec![None, None, None]),
+        ];
+        for (stored, options, expected) in cases {
+            assert_eq!(restore_mistakes(&stored, options), expected);
         }
     }
 

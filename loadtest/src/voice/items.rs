@@ -257,6 +257,7 @@ pub fn decimal_item(seed: u64) -> Item {
             ("divisor".to_owned(), divisor.to_string()),
         ],
         stem: format!("What is {dividend} ÷ {divisor}?"),
+        option_mistakes: vec![None; options.len()],
         options,
         answer_index,
         answer,

@@ -166,6 +166,7 @@ mod tests {
             stem: "?".into(),
             options: options.iter().map(|o| (*o).to_owned()).collect(),
             answer_index,
+            option_mistakes: vec![None; options.len()],
             answer: options[answer_index].to_owned(),
             explanation: None,
         }
