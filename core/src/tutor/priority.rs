@@ -61,9 +61,15 @@ pub fn drill_readiness(streak: u32) -> f64 {
     }
 }
 
-/// What the student means to work on: 0.7 of the mapping's confidence, 0.3 for the focus.
+/// What the student means to work on: 0.7 of the mapping's confidence (clamped to [0, 1];
+/// not a number counts as 0), 0.3 for the focus.
 pub fn intent(mapped: f64, focus: bool) -> f64 {
-    0.7 * mapped.clamp(0.0, 1.0) + if focus { 0.3 } else { 0.0 }
+    let mapped = if mapped.is_nan() {
+        0.0
+    } else {
+        mapped.clamp(0.0, 1.0)
+    };
+    0.7 * mapped + if focus { 0.3 } else { 0.0 }
 }
 
 /// The unit's priority, in [0, 1].
@@ -114,6 +120,8 @@ mod tests {
             (1.0, false, 0.7),
             (0.0, true, 0.3),
             (0.5, false, 0.35),
+            (f64::NAN, true, 0.3),
+            (-2.0, false, 0.0),
         ];
         for (mapped, focus, expected) in intents {
             assert!(close(intent(mapped, focus), expected), "{mapped} {focus}");

@@ -22,10 +22,13 @@ pub struct Mapped {
     pub confidence: f64,
 }
 
-/// The top mapped units, highest confidence first (ties keep the mapper's order), unknown
-/// units dropped.
+/// The top mapped units, highest confidence first (ties keep the mapper's order); unknown
+/// units and confidences that are not a number in [0, 1] are dropped, whoever mapped them.
 pub fn top_mapped<'a>(mapped: &'a [Mapped], graph: &LearningPathGraph) -> Vec<&'a Mapped> {
-    let mut known: Vec<&Mapped> = mapped.iter().filter(|m| graph.contains(&m.unit)).collect();
+    let mut known: Vec<&Mapped> = mapped
+        .iter()
+        .filter(|m| graph.contains(&m.unit) && (0.0..=1.0).contains(&m.confidence))
+        .collect();
     known.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
     known.truncate(TOP_MAPPED);
     known
@@ -102,7 +105,7 @@ mod tests {
     #[test]
     fn scoped_units_are_mapped_then_focus_then_in_progress_then_prerequisites() {
         let graph = graph();
-        let cases: [(Vec<Mapped>, StudentSnapshot, &[&str]); 5] = [
+        let cases: [(Vec<Mapped>, StudentSnapshot, &[&str]); 6] = [
             (mapped(&[]), snapshot("a", &[]), &["a"]),
             (mapped(&[("c", 0.9)]), snapshot("a", &[]), &["c", "a", "b"]),
             // Highest confidence first, at most 3, unknown units dropped.
@@ -110,6 +113,12 @@ mod tests {
                 mapped(&[("e", 0.2), ("zz", 0.99), ("c", 0.9), ("g", 0.5), ("f", 0.1)]),
                 snapshot("a", &[]),
                 &["c", "g", "e", "a", "b"],
+            ),
+            // A confidence that is not a number in [0, 1] is dropped.
+            (
+                mapped(&[("c", f64::NAN), ("e", 1.5), ("g", -0.1), ("f", 0.4)]),
+                snapshot("a", &[]),
+                &["f", "a"],
             ),
             // In progress, most recent first, at most 3.
             (
