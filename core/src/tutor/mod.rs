@@ -8,6 +8,7 @@
 //!   and cycles; `is_blocked` and the first blocker.
 //! - [`priority`]: the priority score of a candidate unit.
 //! - [`scope`]: candidate units and the scoped units of a turn.
+//! - [`drill`]: a skill drill graded exactly, and the confusion tag from grading alone.
 //! - [`mastery`]: drills and exam answers moving streaks and tiers.
 //! - [`exams`]: lockouts and the exam questions available to a student.
 //! - [`policy`]: the turn's policy: target, blocker, stuck, desired exam tier, exam ready,
@@ -15,6 +16,7 @@
 //! - [`lite`]: `SnapshotLite`, what the tutor screen shows of the snapshot.
 //! - [`validate`]: a reply held to the policy, and the fallback when it breaks a rule.
 
+pub mod drill;
 pub mod exams;
 pub mod graph;
 pub mod lite;
