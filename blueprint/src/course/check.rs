@@ -236,7 +236,7 @@ prerequisites:
   - {unit: add, before: count}
 drills:
   - {unit: count, rubric_element: PA.I.A.K1}
-  - {unit: add, skill_id: T.ADD}
+  - {unit: add, skill_id: MATH.ARITH.ADD.1DIGIT}
 exam_questions:
   - question_id: add-bronze-1
     unit: add
@@ -247,21 +247,8 @@ exam_questions:
     memo: Two and three make five.
 ";
 
-    const SKILL: &str = r#"
-skill_id: "T.ADD"
-generation:
-  item_type: multiple_choice
-  parameters:
-    a: {type: integer, min: 1, max: 9}
-    b: {type: integer, min: 1, max: 9}
-  answer_formula: "a + b"
-  answer_type: integer
-  difficulty_levels: {easy: {constraints: []}, medium: {constraints: []}, hard: {constraints: []}}
-presentation:
-  stem_templates: ["What is {a} + {b}?"]
-  option_count: 4
-  distractor_strategies: [{type: off_by_one, formula: "answer + 1"}]
-"#;
+    /// A shipped skill: one-digit addition.
+    const SKILL: &str = include_str!("../../../blueprints/skills/math/arithmetic/add-1digit.yaml");
 
     /// The errors of `GOOD` with `from` replaced by `to`, as `file: field (line): message`.
     fn errors_with(from: &str, to: &str) -> Vec<String> {
@@ -311,7 +298,7 @@ presentation:
                 "prerequisites: prerequisites form a cycle: add -> add",
             ),
             (
-                "skill_id: T.ADD",
+                "skill_id: MATH.ARITH.ADD.1DIGIT",
                 "skill_id: T.SUM",
                 "drills[1].skill_id (line 18): no skill blueprint \"T.SUM\"",
             ),
@@ -321,8 +308,8 @@ presentation:
                 "drills[0].rubric_element (line 17): no rubric for \"PA.I.A.K9\"",
             ),
             (
-                "{unit: add, skill_id: T.ADD}",
-                "{unit: count, skill_id: T.ADD}",
+                "{unit: add, skill_id: MATH.ARITH.ADD.1DIGIT}",
+                "{unit: count, skill_id: MATH.ARITH.ADD.1DIGIT}",
                 "drills (line 9): unit \"add\" has no drill",
             ),
             (
