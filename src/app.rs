@@ -14,8 +14,14 @@ use axum::routing::get;
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_actors::supervisor::{ReadResult, ResultLookup};
+use viva_core::checkpoint::TutorStore;
+use viva_core::session::tutor_snapshot::restore_snapshot;
+use viva_core::tutor::board::progress_board;
+use viva_core::tutor::library::TutorLibrary;
+use viva_core::tutor::snapshot::StudentSnapshot;
 use viva_core::voice::SpeechToText;
 use viva_protocol::result::SessionResult;
+use viva_protocol::tutor::ProgressBoard;
 
 use crate::auth::Authenticator;
 use crate::connections::{ConnectionLimits, Refused};
@@ -34,7 +40,17 @@ pub struct App {
     speech: Option<Arc<dyn SpeechToText>>,
     /// What the server counts (`GET /metrics`).
     pub metrics: Arc<AllMetrics>,
+    /// Courses and stored snapshots, for progress boards.
+    pub tutor: TutorBoards,
     next_connection_id: AtomicU64,
+}
+
+/// What `GET /v1/tutor/{course_id}/progress` reads.
+pub struct TutorBoards {
+    /// The courses.
+    pub library: Arc<TutorLibrary>,
+    /// Stored snapshots.
+    pub snapshots: Arc<dyn TutorStore>,
 }
 
 impl App {
@@ -44,6 +60,7 @@ impl App {
         connections: ConnectionLimits,
         speech: Option<Arc<dyn SpeechToText>>,
         metrics: Arc<AllMetrics>,
+        tutor: TutorBoards,
     ) -> App {
         App {
             directory,
@@ -52,6 +69,7 @@ impl App {
             connections,
             speech,
             metrics,
+            tutor,
             next_connection_id: AtomicU64::new(1),
         }
     }
@@ -83,6 +101,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/metrics", get(metrics))
         .route("/v1/ws", get(websocket))
         .route("/v1/sessions/{id}/result", get(session_result))
+        .route("/v1/tutor/{course_id}/progress", get(tutor_progress))
         .with_state(app)
 }
 
@@ -95,6 +114,8 @@ pub enum AppError {
     NotFound,
     #[error("session not completed")]
     NotCompleted,
+    #[error("course not found")]
+    CourseNotFound,
     /// The server holds `max_connections`.
     #[error("the server is at max_connections")]
     Overloaded,
@@ -113,6 +134,7 @@ impl IntoResponse for AppError {
             AppError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
             AppError::NotFound => (StatusCode::NOT_FOUND, "session_not_found"),
             AppError::NotCompleted => (StatusCode::CONFLICT, "not_completed"),
+            AppError::CourseNotFound => (StatusCode::NOT_FOUND, "course_not_found"),
             AppError::Overloaded => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
             AppError::TooManyConnections => (StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
             AppError::StorageUnavailable => {
@@ -200,4 +222,35 @@ async fn session_result(
         ResultLookup::NotFound => Err(AppError::NotFound),
         ResultLookup::Unavailable => Err(AppError::StorageUnavailable),
     }
+}
+
+/// The user's progress board of a course: the stored snapshot (written after every tutor
+/// turn), or a new student's board when there is none yet.
+async fn tutor_progress(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Path(course_id): Path<String>,
+) -> Result<Json<ProgressBoard>, AppError> {
+    let user_id = authenticate(&app, &headers, &query)?;
+    let (course, _) = app
+        .tutor
+        .library
+        .course(&course_id)
+        .ok_or(AppError::CourseNotFound)?;
+    let stored = app
+        .tutor
+        .snapshots
+        .load_snapshot(&user_id, &course_id)
+        .await
+        .map_err(|err| {
+            tracing::error!(user = %user_id, %err, "snapshot not read");
+            AppError::StorageUnavailable
+        })?;
+    let snapshot = match stored {
+        Some(stored) => restore_snapshot(&stored.snapshot).map_err(AppError::Internal)?,
+        None => StudentSnapshot::cold_start(&user_id, &course_id, &course.doc.entry_unit),
+    };
+    let now = viva_core::clock::Clock::now_ms(&viva_core::clock::SystemClock);
+    Ok(Json(progress_board(course, &snapshot, now)))
 }

@@ -9,6 +9,7 @@ use anyhow::{Context, bail};
 use serde::Deserialize;
 use viva_actors::supervisor::SessionLimits;
 use viva_core::exam::plan::PlanDefaults;
+use viva_core::tutor::library::TutorSettings;
 use viva_core::voice::TurnSettings;
 use viva_redis_store::{RedisConfig, Retention};
 
@@ -42,6 +43,17 @@ pub struct FileConfig {
     /// `[llm]`: the examiner's model, if any.
     #[serde(default)]
     pub llm: crate::llm_config::LlmSection,
+    /// `[tutor]`.
+    #[serde(default)]
+    pub tutor: TutorSection,
+}
+
+/// `[tutor]`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TutorSection {
+    /// How long a wrong exam answer or a viewed memo locks the question, e.g. `"24h"`.
+    pub lockout: Option<String>,
 }
 
 /// `[voice]`.
@@ -288,6 +300,23 @@ impl FileConfig {
         Ok(share)
     }
 
+    /// Tutor settings: the lockout from `[tutor] lockout` (default 24 h, at least 1 s); the
+    /// policy debug view in development mode only.
+    pub fn tutor(&self, dev_mode: bool) -> anyhow::Result<TutorSettings> {
+        let lockout = match &self.tutor.lockout {
+            Some(text) => humantime::parse_duration(text)
+                .with_context(|| format!("[tutor] lockout = {text:?}"))?,
+            None => Duration::from_millis(viva_core::tutor::exams::LOCKOUT_MS),
+        };
+        if lockout < Duration::from_secs(1) {
+            bail!("[tutor] lockout must be at least 1s");
+        }
+        Ok(TutorSettings {
+            lockout_ms: lockout.as_millis() as u64,
+            debug_view: dev_mode,
+        })
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -331,6 +360,8 @@ pub struct Settings {
     pub llm: Option<viva_llm::provider::LlmSettings>,
     /// A folder of prompt templates replacing the built-in ones.
     pub prompts: Option<PathBuf>,
+    /// Lockout and the policy debug view.
+    pub tutor: TutorSettings,
 }
 
 /// The repo's `blueprints/`, used when none is given.
@@ -355,6 +386,19 @@ pub fn check_dev_mode(dev_mode: bool, listen: SocketAddr) -> anyhow::Result<()> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tutor_lockout_from_the_file_and_debug_view_in_dev_mode_only() {
+        let none = FileConfig::default();
+        let settings = none.tutor(false).unwrap();
+        assert_eq!(settings.lockout_ms, 24 * 3_600_000);
+        assert!(!settings.debug_view);
+        assert!(none.tutor(true).unwrap().debug_view);
+        let file: FileConfig = toml::from_str("[tutor]\nlockout = \"2s\"").unwrap();
+        assert_eq!(file.tutor(false).unwrap().lockout_ms, 2_000);
+        let short: FileConfig = toml::from_str("[tutor]\nlockout = \"10ms\"").unwrap();
+        assert!(short.tutor(false).is_err());
+    }
 
     #[test]
     fn dev_mode_only_on_loopback() {

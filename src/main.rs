@@ -318,6 +318,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         turns: file.turns()?,
         llm,
         prompts,
+        tutor: file.tutor(args.dev)?,
     };
     let runtime = tokio::runtime::Runtime::new()?;
     runtime.block_on(server::run(settings))

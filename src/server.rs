@@ -13,10 +13,11 @@ use viva_actors::directory::Directory;
 use viva_actors::new_sessions::{NewSessionGate, Source};
 use viva_actors::session::SessionDeps;
 use viva_actors::supervisor::SupervisorDeps;
-use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchStore};
+use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchStore, TutorStore};
 use viva_core::clock::SystemClock;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::examiner::EmbeddedExaminer;
+use viva_core::tutor::library::TutorLibrary;
 use viva_core::voice::SpeechToText;
 use viva_llm::metrics::LlmMetrics;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
@@ -72,7 +73,12 @@ fn examiner(
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
+    let tutor = Arc::new(load_tutor(&settings, &blueprints)?);
     let storage = open_storage(&settings).await?;
+    let boards = app::TutorBoards {
+        library: tutor.clone(),
+        snapshots: storage.snapshots.clone(),
+    };
     let metrics = Arc::new(AllMetrics::default());
     let speech = start_speech(&settings, &metrics.speech)?;
     let session = Arc::new(SessionDeps {
@@ -87,6 +93,8 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         speech: speech.clone(),
         turns: settings.turns.clone(),
         metrics: metrics.sessions.clone(),
+        tutor,
+        snapshots: storage.snapshots,
     });
     let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
     log_new_sessions(&new_sessions).await;
@@ -104,6 +112,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         ConnectionLimits::new(settings.connections),
         speech,
         metrics,
+        boards,
     ));
     let listener = tokio::net::TcpListener::bind(settings.listen)
         .await
@@ -182,9 +191,26 @@ async fn log_new_sessions(gate: &NewSessionGate) {
     }
 }
 
+/// The courses under `<blueprints>/courses/`, indexed for the tutor.
+fn load_tutor(
+    settings: &Settings,
+    skills: &viva_blueprint::library::BlueprintLibrary,
+) -> anyhow::Result<TutorLibrary> {
+    let rubrics = crate::blueprints::load_rubrics(&settings.blueprints)?;
+    let courses = crate::blueprints::load_courses(&settings.blueprints, skills, &rubrics)?;
+    tracing::info!(
+        courses = courses.len(),
+        lockout_ms = settings.tutor.lockout_ms,
+        "tutor courses loaded"
+    );
+    Ok(TutorLibrary::new(courses, settings.tutor))
+}
+
 /// Where sessions are kept, and how nodes tell each other about takeovers.
 struct Storage {
     store: Arc<dyn CheckpointStore>,
+    /// Student snapshots, beside the sessions.
+    snapshots: Arc<dyn TutorStore>,
     /// The operator's new-session switch, beside the sessions.
     switch: Arc<dyn SwitchStore>,
     bus: Arc<dyn NodeBus>,
@@ -200,6 +226,7 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
         let store = Arc::new(store);
         return Ok(Storage {
             store: store.clone(),
+            snapshots: store.clone(),
             switch: store,
             bus: Arc::new(LocalBus),
             notices: None,
@@ -213,6 +240,7 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
     let store = Arc::new(RedisStore::new(conn.clone(), redis.retention));
     Ok(Storage {
         store: store.clone(),
+        snapshots: store.clone(),
         switch: store,
         bus: Arc::new(RedisBus::new(conn)),
         notices: Some(viva_redis_store::listen(

@@ -18,5 +18,6 @@ mod new_sessions_switch;
 mod plan_audit;
 mod restart;
 mod talk_cli;
+mod tutor;
 mod voice;
 mod voice_turns;

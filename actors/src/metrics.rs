@@ -1,7 +1,9 @@
 //! `SessionMetrics`: the series the session actors report — live sessions by phase,
 //! checkpoint writes, takeovers, and spoken answers asked again.
 
-use viva_core::metrics::{Counter, Gauge, Histogram, Series, counter, header, histogram};
+use viva_core::metrics::{
+    Counter, Gauge, Histogram, LabeledCounter, Series, counter, header, histogram, labeled,
+};
 use viva_core::session::phase::Phase;
 
 /// Where a session stands, as the `phase` label of `viva_sessions`, in [`phase_index`]
@@ -43,6 +45,26 @@ pub struct SessionMetrics {
     pub takeovers: Counter,
     /// Spoken answers to items that could not be read, so the candidate was asked again.
     pub spoken_answers_unclear: Counter,
+    /// Tutor turns and fallbacks.
+    pub tutor: TutorMetrics,
+}
+
+/// What tutoring sessions count (the turn log's numbers).
+#[derive(Debug)]
+pub struct TutorMetrics {
+    /// Tutor turns by action.
+    pub turns: LabeledCounter,
+    /// Proposed replies replaced by the fallback, by reason.
+    pub fallbacks: LabeledCounter,
+}
+
+impl Default for TutorMetrics {
+    fn default() -> TutorMetrics {
+        TutorMetrics {
+            turns: LabeledCounter::new(viva_protocol::tutor::TurnAction::NAMES),
+            fallbacks: LabeledCounter::new(viva_core::tutor::validate::FALLBACK_REASONS),
+        }
+    }
 }
 
 impl SessionMetrics {
@@ -94,6 +116,20 @@ impl Series for SessionMetrics {
             "Spoken item answers that could not be read; the candidate was asked again.",
             &self.spoken_answers_unclear,
         );
+        labeled(
+            out,
+            "viva_tutor_turns_total",
+            "Tutor turns by action.",
+            "action",
+            &self.tutor.turns,
+        );
+        labeled(
+            out,
+            "viva_tutor_fallbacks_total",
+            "Tutor replies replaced by the policy's fallback, by reason.",
+            "reason",
+            &self.tutor.fallbacks,
+        );
     }
 }
 
@@ -132,6 +168,8 @@ mod tests {
         awaiting.inc();
         awaiting.dec();
         metrics.takeovers.inc();
+        metrics.tutor.turns.inc("drill");
+        metrics.tutor.fallbacks.inc("too_long");
         let mut text = String::new();
         metrics.render(&mut text);
         for expected in [
@@ -139,6 +177,8 @@ mod tests {
             "viva_sessions{phase=\"paused\"} 0\n",
             "viva_takeovers_total 1\n",
             "viva_checkpoint_seconds_count 0\n",
+            "viva_tutor_turns_total{action=\"drill\"} 1\n",
+            "viva_tutor_fallbacks_total{reason=\"too_long\"} 1\n",
         ] {
             assert!(text.contains(expected), "{expected} in\n{text}");
         }

@@ -90,6 +90,8 @@ fn world_with_blueprints(
         speech: None,
         turns: viva_core::voice::TurnSettings::default(),
         metrics: metrics.clone(),
+        tutor: Arc::new(viva_core::tutor::library::TutorLibrary::default()),
+        snapshots: Arc::new(MemoryStore::new()),
     });
     let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {

@@ -94,7 +94,8 @@ impl BlueprintLibrary {
     }
 }
 
-pub(crate) fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
+/// Parses one YAML source as `T`, an error naming its file and line.
+pub fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
     serde_norway::from_str(&source.text).map_err(|err| vec![parse_error(&source.path, &err)])
 }
 

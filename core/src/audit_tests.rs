@@ -90,6 +90,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         mode: viva_protocol::Mode::Exam,
         exam: Some(exam),
         assessment: None,
+        tutor: None,
         transcript: Vec::new(),
         applied_event_ids: Vec::new(),
     }

@@ -29,6 +29,7 @@ pub fn synthetic(turns: usize) -> SessionCheckpoint {
         mode: Mode::Exam,
         exam: None,
         assessment: None,
+        tutor: None,
         transcript: (0..turns).map(synthetic_turn).collect(),
         applied_event_ids: (0..SYNTHETIC_EVENT_IDS as u64).map(uuid_like).collect(),
     }

@@ -86,6 +86,53 @@ pub enum ClientEvent {
     /// ```
     #[serde(rename = "ping")]
     Ping,
+    /// `tutor.message`: the student's words to the tutor (a tutor session).
+    #[serde(rename = "tutor.message")]
+    TutorMessage(crate::tutor::TutorMessage),
+    /// `tutor.request_drill` (`REQUEST_DRILL`): a drill card.
+    #[serde(rename = "tutor.request_drill")]
+    TutorRequestDrill(crate::tutor::RequestDrill),
+    /// `tutor.drill_check`: check the open drill's answer.
+    #[serde(rename = "tutor.drill_check")]
+    TutorDrillCheck(crate::tutor::DrillCheck),
+    /// `tutor.stuck` ("I'm stuck"): help with the open drill or the focus unit.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "tutor.stuck"}
+    /// ```
+    #[serde(rename = "tutor.stuck")]
+    TutorStuck,
+    /// `tutor.try_another` ("Try another"): a fresh drill instead of the open one.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "tutor.try_another"}
+    /// ```
+    #[serde(rename = "tutor.try_another")]
+    TutorTryAnother,
+    /// `tutor.drill_continue` (`DRILL_CONTINUE`): go on after a drill's result.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "tutor.drill_continue"}
+    /// ```
+    #[serde(rename = "tutor.drill_continue")]
+    TutorDrillContinue,
+    /// `tutor.exam_submit`: answer the open exam question.
+    #[serde(rename = "tutor.exam_submit")]
+    TutorExamSubmit(crate::tutor::ExamSubmit),
+    /// `tutor.memo_viewed`: the student opened an exam question's memo.
+    #[serde(rename = "tutor.memo_viewed")]
+    TutorMemoViewed(crate::tutor::MemoViewed),
+    /// `tutor.exam_continue` (`EXAM_CONTINUE`): go on after an exam result.
+    ///
+    /// # Format
+    /// ```json
+    /// {"type": "tutor.exam_continue"}
+    /// ```
+    #[serde(rename = "tutor.exam_continue")]
+    TutorExamContinue,
 }
 
 impl ClientEvent {
@@ -101,6 +148,15 @@ impl ClientEvent {
         "audio.commit",
         "audio.clear",
         "ping",
+        "tutor.message",
+        "tutor.request_drill",
+        "tutor.drill_check",
+        "tutor.stuck",
+        "tutor.try_another",
+        "tutor.drill_continue",
+        "tutor.exam_submit",
+        "tutor.memo_viewed",
+        "tutor.exam_continue",
     ];
 
     /// This event's `type`.
@@ -116,6 +172,15 @@ impl ClientEvent {
             ClientEvent::AudioCommit => "audio.commit",
             ClientEvent::AudioClear => "audio.clear",
             ClientEvent::Ping => "ping",
+            ClientEvent::TutorMessage(_) => "tutor.message",
+            ClientEvent::TutorRequestDrill(_) => "tutor.request_drill",
+            ClientEvent::TutorDrillCheck(_) => "tutor.drill_check",
+            ClientEvent::TutorStuck => "tutor.stuck",
+            ClientEvent::TutorTryAnother => "tutor.try_another",
+            ClientEvent::TutorDrillContinue => "tutor.drill_continue",
+            ClientEvent::TutorExamSubmit(_) => "tutor.exam_submit",
+            ClientEvent::TutorMemoViewed(_) => "tutor.memo_viewed",
+            ClientEvent::TutorExamContinue => "tutor.exam_continue",
         }
     }
 }
@@ -200,6 +265,17 @@ mod tests {
             r#"{"type":"session.resume","device_id":"phone"}"#,
             r#"{"type":"answer.choice","index":2}"#,
             r#"{"type":"answer.skip"}"#,
+            r#"{"type":"tutor.message","text":"how do I find the network address?"}"#,
+            r#"{"type":"tutor.request_drill","unit_id":"network-address"}"#,
+            r#"{"type":"tutor.request_drill"}"#,
+            r#"{"type":"tutor.drill_check","drill_id":"d3","text":"192.168.1.64"}"#,
+            r#"{"type":"tutor.drill_check","drill_id":"d3","index":2}"#,
+            r#"{"type":"tutor.stuck"}"#,
+            r#"{"type":"tutor.try_another"}"#,
+            r#"{"type":"tutor.drill_continue"}"#,
+            r#"{"type":"tutor.exam_submit","question_id":"SUB-B1","index":1}"#,
+            r#"{"type":"tutor.memo_viewed","question_id":"SUB-B1"}"#,
+            r#"{"type":"tutor.exam_continue"}"#,
         ];
         for example in examples {
             let expected: serde_json::Value = serde_json::from_str(example).unwrap();

@@ -69,6 +69,11 @@ pub enum ErrorCode {
     /// now; nothing was started. Sessions already started run on: resume a paused one, and
     /// read results as usual. Retry a start later.
     NewSessionsDisabled,
+    /// A tutor session cannot start while an evaluation-mode assessment of the user is open
+    /// (active or paused): finish or end the assessment first.
+    EvaluationInProgress,
+    /// The event belongs to another kind of session (a `tutor.*` event in an exam, say).
+    WrongMode,
     /// Something went wrong inside the server; details are in its log.
     Internal,
 }
@@ -102,6 +107,8 @@ impl ErrorCode {
         "overloaded",
         "server_shutting_down",
         "new_sessions_disabled",
+        "evaluation_in_progress",
+        "wrong_mode",
         "internal",
     ];
 
@@ -134,6 +141,8 @@ impl ErrorCode {
             ErrorCode::Overloaded => "overloaded",
             ErrorCode::ServerShuttingDown => "server_shutting_down",
             ErrorCode::NewSessionsDisabled => "new_sessions_disabled",
+            ErrorCode::EvaluationInProgress => "evaluation_in_progress",
+            ErrorCode::WrongMode => "wrong_mode",
             ErrorCode::Internal => "internal",
         }
     }
@@ -172,6 +181,8 @@ mod tests {
             ErrorCode::Overloaded,
             ErrorCode::ServerShuttingDown,
             ErrorCode::NewSessionsDisabled,
+            ErrorCode::EvaluationInProgress,
+            ErrorCode::WrongMode,
             ErrorCode::Internal,
         ];
         for code in codes {

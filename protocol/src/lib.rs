@@ -11,6 +11,7 @@
 //! - [`decode`]: decoding a client text frame once, at the edge, into a `ClientMessage` or an
 //!   `error` to send back.
 //! - [`excerpt`]: quoting at most 64 characters of client input in an error message.
+//! - [`tutor`]: tutoring's card events, the tutor's turn and cards, and the progress board.
 //! - [`schema`]: JSON Schema generation (committed under `protocol/schema/`).
 //!
 //! Invariant: this crate depends only on serde, serde_json and schemars.
@@ -24,6 +25,7 @@ pub mod excerpt;
 pub mod result;
 pub mod schema;
 pub mod server;
+pub mod tutor;
 
 pub use client::{ClientEvent, ClientMessage};
 pub use decode::{DecodeError, decode_client_text};

@@ -11,6 +11,66 @@ pub enum SessionResult {
     Exam(ExamResult),
     /// The result of a blueprint assessment.
     Assessment(AssessmentResult),
+    /// What a tutoring session did (a tutor session is never graded as a whole).
+    Tutor(TutorResult),
+}
+
+/// The summary of a tutoring session, when it ends.
+///
+/// # Format
+/// ```json
+/// {"mode": "tutor", "course_id": "ARITHMETIC", "turns": 9, "drills_checked": 4,
+///  "drills_right": 3, "exams_taken": 1, "exams_passed": 1,
+///  "tiers_earned": [{"unit_id": "add-1digit", "tier": "bronze"}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TutorResult {
+    /// The course.
+    pub course_id: String,
+    /// Tutor turns in the session.
+    pub turns: u32,
+    /// Drills checked.
+    pub drills_checked: u32,
+    /// Drills right.
+    pub drills_right: u32,
+    /// Exam answers submitted.
+    pub exams_taken: u32,
+    /// Exam answers that earned a tier.
+    pub exams_passed: u32,
+    /// Tiers earned, in order.
+    pub tiers_earned: Vec<TierEarned>,
+    /// The turn log, in the owner's result only (`GET /v1/sessions/{id}/result`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub log: Vec<TutorTurnLog>,
+}
+
+/// One turn of a tutoring session's log (PV-AI-024).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TutorTurnLog {
+    /// The turn's number, from 1.
+    pub turn: u32,
+    /// What the tutor did (a `tutor.turn` action).
+    pub action: String,
+    /// The unit it was about.
+    pub target_unit: String,
+    /// What the student did: their words, or the card event.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub said: Option<String>,
+    /// `right` or `wrong`, for a checked card.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<String>,
+    /// Why the proposed reply was replaced, when it was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fallback: Option<String>,
+}
+
+/// A tier a unit reached.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TierEarned {
+    /// The unit.
+    pub unit_id: String,
+    /// `bronze`, `silver` or `gold`.
+    pub tier: String,
 }
 
 /// The graded result of an ACS oral exam.

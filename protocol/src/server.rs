@@ -67,6 +67,9 @@ pub enum ServerEvent {
     /// `error`.
     #[serde(rename = "error")]
     Error(ErrorEvent),
+    /// `tutor.turn`.
+    #[serde(rename = "tutor.turn")]
+    TutorTurn(Box<crate::tutor::TutorTurn>),
     /// `pong`.
     ///
     /// # Format
@@ -92,6 +95,7 @@ impl ServerEvent {
         "session.completed",
         "ack",
         "error",
+        "tutor.turn",
         "pong",
     ];
 
@@ -110,6 +114,7 @@ impl ServerEvent {
             ServerEvent::SessionCompleted(_) => "session.completed",
             ServerEvent::Ack(_) => "ack",
             ServerEvent::Error(_) => "error",
+            ServerEvent::TutorTurn(_) => "tutor.turn",
             ServerEvent::Pong => "pong",
         }
     }

@@ -89,6 +89,7 @@ pub fn encode_head(checkpoint: &SessionCheckpoint) -> Vec<u8> {
         mode: checkpoint.mode,
         exam: checkpoint.exam.clone(),
         assessment: checkpoint.assessment.clone(),
+        tutor: checkpoint.tutor.clone(),
         transcript: Vec::new(),
         applied_event_ids: checkpoint.applied_event_ids.clone(),
     };
@@ -113,6 +114,18 @@ pub fn decode_checkpoint(head: &[u8], turns: &[Vec<u8>]) -> Result<SessionCheckp
 /// A user record.
 pub fn encode_user(record: &UserRecord) -> Vec<u8> {
     encode(record)
+}
+
+/// A student snapshot as stored.
+pub fn encode_snapshot(stored: &viva_core::checkpoint::tutor_format::StoredSnapshot) -> Vec<u8> {
+    encode_compressed(stored)
+}
+
+/// A student snapshot as stored.
+pub fn decode_snapshot(
+    bytes: &[u8],
+) -> Result<viva_core::checkpoint::tutor_format::StoredSnapshot, DecodeError> {
+    decode(bytes)
 }
 
 /// A user record.

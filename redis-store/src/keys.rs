@@ -8,6 +8,7 @@
 //! | `viva:{u:HEX}:s:SID` | hash | `fence` (latest claim's token), `ver` (write version), `head` |
 //! | `viva:{u:HEX}:s:SID:turns` | list | encoded transcript turns, in order |
 //! | `viva:{u:HEX}:s:SID:lease` | string | the owning node's id, with a TTL |
+//! | `viva:{u:HEX}:tutor:HEX` | hash | a student snapshot of one course: `fence`, `owner`, `rec` |
 //! | `viva:node:NODE` | channel | notices to one node |
 //! | `viva:control:new-sessions` | string | the operator's new-session switch (JSON), no TTL |
 //!
@@ -52,6 +53,12 @@ fn user_tag(user_id: &str) -> String {
 /// The user record's key.
 pub fn user_key(user_id: &str) -> String {
     format!("viva:{}:user", user_tag(user_id))
+}
+
+/// The key of a user's snapshot of `course_id` (hex-encoded too, so no id forges a key).
+pub fn snapshot_key(user_id: &str, course_id: &str) -> String {
+    let course: String = course_id.bytes().map(|b| format!("{b:02x}")).collect();
+    format!("viva:{}:tutor:{course}", user_tag(user_id))
 }
 
 /// The operator's new-session switch, one for every node sharing this Redis.

@@ -102,3 +102,33 @@ return 1
 ",
     )
 });
+
+/// Claim a student snapshot. KEYS: snapshot. ARGV: owner, the cold record (stored when
+/// there is none). Returns `{fence, previous owner or '', record}`.
+pub static CLAIM_SNAPSHOT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+local rec = redis.call('HGET', KEYS[1], 'rec')
+if not rec then
+  rec = ARGV[2]
+  redis.call('HSET', KEYS[1], 'rec', rec)
+end
+local previous = redis.call('HGET', KEYS[1], 'owner') or ''
+local fence = redis.call('HINCRBY', KEYS[1], 'fence', 1)
+redis.call('HSET', KEYS[1], 'owner', ARGV[1])
+return {fence, previous, rec}
+",
+    )
+});
+
+/// Write a student snapshot. KEYS: snapshot. ARGV: fence, record. Returns 1, or 0 when a
+/// newer claim holds the snapshot.
+pub static SAVE_SNAPSHOT: LazyLock<Script> = LazyLock::new(|| {
+    Script::new(
+        r"
+if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'rec', ARGV[2])
+return 1
+",
+    )
+});

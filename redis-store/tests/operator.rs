@@ -54,6 +54,7 @@ async fn put_session(store: &RedisStore, user: &str, session: &str, turns: usize
         mode: Mode::Exam,
         exam: None,
         assessment: None,
+        tutor: None,
         transcript: (1..=turns).map(turn).collect(),
         applied_event_ids: Vec::new(),
     };

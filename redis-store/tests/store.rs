@@ -49,6 +49,7 @@ fn checkpoint(key: &SessionKey, version: u64, turns: Vec<TurnCheckpoint>) -> Ses
         mode: Mode::Exam,
         exam: None,
         assessment: None,
+        tutor: None,
         transcript: turns,
         applied_event_ids: vec!["e1".into()],
     }
@@ -307,4 +308,62 @@ async fn notices_reach_the_addressed_node_only() {
     }
     assert_eq!(received, Some(notice));
     assert!(two.try_recv().is_err(), "node two heard nothing");
+}
+
+fn snapshot_of(user: &str) -> viva_core::checkpoint::tutor_format::SnapshotRecord {
+    viva_core::checkpoint::tutor_format::SnapshotRecord {
+        user_id: user.into(),
+        course_id: "ARITHMETIC".into(),
+        focus_unit: "add-1digit".into(),
+        units: Default::default(),
+        locks: Default::default(),
+        revisit: Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn a_snapshot_is_written_only_under_its_latest_claim_and_outlives_sessions() {
+    use viva_core::checkpoint::TutorStore;
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    assert_eq!(
+        store.load_snapshot("ann", "ARITHMETIC").await.unwrap(),
+        None
+    );
+    let first = store
+        .claim_snapshot(&snapshot_of("ann"), "s1", 1)
+        .await
+        .unwrap();
+    assert_eq!((first.fence, first.previous_owner.as_deref()), (1, None));
+    let mut written = first.stored.clone();
+    written.snapshot.revisit = vec!["add-1digit".into()];
+    store.save_snapshot(&written).await.unwrap();
+    let second = store
+        .claim_snapshot(&snapshot_of("ann"), "s2", 2)
+        .await
+        .unwrap();
+    assert_eq!(
+        (second.fence, second.previous_owner.as_deref()),
+        (2, Some("s1"))
+    );
+    assert_eq!(
+        second.stored.snapshot.revisit,
+        vec!["add-1digit".to_owned()],
+        "the claim reads what s1 wrote"
+    );
+    let refused = store.save_snapshot(&written).await.unwrap_err();
+    assert!(
+        matches!(refused, StoreError::Fenced { token: 1, .. }),
+        "{refused}"
+    );
+    let read = store
+        .load_snapshot("ann", "ARITHMETIC")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((read.fence, read.owner.as_str()), (2, "s2"));
+    assert_eq!(
+        store.load_snapshot("bob", "ARITHMETIC").await.unwrap(),
+        None
+    );
 }

@@ -203,6 +203,11 @@ impl Connection {
             ClientEvent::AnswerSkip => self.answer(AnswerInput::Skip, event_id).await,
             ClientEvent::AudioCommit => self.audio_control(event_id, true).await,
             ClientEvent::AudioClear => self.audio_control(event_id, false).await,
+            tutor => match viva_core::tutor::wire::tutor_input(tutor) {
+                Some(Ok(input)) => self.command(SessionCommand::Tutor(input), event_id).await,
+                Some(Err(refusal)) => self.send_error(refusal.code, refusal.message, event_id),
+                None => {}
+            },
         }
     }
 

@@ -7,7 +7,7 @@ use viva_protocol::ClientEvent;
 use viva_protocol::client::{SessionResume, SessionStart};
 use viva_protocol::config::{
     AircraftClass, AssessmentConfig, Difficulty, ExamConfig, ExamRating, InputMode, SessionConfig,
-    StudyMode, THINKING_PAUSE_MS,
+    StudyMode, THINKING_PAUSE_MS, TutorConfig,
 };
 
 use super::connect::Credentials;
@@ -57,6 +57,9 @@ pub struct SessionArgs {
     /// With --assessment: learning mode, with feedback after each item (default: evaluation).
     #[arg(long, requires = "assessment")]
     pub learning: bool,
+    /// Be tutored on a course, such as ARITHMETIC, IPV4-SUBNETTING or PPL-GROUND.
+    #[arg(long, value_name = "COURSE_ID", conflicts_with_all = ["assessment", "resume"])]
+    pub course: Option<String>,
     /// Resume your latest session, or SESSION_ID, instead of starting one.
     #[arg(long, value_name = "SESSION_ID", conflicts_with = "assessment")]
     pub resume: Option<Option<String>>,
@@ -115,14 +118,17 @@ impl SessionArgs {
                 session_id,
             });
         }
-        let config = match &self.assessment {
-            Some(assessment_id) => SessionConfig::Assessment(AssessmentConfig {
+        let config = match (&self.assessment, &self.course) {
+            (Some(assessment_id), _) => SessionConfig::Assessment(AssessmentConfig {
                 assessment_id: assessment_id.clone(),
                 learning: self.learning,
                 seed: self.seed,
                 thinking_pause_ms: self.thinking_pause_ms,
             }),
-            None => SessionConfig::Exam(self.exam_config()),
+            (None, Some(course_id)) => SessionConfig::Tutor(TutorConfig {
+                course_id: course_id.clone(),
+            }),
+            (None, None) => SessionConfig::Exam(self.exam_config()),
         };
         ClientEvent::SessionStart(SessionStart { device_id, config })
     }

@@ -4,8 +4,9 @@
 use std::io::Write;
 
 use viva_protocol::ServerEvent;
-use viva_protocol::result::{AssessmentResult, ExamResult, SessionResult};
+use viva_protocol::result::{AssessmentResult, ExamResult, SessionResult, TutorResult};
 use viva_protocol::server::{Assessment, Question};
+use viva_protocol::tutor::{Card, TutorTurn};
 
 /// Longest partial transcript shown on the live line; longer ones show their end.
 const PARTIAL_CHARS: usize = 100;
@@ -43,6 +44,7 @@ pub fn render(event: &ServerEvent) -> Shown {
         AnswerUnclear(unclear) => vec![format!("Examiner: {}", unclear.message)],
         Assessment(assessment) => assessment_lines(assessment),
         SessionCompleted(completed) => result_lines(&completed.result),
+        TutorTurn(turn) => tutor_turn_lines(turn),
         Error(error) => vec![format!(
             "Error [{}]: {}",
             error.code.as_str(),
@@ -108,6 +110,135 @@ pub fn result_lines(result: &SessionResult) -> Vec<String> {
     match result {
         SessionResult::Exam(exam) => exam_result_lines(exam),
         SessionResult::Assessment(assessment) => assessment_result_lines(assessment),
+        SessionResult::Tutor(tutor) => tutor_result_lines(tutor),
+    }
+}
+
+fn tutor_result_lines(tutor: &TutorResult) -> Vec<String> {
+    let mut lines = vec![
+        String::new(),
+        format!(
+            "Tutoring on {} ended after {} turns: {} of {} drills right, {} of {} exam answers earned a tier.",
+            tutor.course_id,
+            tutor.turns,
+            tutor.drills_right,
+            tutor.drills_checked,
+            tutor.exams_passed,
+            tutor.exams_taken
+        ),
+    ];
+    for earned in &tutor.tiers_earned {
+        lines.push(format!("  {}: {}", earned.unit_id, earned.tier));
+    }
+    lines
+}
+
+/// A tutor turn: each message, its card, and the snapshot's badge line.
+fn tutor_turn_lines(turn: &TutorTurn) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for message in &turn.messages {
+        lines.push(format!("Tutor: {}", message.text));
+        if let Some(card) = &message.card {
+            lines.extend(card_lines(card));
+        }
+    }
+    let lite = &turn.snapshot;
+    let counts = &lite.counts;
+    lines.push(format!(
+        "  [{} · {}] bronze {} · silver {} · gold {}{}",
+        lite.focus_title,
+        lite.focus_tier,
+        counts.bronze,
+        counts.silver,
+        counts.gold,
+        lite.prerequisite_nudge
+            .as_deref()
+            .map(|unit| format!(" · first: {unit}"))
+            .unwrap_or_default()
+    ));
+    lines
+}
+
+fn card_lines(card: &Card) -> Vec<String> {
+    let numbered = |options: &[String]| -> Vec<String> {
+        options
+            .iter()
+            .enumerate()
+            .map(|(index, option)| format!("  {}. {option}", index + 1))
+            .collect()
+    };
+    match card {
+        Card::Drill {
+            prompt,
+            options,
+            tier,
+            ..
+        } => {
+            let mut lines = vec![format!("  Drill ({tier}): {prompt}")];
+            lines.extend(numbered(options));
+            lines.push("  (answer, or /stuck, /another)".to_owned());
+            lines
+        }
+        Card::Exam {
+            stem,
+            options,
+            tier,
+            ..
+        } => {
+            let mut lines = vec![format!("  Exam ({tier}): {stem}")];
+            lines.extend(numbered(options));
+            lines.push(
+                "  (answer with the option's number; /memo opens the memo and locks it)".to_owned(),
+            );
+            lines
+        }
+        Card::ConceptCard {
+            key_ideas,
+            worked_example,
+            ..
+        } => {
+            let mut lines: Vec<String> =
+                key_ideas.iter().map(|idea| format!("  • {idea}")).collect();
+            if let Some(example) = worked_example {
+                lines.push(format!("  Example: {example}"));
+            }
+            lines
+        }
+        Card::DrillResult {
+            confusion: Some(confusion),
+            ..
+        } => vec![format!("  (mistake: {confusion}; /continue for another)")],
+        Card::DrillResult { .. } => vec!["  (/continue for another)".to_owned()],
+        Card::ExamResult {
+            memo,
+            locked_seconds,
+            tier_earned,
+            ..
+        } => {
+            let mut lines = vec![format!("  Memo: {memo}")];
+            if let Some(tier) = tier_earned {
+                lines.push(format!("  Earned: {tier}"));
+            }
+            if let Some(seconds) = locked_seconds {
+                lines.push(format!("  Locked for {}.", countdown(*seconds)));
+            }
+            lines.push("  (/continue)".to_owned());
+            lines
+        }
+        Card::PrerequisiteNudge {
+            prerequisite_title, ..
+        } => vec![format!("  First: {prerequisite_title}")],
+        Card::SocraticQuestion { .. } => Vec::new(),
+    }
+}
+
+/// `23h 59m`, `5m 3s`, `42s`.
+fn countdown(seconds: u64) -> String {
+    let (hours, minutes, secs) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    match (hours, minutes) {
+        (0, 0) => format!("{secs}s"),
+        (0, _) => format!("{minutes}m {secs}s"),
+        _ => format!("{hours}h {minutes}m"),
     }
 }
 

@@ -11,7 +11,8 @@ const LINE_QUEUE: usize = 16;
 
 /// Shown once when the microphone starts.
 pub const HELP: &str = "Type an answer and press Enter to send it as text; \
-                        /skip, /end (grade now), /quit (leave it resumable), /help.";
+                        /skip, /end (grade now), /quit (leave it resumable), /help. \
+                        Tutoring: /drill [unit], /stuck, /another, /continue, /memo.";
 
 /// What a typed line asks for.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -28,10 +29,27 @@ pub enum Action {
     End,
     /// Leave; the session stays resumable.
     Quit,
+    /// A tutor's card event.
+    Tutor(TutorCommand),
     /// Show the commands.
     Help,
     /// Nothing to do.
     Nothing,
+}
+
+/// The tutor's card buttons, typed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TutorCommand {
+    /// `/drill [unit]`: `REQUEST_DRILL`.
+    Drill(Option<String>),
+    /// `/stuck`: "I'm stuck".
+    Stuck,
+    /// `/another`: "Try another".
+    Another,
+    /// `/continue`: `DRILL_CONTINUE` or `EXAM_CONTINUE`.
+    Continue,
+    /// `/memo`: open the open exam question's memo (it locks the question).
+    Memo,
 }
 
 /// Reads one typed line.
@@ -43,6 +61,15 @@ pub fn parse(line: &str, push_to_talk: bool) -> Action {
         "/skip" => Action::Skip,
         "/end" => Action::End,
         "/quit" | "/exit" => Action::Quit,
+        "/stuck" => Action::Tutor(TutorCommand::Stuck),
+        "/another" => Action::Tutor(TutorCommand::Another),
+        "/continue" => Action::Tutor(TutorCommand::Continue),
+        "/memo" => Action::Tutor(TutorCommand::Memo),
+        "/drill" => Action::Tutor(TutorCommand::Drill(None)),
+        command if command.starts_with("/drill ") => {
+            let unit = command["/drill ".len()..].trim().to_owned();
+            Action::Tutor(TutorCommand::Drill(Some(unit)))
+        }
         command if command.starts_with('/') => Action::Help,
         text => Action::Answer(text.to_owned()),
     }
@@ -81,6 +108,14 @@ mod tests {
         check("ninety days", false, Action::Answer("ninety days".into()));
         check(" 42 \n", true, Action::Answer("42".into()));
         check("/skip", false, Action::Skip);
+        check("/stuck", false, Action::Tutor(TutorCommand::Stuck));
+        check("/drill", false, Action::Tutor(TutorCommand::Drill(None)));
+        check(
+            "/drill add-2digit",
+            false,
+            Action::Tutor(TutorCommand::Drill(Some("add-2digit".into()))),
+        );
+        check("/continue", true, Action::Tutor(TutorCommand::Continue));
         check("/end", true, Action::End);
         check("/quit", false, Action::Quit);
         check("/clear", true, Action::Clear);

@@ -19,9 +19,9 @@ use viva_protocol::{ClientEvent, ClientMessage, ErrorCode, ServerEvent, ServerMe
 
 use super::connect::{self, Socket};
 use super::display::Printer;
-use super::keyboard::{self, Action};
+use super::keyboard::{self, Action, TutorCommand};
 use super::script::Cue;
-use super::speak::{Speaker, spoken_question};
+use super::speak::{Speaker, spoken_question, spoken_turn};
 
 /// Frames queued for the writer (about a second of audio, plus events).
 const OUTBOUND_QUEUE: usize = 32;
@@ -98,6 +98,7 @@ pub async fn run(socket: Socket, mut setup: Setup) -> anyhow::Result<()> {
         ending: None,
         frames_dropped: 0,
         next_id: 0,
+        tutor: TutorCards::default(),
     };
     talk.send_with_id(setup.opening, START_ID.to_owned());
     let ending = talk.event_loop(stream, &mut setup.feed, setup.lines).await;
@@ -116,6 +117,44 @@ fn start_timeout() -> Ending {
 }
 
 /// The loop's state.
+/// The tutor cards a typed command refers to.
+#[derive(Debug, Default)]
+struct TutorCards {
+    /// The open exam question (for `/memo`).
+    exam: Option<String>,
+    /// The last card was an exam result (`/continue` is then `EXAM_CONTINUE`).
+    after_exam: bool,
+}
+
+impl TutorCards {
+    fn saw(&mut self, turn: &viva_protocol::tutor::TutorTurn) {
+        use viva_protocol::tutor::Card;
+        for card in turn.messages.iter().filter_map(|m| m.card.as_ref()) {
+            self.after_exam = matches!(card, Card::ExamResult { .. });
+            self.exam = match card {
+                Card::Exam { question_id, .. } => Some(question_id.clone()),
+                _ => None,
+            };
+        }
+    }
+
+    fn event(&self, command: TutorCommand) -> Option<ClientEvent> {
+        use viva_protocol::tutor::{MemoViewed, RequestDrill};
+        Some(match command {
+            TutorCommand::Drill(unit_id) => {
+                ClientEvent::TutorRequestDrill(RequestDrill { unit_id })
+            }
+            TutorCommand::Stuck => ClientEvent::TutorStuck,
+            TutorCommand::Another => ClientEvent::TutorTryAnother,
+            TutorCommand::Continue if self.after_exam => ClientEvent::TutorExamContinue,
+            TutorCommand::Continue => ClientEvent::TutorDrillContinue,
+            TutorCommand::Memo => ClientEvent::TutorMemoViewed(MemoViewed {
+                question_id: self.exam.clone()?,
+            }),
+        })
+    }
+}
+
 struct Talk {
     printer: Printer,
     speaker: Speaker,
@@ -134,6 +173,7 @@ struct Talk {
     ending: Option<Ending>,
     frames_dropped: u64,
     next_id: u64,
+    tutor: TutorCards,
 }
 
 impl Talk {
@@ -208,6 +248,11 @@ impl Talk {
                 self.cue(Cue::Refused(ErrorCode::AnswerUnclear));
             }
             ServerEvent::Assessment(_) => self.cue(Cue::Assessed),
+            ServerEvent::TutorTurn(turn) => {
+                self.tutor.saw(&turn);
+                self.speaker.speak(spoken_turn(&turn));
+                self.cue(Cue::Question);
+            }
             ServerEvent::SessionCompleted(_) => self.ending = Some(Ending::Done),
             ServerEvent::SessionPaused(paused) => self.on_paused(paused.reason),
             ServerEvent::Error(error) => self.on_error(error),
@@ -302,6 +347,10 @@ impl Talk {
                     .line("Left the session open; continue it with --resume.");
                 self.ending = Some(Ending::Done);
             }
+            Action::Tutor(command) => match self.tutor.event(command) {
+                Some(event) => self.send(event),
+                None => self.printer.line("No exam question is open."),
+            },
             Action::Help => self.printer.line(keyboard::HELP),
             Action::Nothing => {}
         }

@@ -111,6 +111,28 @@ pub fn spoken_question(text: &str, options: Option<&[String]>) -> String {
     spoken
 }
 
+/// A tutor turn as read aloud: each message, and a card's question with its options.
+pub fn spoken_turn(turn: &viva_protocol::tutor::TutorTurn) -> String {
+    use viva_protocol::tutor::Card;
+    let mut spoken = Vec::new();
+    for message in &turn.messages {
+        spoken.push(message.text.clone());
+        match &message.card {
+            Some(Card::Drill {
+                prompt, options, ..
+            }) => {
+                spoken.push(spoken_question(prompt, Some(options)));
+            }
+            Some(Card::Exam { stem, options, .. }) => {
+                spoken.push(spoken_question(stem, Some(options)));
+            }
+            Some(Card::ConceptCard { key_ideas, .. }) => spoken.extend(key_ideas.iter().cloned()),
+            _ => {}
+        }
+    }
+    spoken.join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@ mod http;
 mod server;
 pub mod speech;
 mod token;
+mod tutor;
 
 pub use acs::{
     UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer, short_answer,
@@ -32,6 +33,7 @@ pub use token::{
     SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
     viva_token_command,
 };
+pub use tutor::{card, drill_answer, drill_key, exam_key, start_tutor, tutor_send};
 pub use viva_testkit::redis::{RedisCluster, RedisServer};
 
 /// How long any single wait for the server may take before the test fails.

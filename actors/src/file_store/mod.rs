@@ -3,7 +3,8 @@
 //! directory), so a reader sees either the old record or the new one, never a torn one.
 //!
 //! Layout: `<data_dir>/sessions/<session_id>.json`, `<data_dir>/users/<sha256(user_id)>.json`,
-//! and the operator's new-session switch in `<data_dir>/control/new-sessions.json`. Session
+//! the operator's new-session switch in `<data_dir>/control/new-sessions.json`, and student
+//! snapshots in `<data_dir>/tutor/<sha256(user_id, course_id)>.json`. Session
 //! ids are server-made UUIDs, and are checked before they name a file. A user's file is named
 //! by the SHA-256 of the id (64 hex digits), so every valid user id fits a file name. Data
 //! directories written before that named it by the id's bytes in hex; such a record is still
@@ -16,6 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+mod tutor;
 mod users;
 
 use viva_core::checkpoint::format::{
@@ -33,6 +35,9 @@ pub struct FileStore {
     sessions: PathBuf,
     users: PathBuf,
     control: PathBuf,
+    tutor: PathBuf,
+    /// Held across each snapshot claim and write (read, compare, write).
+    snapshot_lock: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl FileStore {
@@ -42,8 +47,10 @@ impl FileStore {
             sessions: data_dir.join("sessions"),
             users: data_dir.join("users"),
             control: data_dir.join("control"),
+            tutor: data_dir.join("tutor"),
+            snapshot_lock: Default::default(),
         };
-        for dir in [&store.sessions, &store.users] {
+        for dir in [&store.sessions, &store.users, &store.tutor] {
             fs::create_dir_all(dir).map_err(|err| unavailable(dir, err))?;
         }
         Ok(store)

@@ -27,6 +27,8 @@ impl LiveSession {
         match self.save().await {
             Ok(()) => {
                 self.saved();
+                self.log_tutor_turns();
+                self.store_snapshot().await;
                 true
             }
             Err(StoreError::NotActive { .. }) => {

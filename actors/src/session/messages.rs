@@ -10,6 +10,7 @@ use super::{LiveSession, moved};
 use crate::link::DeviceLink;
 use viva_core::session::assessment::AnswerInput;
 use viva_core::session::lifecycle::Refusal;
+use viva_core::tutor::brain::TutorInput;
 
 /// A session completed or was abandoned: the report a session sends to whoever supervises
 /// it (a `WeakRecipient`, so the session never names its supervisor's type).
@@ -73,6 +74,10 @@ impl Message<Attach> for LiveSession {
             self.forget_turn();
         }
         self.link = Some(msg.link);
+        if let Err(refusal) = self.reclaim_snapshot().await {
+            self.link = None;
+            return Err(refusal);
+        }
         let now = self.now();
         if let Err(refusal) = self.state.resume(Self::context(&self.deps), now) {
             self.link = None;
@@ -142,7 +147,7 @@ impl Message<Yield> for LiveSession {
 }
 
 /// What a client asks of its attached session.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum SessionCommand {
     /// `answer.text`, `answer.choice` or `answer.skip`.
     Answer(AnswerInput),
@@ -150,6 +155,8 @@ pub enum SessionCommand {
     Pause,
     /// `session.end`.
     End,
+    /// A tutor's card event or message (`tutor.*`).
+    Tutor(TutorInput),
 }
 
 /// A client command from one connection.
@@ -219,6 +226,9 @@ impl LiveSession {
             SessionCommand::End => {
                 self.state.end(ctx, now)?;
                 self.state.life_mut().acknowledge(event_id);
+            }
+            SessionCommand::Tutor(input) => {
+                self.state.take_tutor_input(input, event_id, ctx, now)?;
             }
         }
         if self.commit().await {

@@ -1,4 +1,4 @@
-//! `LiveSession`: the actor that owns one live session (exam or assessment). Handlers are
+//! `LiveSession`: the actor that owns one live session (exam, assessment or tutoring). Handlers are
 //! thin: each feeds the `SessionState`, writes a checkpoint at every committed boundary, and
 //! only then sends what the state queued (so every `ack` follows a durable write).
 //!
@@ -33,6 +33,7 @@ mod examining;
 mod messages;
 mod ownership;
 mod timers;
+mod tutoring;
 mod voice;
 mod voice_final;
 
@@ -69,6 +70,10 @@ pub struct SessionDeps {
     pub turns: viva_core::voice::TurnSettings,
     /// What the server counts.
     pub metrics: Arc<crate::metrics::SessionMetrics>,
+    /// Courses and tutor settings.
+    pub tutor: Arc<viva_core::tutor::library::TutorLibrary>,
+    /// Student snapshots, beyond their sessions.
+    pub snapshots: Arc<dyn viva_core::checkpoint::TutorStore>,
 }
 
 /// One live session.
@@ -103,6 +108,8 @@ pub struct LiveSession {
     me: Option<WeakActorRef<Self>>,
     /// The slow examiner's call under way, if any (never more than one).
     in_flight: Option<examining::InFlight>,
+    /// Tutor turns already logged and counted.
+    tutor_turns_logged: usize,
 }
 
 fn moved() -> Refusal {
@@ -195,8 +202,10 @@ impl LiveSession {
             user = %life.user_id,
             node = %deps.node_id
         );
+        let tutor_turns_logged = state.mode_state().tutor().map_or(0, |t| t.transcript.len());
         LiveSession {
             span,
+            tutor_turns_logged,
             state,
             deps,
             link: None,
@@ -235,6 +244,7 @@ impl LiveSession {
         StepContext {
             acs: &deps.library,
             blueprints: &deps.blueprints,
+            tutor: &deps.tutor,
         }
     }
 

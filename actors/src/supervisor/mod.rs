@@ -5,6 +5,7 @@
 //!
 //! - [`record`]: reading and updating the user record.
 //! - [`takeover`]: start, resume and the pausing of the previous device.
+//! - [`tutoring`]: a new tutor session: the evaluation check and the snapshot claim.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -27,6 +28,7 @@ use viva_core::session::transitions::NewExam;
 mod messages;
 mod record;
 mod takeover;
+mod tutoring;
 
 pub use crate::session::SessionFinished;
 pub use messages::{
@@ -120,7 +122,7 @@ pub enum Attached {
 
 impl UserSupervisor {
     /// The state of a new session of the configured mode.
-    fn new_state(
+    async fn new_state(
         &self,
         config: SessionConfig,
         session_id: String,
@@ -132,12 +134,12 @@ impl UserSupervisor {
             let message = format!("thinking_pause_ms {pause} is outside 500 to 30000");
             return Err(Refusal::new(ErrorCode::InvalidConfig, message));
         }
-        let mut state = self.mode_state(config, session_id)?;
+        let mut state = self.mode_state(config, session_id).await?;
         state.life_mut().thinking_pause_ms = thinking_pause_ms;
         Ok(state)
     }
 
-    fn mode_state(
+    async fn mode_state(
         &self,
         config: SessionConfig,
         session_id: String,
@@ -169,10 +171,10 @@ impl UserSupervisor {
                 )?;
                 Ok(SessionState::new(life, Box::new(core)))
             }
-            SessionConfig::Tutor(_) => Err(Refusal::new(
-                ErrorCode::Unsupported,
-                "tutor mode is not available yet",
-            )),
+            SessionConfig::Tutor(config) => {
+                let core = self.tutor_core(&config.course_id, &life, seed).await?;
+                Ok(SessionState::new(life, Box::new(core)))
+            }
         }
     }
 }

@@ -108,6 +108,7 @@ pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: Se
         None => record.sessions.push(SessionEntry {
             session_id: session_id.to_owned(),
             status,
+            evaluation: false,
         }),
     }
     while record.sessions.len() > SESSIONS_PER_USER {
@@ -145,6 +146,22 @@ pub(super) fn repeated_open_start(record: &UserRecord, event_id: Option<&str>) -
 }
 
 /// Makes `session_id` the user's active exam on `node`; returns the previous holder.
+/// Marks `session_id` as an evaluation-mode assessment.
+pub(super) fn mark_evaluation(record: &mut UserRecord, session_id: &str) {
+    if let Some(entry) = record
+        .sessions
+        .iter_mut()
+        .find(|e| e.session_id == session_id)
+    {
+        entry.evaluation = true;
+    }
+}
+
+/// Whether an evaluation-mode assessment of the user is open (active or paused).
+pub(super) fn evaluation_open(record: &UserRecord) -> bool {
+    record.sessions.iter().any(|e| e.evaluation && e.is_open())
+}
+
 pub(super) fn take_active(record: &mut UserRecord, session_id: &str, node: &str) -> Option<Holder> {
     let previous = record.hold(session_id, node);
     note_session(record, session_id, SessionStatus::Active);
@@ -154,6 +171,20 @@ pub(super) fn take_active(record: &mut UserRecord, session_id: &str, node: &str)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_open_evaluation_is_noted_until_it_finishes() {
+        let mut record = UserRecord::new("u");
+        take_active(&mut record, "exam", "n");
+        assert!(!evaluation_open(&record));
+        take_active(&mut record, "eval", "n");
+        mark_evaluation(&mut record, "eval");
+        assert!(evaluation_open(&record));
+        note_session(&mut record, "eval", SessionStatus::Paused);
+        assert!(evaluation_open(&record), "paused is still open");
+        note_session(&mut record, "eval", SessionStatus::Completed);
+        assert!(!evaluation_open(&record));
+    }
 
     #[test]
     fn taking_the_active_exam_reports_the_previous_holder() {

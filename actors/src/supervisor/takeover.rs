@@ -3,10 +3,11 @@
 
 use kameo::actor::{ActorRef, Spawn};
 use viva_protocol::ErrorCode;
+use viva_protocol::config::SessionConfig;
 use viva_protocol::server::SessionStatus;
 
 use super::messages::{ResumeSession, StartSession};
-use super::record::{note_session, note_start_event, take_active};
+use super::record::{mark_evaluation, note_session, note_start_event, take_active};
 use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
 use crate::link::DeviceLink;
 use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFinished, Yield};
@@ -102,14 +103,19 @@ impl UserSupervisor {
     ) -> Result<Attached, Refusal> {
         self.deps.new_sessions.check_start().await?;
         let session_id = uuid::Uuid::new_v4().to_string();
-        let state = self.new_state(msg.config, session_id.clone())?;
+        let evaluation = matches!(&msg.config, SessionConfig::Assessment(c) if !c.learning);
+        let state = self.new_state(msg.config, session_id.clone()).await?;
         self.check_limits(tokio::time::Instant::now())?;
         let node = self.node_id().to_owned();
         let event_id = msg.event_id.clone();
         let previous = self
             .update_record(|record| {
                 note_start_event(record, event_id.as_deref(), &session_id);
-                take_active(record, &session_id, &node)
+                let previous = take_active(record, &session_id, &node);
+                if evaluation {
+                    mark_evaluation(record, &session_id);
+                }
+                previous
             })
             .await?;
         self.yield_previous(previous, &msg.link, &session_id).await;

@@ -75,7 +75,10 @@ pub struct SessionCheckpoint {
     /// Assessment state, for assessments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub assessment: Option<AssessmentCheckpoint>,
-    /// Every question, answer and assessment so far.
+    /// Tutor state, for tutoring sessions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tutor: Option<super::tutor_format::TutorCheckpoint>,
+    /// Every question, answer and assessment so far (a tutor's turn log).
     pub transcript: Vec<TurnCheckpoint>,
     /// Recently applied `event_id`s, oldest first.
     pub applied_event_ids: Vec<String>,
@@ -357,6 +360,10 @@ pub struct SessionEntry {
     /// Where it stands; stored as its name (`active`, `paused`, `completed`, `abandoned`).
     #[serde(with = "status_name")]
     pub status: SessionStatus,
+    /// An evaluation-mode assessment (no tutor session may start while one is open).
+    /// Absent in records written before tutoring, and for every other session.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub evaluation: bool,
 }
 
 impl SessionEntry {
@@ -460,6 +467,7 @@ mod tests {
             let entry = SessionEntry {
                 session_id: "s1".into(),
                 status,
+                evaluation: false,
             };
             let written = serde_json::to_string(&entry).unwrap();
             assert_eq!(

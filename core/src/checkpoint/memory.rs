@@ -6,9 +6,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::format::{SessionCheckpoint, SwitchRecord, UserRecord};
+use super::tutor_format::{SNAPSHOT_FORMAT, SnapshotRecord, StoredSnapshot};
 use super::{
-    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, StoreError, StoreFuture,
-    SwitchStore,
+    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, SnapshotClaim, StoreError,
+    StoreFuture, SwitchStore, TutorStore,
 };
 
 /// One session's stored state.
@@ -25,6 +26,7 @@ pub struct MemoryStore {
     sessions: Mutex<HashMap<SessionKey, Slot>>,
     users: Mutex<HashMap<String, UserRecord>>,
     switch: Mutex<Option<SwitchRecord>>,
+    snapshots: Mutex<HashMap<(String, String), StoredSnapshot>>,
 }
 
 impl MemoryStore {
@@ -177,4 +179,127 @@ fn check_write(
         });
     }
     Ok(())
+}
+
+impl TutorStore for MemoryStore {
+    fn claim_snapshot<'a>(
+        &'a self,
+        cold: &'a SnapshotRecord,
+        owner: &'a str,
+        now_ms: u64,
+    ) -> StoreFuture<'a, SnapshotClaim> {
+        Box::pin(async move {
+            let mut snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
+            let key = (cold.user_id.clone(), cold.course_id.clone());
+            Ok(claim_in(&mut snapshots, key, cold, owner, now_ms))
+        })
+    }
+
+    fn save_snapshot<'a>(&'a self, record: &'a StoredSnapshot) -> StoreFuture<'a, ()> {
+        Box::pin(async move {
+            let mut snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
+            let key = (
+                record.snapshot.user_id.clone(),
+                record.snapshot.course_id.clone(),
+            );
+            let fence = snapshots.get(&key).map_or(0, |s| s.fence);
+            if fence != record.fence {
+                return Err(StoreError::Fenced {
+                    session_id: record.owner.clone(),
+                    token: record.fence,
+                });
+            }
+            snapshots.insert(key, record.clone());
+            Ok(())
+        })
+    }
+
+    fn load_snapshot<'a>(
+        &'a self,
+        user_id: &'a str,
+        course_id: &'a str,
+    ) -> StoreFuture<'a, Option<StoredSnapshot>> {
+        Box::pin(async move {
+            let snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
+            Ok(snapshots
+                .get(&(user_id.to_owned(), course_id.to_owned()))
+                .cloned())
+        })
+    }
+}
+
+/// The claim rule every single-process store shares: a new token above the stored one, and
+/// the cold start stored when there is nothing yet.
+pub fn claim_in(
+    snapshots: &mut HashMap<(String, String), StoredSnapshot>,
+    key: (String, String),
+    cold: &SnapshotRecord,
+    owner: &str,
+    now_ms: u64,
+) -> SnapshotClaim {
+    let stored = snapshots.entry(key).or_insert_with(|| StoredSnapshot {
+        format: SNAPSHOT_FORMAT,
+        snapshot: cold.clone(),
+        fence: 0,
+        owner: String::new(),
+        updated_at_ms: now_ms,
+    });
+    let previous_owner = (!stored.owner.is_empty()).then(|| stored.owner.clone());
+    stored.fence += 1;
+    stored.owner = owner.to_owned();
+    SnapshotClaim {
+        fence: stored.fence,
+        previous_owner,
+        stored: stored.clone(),
+    }
+}
+
+#[cfg(test)]
+mod snapshot_tests {
+    use super::*;
+
+    fn cold(user: &str) -> SnapshotRecord {
+        SnapshotRecord {
+            user_id: user.into(),
+            course_id: "C".into(),
+            focus_unit: "a".into(),
+            units: Default::default(),
+            locks: Default::default(),
+            revisit: Vec::new(),
+        }
+    }
+
+    /// Runs a memory-store future, which never waits.
+    fn ready<T>(future: impl std::future::Future<Output = T>) -> T {
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        match std::pin::pin!(future).poll(&mut cx) {
+            std::task::Poll::Ready(value) => value,
+            std::task::Poll::Pending => panic!("a memory store never waits"),
+        }
+    }
+
+    #[test]
+    fn only_the_latest_claim_may_write_the_snapshot() {
+        let store = MemoryStore::new();
+        let first = ready(store.claim_snapshot(&cold("ada"), "s1", 1)).unwrap();
+        assert_eq!((first.fence, first.previous_owner.as_deref()), (1, None));
+        let second = ready(store.claim_snapshot(&cold("ada"), "s2", 2)).unwrap();
+        assert_eq!(
+            (second.fence, second.previous_owner.as_deref()),
+            (2, Some("s1"))
+        );
+        let mut stale = first.stored.clone();
+        stale.snapshot.focus_unit = "b".into();
+        let refused = ready(store.save_snapshot(&stale)).unwrap_err();
+        assert!(
+            matches!(refused, StoreError::Fenced { token: 1, .. }),
+            "{refused}"
+        );
+        let mut fresh = second.stored.clone();
+        fresh.snapshot.focus_unit = "c".into();
+        ready(store.save_snapshot(&fresh)).unwrap();
+        let read = ready(store.load_snapshot("ada", "C")).unwrap().unwrap();
+        assert_eq!(read.snapshot.focus_unit, "c");
+        assert_eq!(ready(store.load_snapshot("bob", "C")).unwrap(), None);
+    }
 }

@@ -13,6 +13,7 @@
 pub mod bus;
 pub mod format;
 pub mod memory;
+pub mod tutor_format;
 
 use std::future::Future;
 use std::pin::Pin;
@@ -158,6 +159,41 @@ pub trait CheckpointStore: Send + Sync + 'static {
     fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()>;
     /// Reads a user's record.
     fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>>;
+}
+
+/// A claim on a student's stored snapshot of one course: the fencing token its writes must
+/// carry, and the snapshot as stored (a cold start, stored by the claim, when none was).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SnapshotClaim {
+    /// The claim's fencing token; higher than any earlier claim's.
+    pub fence: u64,
+    /// The session that held the previous claim, if any.
+    pub previous_owner: Option<String>,
+    /// The snapshot as stored now.
+    pub stored: tutor_format::StoredSnapshot,
+}
+
+/// Where student snapshots live beyond their sessions, one per user and course, fenced like
+/// sessions: a session claims the snapshot (a new token) when it starts or resumes, and a
+/// write carrying any token but the latest is refused (`StoreError::Fenced`).
+pub trait TutorStore: Send + Sync + 'static {
+    /// Claims the snapshot of `user_id` on `course_id` for session `owner`; stores `cold`
+    /// (fence 1) when there is none.
+    fn claim_snapshot<'a>(
+        &'a self,
+        cold: &'a tutor_format::SnapshotRecord,
+        owner: &'a str,
+        now_ms: u64,
+    ) -> StoreFuture<'a, SnapshotClaim>;
+    /// Writes a snapshot if `record.fence` is the latest claim's.
+    fn save_snapshot<'a>(&'a self, record: &'a tutor_format::StoredSnapshot)
+    -> StoreFuture<'a, ()>;
+    /// Reads a snapshot without claiming it.
+    fn load_snapshot<'a>(
+        &'a self,
+        user_id: &'a str,
+        course_id: &'a str,
+    ) -> StoreFuture<'a, Option<tutor_format::StoredSnapshot>>;
 }
 
 /// Where the operator's new-session switch lives: beside the sessions, so every node that

@@ -44,16 +44,7 @@ fn item_checkpoint(slot: &AssessmentItem) -> ItemCheckpoint {
         skill_id: slot.planned.skill_id.clone(),
         difficulty: slot.planned.difficulty.as_str().to_owned(),
         plan_seed: slot.planned.seed,
-        item: slot.item.as_ref().map(|item| GeneratedCheckpoint {
-            seed: item.seed,
-            parameters: item.parameters.clone(),
-            stem: item.stem.clone(),
-            options: item.options.clone(),
-            answer_index: item.answer_index,
-            answer: item.answer.clone(),
-            explanation: item.explanation.clone(),
-            option_mistakes: item.option_mistakes.clone(),
-        }),
+        item: slot.item.as_ref().map(generated_checkpoint),
         asked_at_ms: slot.asked_at_ms,
         response: slot.response.as_ref().map(|r| ResponseCheckpoint {
             given: r.given.clone(),
@@ -107,17 +98,28 @@ fn restore_mistakes(stored: &[Option<String>], options: usize) -> Vec<Option<Str
     }
 }
 
-fn restore_item(stored: &ItemCheckpoint) -> Result<AssessmentItem, String> {
-    let difficulty = Difficulty::parse(&stored.difficulty)
-        .ok_or(format!("unknown difficulty {:?}", stored.difficulty))?;
-    let planned = PlannedItem {
-        section_id: stored.section_id.clone(),
-        skill_id: stored.skill_id.clone(),
-        difficulty,
-        seed: stored.plan_seed,
-    };
-    let item = stored.item.as_ref().map(|g| Item {
-        skill_id: stored.skill_id.clone(),
+/// A generated item as checkpoints keep it (with its key).
+pub(super) fn generated_checkpoint(item: &Item) -> GeneratedCheckpoint {
+    GeneratedCheckpoint {
+        seed: item.seed,
+        parameters: item.parameters.clone(),
+        stem: item.stem.clone(),
+        options: item.options.clone(),
+        answer_index: item.answer_index,
+        answer: item.answer.clone(),
+        explanation: item.explanation.clone(),
+        option_mistakes: item.option_mistakes.clone(),
+    }
+}
+
+/// A generated item of `skill_id` at `difficulty`, as a checkpoint kept it.
+pub(super) fn restore_generated(
+    skill_id: &str,
+    difficulty: Difficulty,
+    g: &GeneratedCheckpoint,
+) -> Item {
+    Item {
+        skill_id: skill_id.to_owned(),
         difficulty,
         seed: g.seed,
         parameters: g.parameters.clone(),
@@ -127,7 +129,22 @@ fn restore_item(stored: &ItemCheckpoint) -> Result<AssessmentItem, String> {
         answer: g.answer.clone(),
         explanation: g.explanation.clone(),
         option_mistakes: restore_mistakes(&g.option_mistakes, g.options.len()),
-    });
+    }
+}
+
+fn restore_item(stored: &ItemCheckpoint) -> Result<AssessmentItem, String> {
+    let difficulty = Difficulty::parse(&stored.difficulty)
+        .ok_or(format!("unknown difficulty {:?}", stored.difficulty))?;
+    let planned = PlannedItem {
+        section_id: stored.section_id.clone(),
+        skill_id: stored.skill_id.clone(),
+        difficulty,
+        seed: stored.plan_seed,
+    };
+    let item = stored
+        .item
+        .as_ref()
+        .map(|g| restore_generated(&stored.skill_id, difficulty, g));
     let response = stored.response.as_ref().map(|r| Response {
         given: r.given.clone(),
         correct: r.correct,

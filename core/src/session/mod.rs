@@ -12,6 +12,8 @@
 //!   blueprint assessment session, its commands and its checkpoint form.
 //! - [`mode`]: `SessionMode`, the trait a mode implements, and `restore_mode`, the one place
 //!   a mode's checkpoint form is registered; [`exam_mode`] and [`assessment_mode`] implement it.
+//! - [`tutor_mode`], [`tutor_snapshot`]: `TutorCore`, a tutoring session over the embedded
+//!   brain, and its checkpoint form (the student snapshot travels in it).
 //! - [`state`]: `SessionState`, a lifecycle plus one mode, as the actor drives it.
 
 pub mod admission;
@@ -29,3 +31,5 @@ pub mod state;
 #[cfg(test)]
 pub(crate) mod test_sessions;
 pub mod transitions;
+pub mod tutor_mode;
+pub mod tutor_snapshot;

@@ -18,18 +18,24 @@ use super::assessment_snapshot::restore_assessment;
 use super::core::{ExamCore, QuestionDraft};
 use super::lifecycle::{Lifecycle, Refusal};
 use super::snapshot::restore_exam;
+use super::tutor_mode::TutorCore;
+use super::tutor_snapshot::restore_tutor;
 use crate::checkpoint::format::SessionCheckpoint;
 use crate::exam::acs::AcsLibrary;
 use crate::exam::types::Score;
 use crate::examiner::{AssessRequest, Examined, ExaminerAssessment};
+use crate::tutor::brain::TutorInput;
+use crate::tutor::library::TutorLibrary;
 
 /// The data the pure steps read.
 #[derive(Clone, Copy)]
 pub struct StepContext<'a> {
     /// ACS catalogs (exams).
     pub acs: &'a AcsLibrary,
-    /// Skill and assessment blueprints (assessments).
+    /// Skill and assessment blueprints (assessments, skill drills).
     pub blueprints: &'a BlueprintLibrary,
+    /// Courses (tutoring).
+    pub tutor: &'a TutorLibrary,
 }
 
 /// What the actor must do next.
@@ -196,6 +202,34 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
         HashMap::new()
     }
 
+    /// Takes a tutor's card event or message; every other mode refuses it.
+    fn take_tutor_input(
+        &mut self,
+        _life: &mut Lifecycle,
+        _input: TutorInput,
+        _event_id: Option<String>,
+        _ctx: StepContext<'_>,
+        _now_ms: u64,
+    ) -> Result<(), Refusal> {
+        Err(Refusal::new(
+            ErrorCode::WrongMode,
+            format!(
+                "tutor events need a tutor session; this is a {} session",
+                self.kind().as_str()
+            ),
+        ))
+    }
+
+    /// The tutor's state, in a tutoring session.
+    fn tutor(&self) -> Option<&TutorCore> {
+        None
+    }
+
+    /// The tutor's state, mutably, in a tutoring session.
+    fn tutor_mut(&mut self) -> Option<&mut TutorCore> {
+        None
+    }
+
     /// Writes the mode's part of the checkpoint (`mode` and its own section).
     fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint);
 
@@ -223,7 +257,14 @@ pub fn restore_mode(checkpoint: &SessionCheckpoint) -> Result<Box<dyn SessionMod
             let core: AssessmentCore = restore_assessment(stored)?;
             Ok(Box::new(core))
         }
-        Mode::Tutor => Err(missing(Mode::Tutor)),
+        Mode::Tutor => {
+            let stored = checkpoint
+                .tutor
+                .as_ref()
+                .ok_or_else(|| missing(Mode::Tutor))?;
+            let core: TutorCore = restore_tutor(stored, &checkpoint.transcript)?;
+            Ok(Box::new(core))
+        }
     }
 }
 

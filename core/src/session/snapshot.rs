@@ -48,6 +48,7 @@ pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
         mode: state.mode(),
         exam: None,
         assessment: None,
+        tutor: None,
         transcript: Vec::new(),
         applied_event_ids: life.applied_event_ids.iter().cloned().collect(),
     };

@@ -51,6 +51,23 @@ impl SessionState {
         &*self.mode
     }
 
+    /// The lifecycle and the mode, both mutably (for a mode's own commands).
+    pub fn parts_mut(&mut self) -> (&mut Lifecycle, &mut dyn SessionMode) {
+        (&mut self.life, &mut *self.mode)
+    }
+
+    /// Takes a tutor's card event or message (other modes refuse it with `wrong_mode`).
+    pub fn take_tutor_input(
+        &mut self,
+        input: crate::tutor::brain::TutorInput,
+        event_id: Option<String>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.mode
+            .take_tutor_input(&mut self.life, input, event_id, ctx, now_ms)
+    }
+
     /// The mode.
     pub fn mode(&self) -> Mode {
         self.mode.kind()

@@ -38,6 +38,7 @@ fn addition_assessment(id: &str, extra: &str) -> String {
 pub(crate) struct World {
     pub acs: AcsLibrary,
     pub blueprints: BlueprintLibrary,
+    pub tutor: crate::tutor::library::TutorLibrary,
 }
 
 impl World {
@@ -62,6 +63,7 @@ impl World {
         World {
             acs: AcsLibrary::new(private_catalog(), commercial_catalog()),
             blueprints,
+            tutor: crate::tutor::library::TutorLibrary::default(),
         }
     }
 
@@ -69,6 +71,7 @@ impl World {
         StepContext {
             acs: &self.acs,
             blueprints: &self.blueprints,
+            tutor: &self.tutor,
         }
     }
 

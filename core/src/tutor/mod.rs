@@ -1,4 +1,4 @@
-//! The tutor's deterministic brain, pure (issue 19, in progress): what a student knows of a
+//! The tutor's deterministic brain, pure : what a student knows of a
 //! course, the course's prerequisite graph, which units a turn may touch and how they rank,
 //! and the policy a tutor's reply is held to. No IO; every number is table-tested.
 //!
@@ -15,14 +15,30 @@
 //!   allowed actions and the reply's constraints.
 //! - [`lite`]: `SnapshotLite`, what the tutor screen shows of the snapshot.
 //! - [`validate`]: a reply held to the policy, and the fallback when it breaks a rule.
+//! - [`retrieval`]: the embedded brain's BM25 over units, with a confidence.
+//! - [`drawn`]: drills drawn for a session (skill items, rubric questions) and checked.
+//! - [`brain`]: the embedded brain: one input in, one validated turn out.
+//! - [`cards`]: each action's message and card, in the course's own words.
+//! - [`library`]: the courses with their indexes, and the tutor settings.
+//! - [`board`]: the progress board of a student's snapshot.
+//! - [`wire`]: a client's `tutor.*` event read as the brain's input.
 
+pub mod board;
+pub mod brain;
+pub mod cards;
+pub mod drawn;
 pub mod drill;
 pub mod exams;
 pub mod graph;
+pub mod library;
 pub mod lite;
 pub mod mastery;
 pub mod policy;
 pub mod priority;
+pub mod retrieval;
 pub mod scope;
 pub mod snapshot;
+#[cfg(test)]
+pub(crate) mod test_courses;
 pub mod validate;
+pub mod wire;

@@ -19,6 +19,14 @@ pub enum Tier {
 }
 
 impl Tier {
+    /// Every tier, lowest first.
+    pub const ALL: [Tier; 4] = [Tier::None, Tier::Bronze, Tier::Silver, Tier::Gold];
+
+    /// The tier named `name` (`none`, `bronze`, `silver`, `gold`).
+    pub fn parse(name: &str) -> Option<Tier> {
+        Tier::ALL.into_iter().find(|tier| tier.as_str() == name)
+    }
+
     /// The tier above this one (`None` above gold).
     pub fn next(self) -> Option<Tier> {
         match self {

@@ -76,6 +76,21 @@ impl Violation {
     }
 }
 
+/// Every reason a reply may be replaced by the fallback: each [`Violation`]'s label, and
+/// `nothing_to_show` (the action had nothing to show: no drill source, no exam question).
+pub const FALLBACK_REASONS: &[&str] = &[
+    "action_not_allowed",
+    "target_out_of_scope",
+    "exam_question_not_available",
+    "card_not_allowed",
+    "too_many_key_ideas",
+    "too_many_worked_examples",
+    "too_many_drill_steps",
+    "too_long",
+    "several_questions",
+    "nothing_to_show",
+];
+
 /// Checks a reply against the policy; `available` are the exam questions of the target's
 /// desired tier this student may take now.
 pub fn validate(

@@ -11,7 +11,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::audit::mark;
 use super::recorder::Step;
-use super::user::{Live, Scenario, UserRun, UserSpec, fail_over, is_lost, reconnect};
+use super::user::{Live, Scenario, UserRun, UserSpec, fail_over, is_lost, prompt_id, reconnect};
 use crate::voice::client::{LIVE_FRAME, audio_time, pcm_bytes};
 use crate::ws::{WsError, send, wait_for};
 
@@ -38,15 +38,10 @@ pub async fn type_answer(
     live: &mut Live,
     n: u64,
 ) -> Result<Answered, WsError> {
-    let mark = mark(&spec.user, n);
-    let text = match spec.scenario {
-        Scenario::Assessment => format!("42 {mark}"),
-        _ => format!("Regulations, weather and risk management {mark}"),
-    };
-    let frame = json!({"type": "answer.text", "event_id": format!("a{n}"), "text": text});
-    let asked = live.question["question_id"].clone();
+    let (frame, mark) = answer_frame(spec, n);
+    let asked = prompt_id(&live.question);
     let began = Instant::now();
-    let dropped = spec.scenario == Scenario::Reconnect && n.is_multiple_of(spec.every);
+    let dropped = spec.scenario.drops_sockets() && n.is_multiple_of(spec.every);
     let outcome = match send(&mut live.socket, frame.clone()).await {
         Ok(()) if dropped => Err(None),
         Ok(()) => wait_ack_and_next(live, began).await.map_err(Some),
@@ -69,6 +64,25 @@ pub async fn type_answer(
     resend(spec, run, live, (frame, asked), mark, began).await
 }
 
+/// Input `n` and the mark the audit looks for (none for a tutor's drill request). A tutor
+/// user asks for a drill, answers it, and writes a message, in turn.
+fn answer_frame(spec: &UserSpec, n: u64) -> (Value, String) {
+    let mark = mark(&spec.user, n);
+    let event_id = format!("a{n}");
+    let text = match (spec.scenario, n % 3) {
+        (Scenario::Tutor, 1) => {
+            let frame = json!({"type": "tutor.request_drill", "event_id": event_id});
+            return (frame, String::new());
+        }
+        (Scenario::Tutor, 2) => format!("12 {mark}"),
+        (Scenario::Tutor, _) => format!("How do I add two-digit numbers? {mark}"),
+        (Scenario::Assessment, _) => format!("42 {mark}"),
+        _ => format!("Regulations, weather and risk management {mark}"),
+    };
+    let frame = json!({"type": "answer.text", "event_id": event_id, "text": text});
+    (frame, mark)
+}
+
 /// After a resume: the answer again, with the same event id. If the question it answered
 /// (`asked`) is no longer open, it was applied before the socket was lost and only its ack
 /// comes back.
@@ -84,7 +98,7 @@ async fn resend(
         return Ok(Answered::Completed);
     }
     send(&mut live.socket, frame).await?;
-    if live.question["question_id"] != asked {
+    if prompt_id(&live.question) != asked {
         wait_for(&mut live.socket, &["ack"]).await?;
         return Ok(Answered::Acked {
             text: mark,
@@ -103,7 +117,12 @@ async fn wait_ack_and_next(
     began: Instant,
 ) -> Result<(bool, Option<Duration>), WsError> {
     wait_for(&mut live.socket, &["ack"]).await?;
-    let next_types = ["question.delta", "question", "session.completed"];
+    let next_types = [
+        "question.delta",
+        "question",
+        "tutor.turn",
+        "session.completed",
+    ];
     let mut next = wait_for(&mut live.socket, &next_types).await?;
     let mut first_word = None;
     while next["type"] == "question.delta" {

@@ -53,7 +53,8 @@ pub enum Matching {
 }
 
 /// Checks the `acked` answers against the answers a result records: an exam's
-/// `transcript[].answer` or an assessment's `audit[].response` (the owner's result, from
+/// `transcript[].answer`, an assessment's `audit[].response` or a tutor's `log[].said` (the
+/// owner's result, from
 /// `GET /v1/sessions/{id}/result`). Each acked answer must be found as often as it was
 /// acked: fewer is lost, more is duplicated.
 pub fn audit(acked: &[String], result: &Value, matching: Matching) -> Audit {
@@ -98,7 +99,9 @@ fn answers_in(result: &Value) -> impl Iterator<Item = &str> {
     let turns = result["transcript"].as_array().into_iter().flatten();
     let exam = turns.filter_map(|turn| turn["answer"].as_str());
     let items = result["audit"].as_array().into_iter().flatten();
+    let tutor = result["log"].as_array().into_iter().flatten();
     exam.chain(items.filter_map(|item| item["response"].as_str()))
+        .chain(tutor.filter_map(|turn| turn["said"].as_str()))
 }
 
 /// Every `[lt …]` mark in `text`.

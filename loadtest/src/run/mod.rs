@@ -4,7 +4,7 @@
 //! over time.
 //!
 //! - [`options`]: the knobs, from flags and a TOML scenario file.
-//! - [`user`]: one simulated candidate (text exam, assessment, voice, takeover, reconnect,
+//! - [`user`]: one simulated candidate (text exam, assessment, tutor, voice, takeover, reconnect,
 //!   chaos), and [`answer`]: typing or speaking one answer.
 //! - [`recorder`]: hdrhistogram latencies per step and errors by code.
 //! - [`timeline`]: answers, latency, open exams and server RSS and CPU, per sample period.
@@ -199,6 +199,7 @@ fn user_spec(options: &Options, index: usize, end: Instant) -> UserSpec {
         every: options.every.max(1),
         task: options.task.clone(),
         assessment: options.assessment.clone(),
+        course: options.course.clone(),
         clips: Arc::new(Vec::new()),
         timeline: Arc::new(Timeline::new(Vec::new())),
     }

@@ -53,6 +53,9 @@ pub struct Flags {
     /// The blueprint evaluation the `assessment` scenario takes.
     #[arg(long)]
     pub assessment: Option<String>,
+    /// The course the `tutor` scenario is tutored on.
+    #[arg(long)]
+    pub course: Option<String>,
     /// Answers per second across all users; each user answers on a fixed schedule
     /// (`sessions / rate` apart) instead of after `--think-time`.
     #[arg(long)]
@@ -118,6 +121,7 @@ struct FileOptions {
     skip_ramp_up: Option<bool>,
     task: Option<String>,
     assessment: Option<String>,
+    course: Option<String>,
     target_rate: Option<f64>,
     voice_corpus: Option<PathBuf>,
     #[serde(default)]
@@ -156,6 +160,8 @@ pub struct Options {
     pub task: String,
     /// The blueprint evaluation of the `assessment` scenario.
     pub assessment: String,
+    /// The course of the `tutor` scenario.
+    pub course: String,
     /// Answers per second across all users, when paced.
     pub target_rate: Option<f64>,
     /// The `voice` scenario's clip cache.
@@ -257,6 +263,10 @@ impl Options {
                 .assessment
                 .or(file.assessment)
                 .unwrap_or_else(|| "MATH-FUNDAMENTALS-L1".to_owned()),
+            course: flags
+                .course
+                .or(file.course)
+                .unwrap_or_else(|| "ARITHMETIC".to_owned()),
             target_rate: flags.target_rate.or(file.target_rate),
             voice_corpus: flags
                 .voice_corpus

@@ -36,12 +36,36 @@ pub enum Scenario {
     /// Text exams on several nodes sharing one Redis; one node is killed and restarted, and
     /// its users resume on another node.
     Chaos,
+    /// Tutoring sessions (`--course`): messages, drill requests and drill answers in turn;
+    /// every few inputs the socket drops right after sending, then resumes and resends.
+    Tutor,
 }
 
 impl Scenario {
     /// Whether a lost socket is resumed on another node instead of failing the user.
     fn fails_over(self) -> bool {
         self == Scenario::Chaos
+    }
+
+    /// Whether every `every`-th input loses its socket right after it is sent.
+    pub(super) fn drops_sockets(self) -> bool {
+        matches!(self, Scenario::Reconnect | Scenario::Tutor)
+    }
+
+    /// The event that shows the session's open prompt: a tutor's turn, else a question.
+    pub(super) fn prompt_event(self) -> &'static str {
+        match self {
+            Scenario::Tutor => "tutor.turn",
+            _ => "question",
+        }
+    }
+}
+
+/// What identifies the open prompt: a question's id, or a tutor turn's number.
+pub(super) fn prompt_id(prompt: &Value) -> Value {
+    match prompt.get("question_id") {
+        Some(id) => id.clone(),
+        None => prompt["turn"].clone(),
     }
 }
 
@@ -68,6 +92,8 @@ pub struct UserSpec {
     pub task: String,
     /// The evaluation of the `assessment` scenario.
     pub assessment: String,
+    /// The course of the `tutor` scenario.
+    pub course: String,
     /// Spoken answers of the `voice` scenario.
     pub clips: Arc<Vec<Clip>>,
     /// The run's timeline.
@@ -191,7 +217,10 @@ async fn exam(
         };
         completed = match answered {
             Answered::Acked { text, completed } => {
-                acked.push(text);
+                // A tutor's drill request carries no mark: acked, not audited.
+                if !text.is_empty() {
+                    acked.push(text);
+                }
                 run.answers += 1;
                 completed
             }
@@ -288,13 +317,14 @@ async fn start_on(
             "exam",
             json!({"rating": "private", "tasks": [spec.task], "input": "voice"}),
         ),
+        Scenario::Tutor => ("tutor", json!({"course_id": spec.course})),
         _ => ("exam", json!({"rating": "private", "tasks": [spec.task]})),
     };
     let start = json!({"type": "session.start", "event_id": event_id, "device_id": device_id(device),
                        "mode": mode, "config": config});
     send(&mut socket, start).await?;
     let started = wait_for(&mut socket, &["session.started", "session.resumed"]).await?;
-    let question = wait_for(&mut socket, &["question"]).await?;
+    let question = wait_for(&mut socket, &[spec.scenario.prompt_event()]).await?;
     run.record(spec, Step::SessionStart, began.elapsed());
     let session_id = started["session_id"]
         .as_str()
@@ -387,7 +417,7 @@ async fn resume(
     let question = if resumed["status"] == "completed" {
         json!({"type": "session.completed"})
     } else {
-        wait_for(&mut socket, &["question"]).await?
+        wait_for(&mut socket, &[spec.scenario.prompt_event()]).await?
     };
     run.record(spec, Step::Resume, began.elapsed());
     Ok(Live {

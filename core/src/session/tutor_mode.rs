@@ -1,0 +1,682 @@
+//! Tutoring as a [`SessionMode`]: every student input is answered at once by the embedded
+//! brain ([`crate::tutor::brain`]), as one committed boundary — the input's `ack`, then the
+//! `tutor.turn`. The student snapshot travels in the checkpoint; the actor also writes it to
+//! the snapshot store, under this session's fence, so it outlives the session.
+
+use viva_protocol::result::{SessionResult, TierEarned, TutorResult, TutorTurnLog};
+use viva_protocol::server::{PlanSummary, Progress, ServerEvent};
+use viva_protocol::tutor::TutorTurn;
+use viva_protocol::{ErrorCode, Mode};
+
+use super::assessment::AnswerInput;
+use super::lifecycle::{Lifecycle, Refusal};
+use super::mode::{Listening, OpenQuestionRef, SessionMode, StepContext, Work};
+use super::phase::{LivePhase, PhaseEvent};
+use super::tutor_snapshot::tutor_checkpoint;
+use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
+use crate::tutor::brain::{OpenCard, Tally, Turn, Tutor, TutorInput, TutorState, take_turn};
+use crate::tutor::cards;
+use crate::tutor::drawn::DrillQuestion;
+use crate::tutor::snapshot::StudentSnapshot;
+
+/// How a turn-log entry names the reason its proposal was replaced (`feedback`).
+pub const FALLBACK_PREFIX: &str = "fallback: ";
+
+/// A tutoring session's mode state.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TutorCore {
+    /// The course.
+    pub course_id: String,
+    /// The brain's state: snapshot, open card, seed, tally.
+    pub state: TutorState,
+    /// This session's claim on the stored snapshot.
+    pub fence: u64,
+    /// Bumped at every change of the snapshot.
+    pub revision: u64,
+    /// The revision last written to the snapshot store.
+    pub stored_revision: u64,
+    /// Turns so far.
+    pub turns: u32,
+    /// The last turn sent, resent to a resuming device.
+    pub last_turn: Option<TutorTurn>,
+    /// The turn log: one entry per turn.
+    pub transcript: Vec<TurnCheckpoint>,
+    /// The summary, once ended.
+    pub result: Option<TutorResult>,
+}
+
+impl TutorCore {
+    /// A session on `course_id` for `snapshot` (the stored one, or a cold start), holding the
+    /// snapshot claim `fence`.
+    pub fn create(
+        course_id: &str,
+        snapshot: StudentSnapshot,
+        fence: u64,
+        seed: u64,
+        ctx: StepContext<'_>,
+    ) -> Result<TutorCore, Refusal> {
+        if ctx.tutor.course(course_id).is_none() {
+            let known = ctx.tutor.course_ids().join(", ");
+            return Err(Refusal::new(
+                ErrorCode::InvalidConfig,
+                format!("course_id: no course {course_id:?} (courses: {known})"),
+            ));
+        }
+        Ok(TutorCore {
+            course_id: course_id.to_owned(),
+            state: TutorState {
+                snapshot,
+                open: None,
+                seed,
+                drills_drawn: 0,
+                last_passed: None,
+                tally: Tally::default(),
+            },
+            fence,
+            revision: 0,
+            stored_revision: 0,
+            turns: 0,
+            last_turn: None,
+            transcript: Vec::new(),
+            result: None,
+        })
+    }
+
+    /// Whether the snapshot changed since it was last stored.
+    pub fn snapshot_unstored(&self) -> bool {
+        self.revision > self.stored_revision
+    }
+
+    /// Takes one student input: refused (nothing changes), or answered with a turn.
+    pub fn take_input(
+        &mut self,
+        life: &mut Lifecycle,
+        input: TutorInput,
+        event_id: Option<String>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        life.require_live()?;
+        if life.phase.live() != Some(LivePhase::AwaitingAnswer) {
+            return Err(Refusal::new(
+                ErrorCode::NoOpenQuestion,
+                "the tutor's last turn has not reached a device yet; resume to see it",
+            ));
+        }
+        let said = describe(&input);
+        let turn = self.turn(input, ctx, now_ms)?;
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        life.acknowledge(event_id);
+        self.emit_turn(life, turn, Some(said), ctx, now_ms)
+    }
+
+    fn turn(
+        &mut self,
+        input: TutorInput,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<Turn, Refusal> {
+        let tutor = self.tutor(ctx)?;
+        let mut state = self.state.clone();
+        let turn = take_turn(tutor, &mut state, input, now_ms)?;
+        if state.snapshot != self.state.snapshot {
+            self.revision += 1;
+        }
+        self.state = state;
+        Ok(turn)
+    }
+
+    fn tutor<'a>(&self, ctx: StepContext<'a>) -> Result<Tutor<'a>, Refusal> {
+        let (course, index) = ctx.tutor.course(&self.course_id).ok_or_else(|| {
+            Refusal::new(
+                ErrorCode::Internal,
+                format!("course {:?} is no longer loaded", self.course_id),
+            )
+        })?;
+        Ok(Tutor {
+            course,
+            index,
+            blueprints: ctx.blueprints,
+            acs: ctx.acs,
+            settings: ctx.tutor.settings,
+        })
+    }
+
+    /// Commits the turn: the phase moves to a new open turn, the turn is logged and queued.
+    fn emit_turn(
+        &mut self,
+        life: &mut Lifecycle,
+        turn: Turn,
+        said: Option<String>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
+        self.turns += 1;
+        self.log_turn(&turn, said);
+        let tutor = self.tutor(ctx)?;
+        let wire = TutorTurn {
+            turn: self.turns,
+            action: turn.action,
+            target_unit: turn.target,
+            messages: turn.messages,
+            snapshot: cards::lite(
+                &self.state.snapshot,
+                tutor.course,
+                &tutor.course.graph,
+                now_ms,
+            ),
+            debug: ctx.tutor.settings.debug_view.then_some(turn.debug),
+        };
+        self.last_turn = Some(wire.clone());
+        life.emit(ServerEvent::TutorTurn(Box::new(wire)));
+        Ok(())
+    }
+
+    /// One turn-log entry: what the student did, what the tutor did and on which unit, the
+    /// outcome and any fallback.
+    fn log_turn(&mut self, turn: &Turn, said: Option<String>) {
+        let text: Vec<&str> = turn.messages.iter().map(|m| m.text.as_str()).collect();
+        self.transcript.push(TurnCheckpoint {
+            question_id: format!("t{}", self.turns),
+            element_code: turn.target.clone(),
+            kind: turn.action.as_str().to_owned(),
+            question: text.join("\n"),
+            answer: said,
+            score: turn.outcome.map(str::to_owned),
+            feedback: turn
+                .fallback
+                .map(|reason| format!("{FALLBACK_PREFIX}{reason}")),
+            examiner: Vec::new(),
+        });
+    }
+
+    fn complete(&mut self, life: &mut Lifecycle, now_ms: u64) -> Result<(), Refusal> {
+        let tally = &self.state.tally;
+        let result = TutorResult {
+            course_id: self.course_id.clone(),
+            turns: self.turns,
+            drills_checked: tally.drills_checked,
+            drills_right: tally.drills_right,
+            exams_taken: tally.exams_taken,
+            exams_passed: tally.exams_passed,
+            tiers_earned: tally
+                .tiers_earned
+                .iter()
+                .map(|(unit, tier)| TierEarned {
+                    unit_id: unit.clone(),
+                    tier: tier.as_str().to_owned(),
+                })
+                .collect(),
+            log: Vec::new(),
+        };
+        life.advance(PhaseEvent::Completed, now_ms)?;
+        self.state.open = None;
+        self.result = Some(result.clone());
+        life.announce_completed(SessionResult::Tutor(result));
+        Ok(())
+    }
+
+    fn progress(&self) -> Progress {
+        Progress {
+            asked: self.turns,
+            planned_questions: 0,
+            answered: self
+                .transcript
+                .iter()
+                .filter(|t| t.answer.is_some())
+                .count() as u32,
+            credited_by_mention: 0,
+            bonus_used: 0,
+        }
+    }
+
+    /// How an answer event reads in a tutor session: it answers the open drill or exam card,
+    /// else it is a message to the tutor. A typed or spoken answer to an exam card is its
+    /// option (a letter, or its number as shown, from 1); anything else is a message.
+    fn input_of(&self, answer: AnswerInput, ctx: StepContext<'_>) -> Result<TutorInput, Refusal> {
+        match (&self.state.open, answer) {
+            (Some(OpenCard::Drill { .. }), AnswerInput::Skip) => Ok(TutorInput::TryAnother),
+            (Some(OpenCard::Drill { .. }), answer) => Ok(TutorInput::DrillCheck {
+                drill_id: None,
+                answer,
+            }),
+            (Some(OpenCard::Exam { question_id }), AnswerInput::Choice(index)) => {
+                Ok(TutorInput::ExamSubmit {
+                    question_id: question_id.clone(),
+                    index,
+                })
+            }
+            (Some(OpenCard::Exam { question_id }), AnswerInput::Text(text)) => {
+                let options = self.exam_options(question_id, ctx);
+                Ok(match exam_option(&text, options) {
+                    Some(index) => TutorInput::ExamSubmit {
+                        question_id: question_id.clone(),
+                        index,
+                    },
+                    None => TutorInput::Message(text),
+                })
+            }
+            (_, AnswerInput::Text(text)) => Ok(TutorInput::Message(text)),
+            (_, AnswerInput::Choice(_) | AnswerInput::Skip) => Err(Refusal::new(
+                ErrorCode::NoOpenQuestion,
+                "no drill or exam card is open to choose an option of",
+            )),
+        }
+    }
+
+    fn exam_options(&self, question_id: &str, ctx: StepContext<'_>) -> usize {
+        ctx.tutor
+            .course(&self.course_id)
+            .and_then(|(course, _)| {
+                course
+                    .doc
+                    .exam_questions
+                    .iter()
+                    .find(|q| q.question_id == question_id)
+            })
+            .map_or(0, |q| q.options.len())
+    }
+}
+
+/// The option a typed or spoken exam answer names: a letter (`b`, "option B") or the
+/// option's number as shown (`2` is the second).
+fn exam_option(text: &str, options: usize) -> Option<u32> {
+    use viva_blueprint::normalize::{Normalized, normalize_answer};
+    if let Normalized::OptionIndex(index) = normalize_answer(text, Some(options)) {
+        return Some(index as u32);
+    }
+    let number: usize = text.trim().trim_end_matches('.').parse().ok()?;
+    (1..=options).contains(&number).then(|| number as u32 - 1)
+}
+
+/// What the student did, for the turn log.
+fn describe(input: &TutorInput) -> String {
+    match input {
+        TutorInput::Opening => "(opened)".to_owned(),
+        TutorInput::Message(text) => text.clone(),
+        TutorInput::RequestDrill(unit) => {
+            format!("REQUEST_DRILL {}", unit.as_deref().unwrap_or("(focus)"))
+        }
+        TutorInput::DrillCheck { answer, .. } => match answer {
+            AnswerInput::Text(text) => format!("CHECK {text}"),
+            AnswerInput::Choice(index) => format!("CHECK option {index}"),
+            AnswerInput::Skip => "CHECK (skipped)".to_owned(),
+        },
+        TutorInput::Stuck => "I'm stuck".to_owned(),
+        TutorInput::TryAnother => "Try another".to_owned(),
+        TutorInput::DrillContinue => "DRILL_CONTINUE".to_owned(),
+        TutorInput::ExamSubmit { question_id, index } => {
+            format!("EXAM_SUBMIT {question_id} option {index}")
+        }
+        TutorInput::MemoViewed { question_id } => format!("MEMO_VIEWED {question_id}"),
+        TutorInput::ExamContinue => "EXAM_CONTINUE".to_owned(),
+    }
+}
+
+impl SessionMode for TutorCore {
+    fn kind(&self) -> Mode {
+        Mode::Tutor
+    }
+
+    fn announce_start(&mut self, life: &mut Lifecycle, ctx: StepContext<'_>) {
+        let units = ctx
+            .tutor
+            .course(&self.course_id)
+            .map_or(0, |(course, _)| course.doc.units.len() as u32);
+        let plan = PlanSummary {
+            planned_questions: 0,
+            queue_length: units,
+            study_mode: None,
+            time_limit_seconds: None,
+            bonus_max: 0,
+            follow_up_max_per_element: 0,
+        };
+        life.announce(Mode::Tutor, plan);
+    }
+
+    fn work(&self, life: &Lifecycle) -> Work {
+        match life.phase.live() {
+            Some(LivePhase::Idle) => Work::Step,
+            _ => Work::Nothing,
+        }
+    }
+
+    /// The opening turn: the tutor greets the student on the focus unit.
+    fn step(
+        &mut self,
+        life: &mut Lifecycle,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let turn = self.turn(TutorInput::Opening, ctx, now_ms)?;
+        self.emit_turn(life, turn, None, ctx, now_ms)
+    }
+
+    fn commit_answer(
+        &mut self,
+        life: &mut Lifecycle,
+        input: AnswerInput,
+        event_id: Option<String>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        life.require_live()?;
+        let input = self.input_of(input, ctx)?;
+        self.take_input(life, input, event_id, ctx, now_ms)
+    }
+
+    fn take_tutor_input(
+        &mut self,
+        life: &mut Lifecycle,
+        input: TutorInput,
+        event_id: Option<String>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.take_input(life, input, event_id, ctx, now_ms)
+    }
+
+    fn end(
+        &mut self,
+        life: &mut Lifecycle,
+        _ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.complete(life, now_ms)
+    }
+
+    /// `session.resumed`, then the last turn again with the snapshot as it stands now (lock
+    /// countdowns move on), so the device shows the open card.
+    fn resume(
+        &mut self,
+        life: &mut Lifecycle,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let status = life.resume(Mode::Tutor, self.progress(), now_ms)?;
+        if let Some(result) = &self.result {
+            life.announce_completed(SessionResult::Tutor(result.clone()));
+            return Ok(());
+        }
+        let Some(mut turn) = self.last_turn.clone() else {
+            return Ok(());
+        };
+        if status == viva_protocol::server::SessionStatus::Active {
+            if let Ok(tutor) = self.tutor(ctx) {
+                let snapshot = &self.state.snapshot;
+                turn.snapshot = cards::lite(snapshot, tutor.course, &tutor.course.graph, now_ms);
+            }
+            life.emit(ServerEvent::TutorTurn(Box::new(turn)));
+        }
+        Ok(())
+    }
+
+    fn result(&self) -> Option<SessionResult> {
+        self.result.clone().map(SessionResult::Tutor)
+    }
+
+    fn result_with_audit(&self) -> Option<SessionResult> {
+        let mut result = self.result.clone()?;
+        result.log = self
+            .transcript
+            .iter()
+            .enumerate()
+            .map(|(index, turn)| TutorTurnLog {
+                turn: index as u32 + 1,
+                action: turn.kind.clone(),
+                target_unit: turn.element_code.clone(),
+                said: turn.answer.clone(),
+                outcome: turn.score.clone(),
+                fallback: turn
+                    .feedback
+                    .as_deref()
+                    .and_then(|f| f.strip_prefix(FALLBACK_PREFIX))
+                    .map(str::to_owned),
+            })
+            .collect();
+        Some(SessionResult::Tutor(result))
+    }
+
+    fn open_question(&self) -> Option<OpenQuestionRef> {
+        if self.result.is_some() || self.turns == 0 {
+            return None;
+        }
+        Some(match &self.state.open {
+            Some(OpenCard::Drill { drill_id, .. }) => OpenQuestionRef {
+                question_id: drill_id.clone(),
+                kind: "item",
+            },
+            Some(OpenCard::Exam { question_id }) => OpenQuestionRef {
+                question_id: question_id.clone(),
+                kind: "primary",
+            },
+            None => OpenQuestionRef {
+                question_id: format!("t{}", self.turns),
+                kind: "primary",
+            },
+        })
+    }
+
+    fn listening(&self) -> Option<Listening<'_>> {
+        match &self.state.open {
+            Some(OpenCard::Drill {
+                drill_id,
+                question: DrillQuestion::Skill(item),
+                ..
+            }) => Some(Listening::Item {
+                question_id: drill_id.clone(),
+                item,
+            }),
+            _ => None,
+        }
+    }
+
+    fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
+        checkpoint.mode = Mode::Tutor;
+        checkpoint.tutor = Some(tutor_checkpoint(self));
+        checkpoint.transcript = self.transcript.clone();
+    }
+
+    fn clone_mode(&self) -> Box<dyn SessionMode> {
+        Box::new(self.clone())
+    }
+
+    fn tutor(&self) -> Option<&TutorCore> {
+        Some(self)
+    }
+
+    fn tutor_mut(&mut self) -> Option<&mut TutorCore> {
+        Some(self)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use viva_protocol::ServerEvent;
+
+    use super::*;
+    use crate::session::mode::restore_mode;
+    use crate::session::snapshot::checkpoint_of;
+    use crate::session::state::SessionState;
+    use crate::tutor::library::{TutorLibrary, TutorSettings};
+    use crate::tutor::test_courses::Courses;
+
+    const NOW: u64 = 1_700_000_000_000;
+
+    struct World {
+        courses: Courses,
+        tutor: TutorLibrary,
+    }
+
+    impl World {
+        fn new() -> World {
+            let courses = Courses::load();
+            let tutor = TutorLibrary::new(courses.courses.clone(), TutorSettings::default());
+            World { courses, tutor }
+        }
+
+        fn ctx(&self) -> StepContext<'_> {
+            StepContext {
+                acs: &self.courses.acs,
+                blueprints: &self.courses.blueprints,
+                tutor: &self.tutor,
+            }
+        }
+
+        /// A new arithmetic session, its opening turn delivered.
+        fn session(&self) -> SessionState {
+            let snapshot = StudentSnapshot::cold_start("ada", "ARITHMETIC", "add-1digit");
+            let core = TutorCore::create("ARITHMETIC", snapshot, 1, 7, self.ctx()).unwrap();
+            let life = Lifecycle::new("s1".into(), "ada".into(), NOW);
+            let mut state = SessionState::new(life, Box::new(core));
+            state.announce_start(self.ctx());
+            assert_eq!(state.work(), Work::Step);
+            state.step(self.ctx(), NOW).unwrap();
+            state.life_mut().mark_delivered(NOW);
+            state
+        }
+    }
+
+    fn turns(state: &mut SessionState) -> Vec<TutorTurn> {
+        std::mem::take(&mut state.life_mut().outbox)
+            .into_iter()
+            .filter_map(|m| match m.event {
+                ServerEvent::TutorTurn(turn) => Some(*turn),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_exam_answer_names_an_option_by_letter_or_shown_number() {
+        let cases = [
+            ("b", Some(1)),
+            ("2", Some(1)),
+            ("4.", Some(3)),
+            ("5", None),
+            ("0", None),
+            ("why?", None),
+        ];
+        for (text, expected) in cases {
+            assert_eq!(exam_option(text, 4), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn an_unknown_course_is_refused_with_the_courses_there_are() {
+        let world = World::new();
+        let snapshot = StudentSnapshot::cold_start("ada", "NOPE", "x");
+        let refused = TutorCore::create("NOPE", snapshot, 1, 7, world.ctx()).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::InvalidConfig);
+        assert!(
+            refused.message.contains("ARITHMETIC"),
+            "{}",
+            refused.message
+        );
+    }
+
+    #[test]
+    fn each_input_is_acked_then_answered_with_one_turn() {
+        let world = World::new();
+        let mut state = world.session();
+        let opening = turns(&mut state);
+        assert_eq!(opening.len(), 1);
+        assert_eq!(opening[0].turn, 1);
+        assert_eq!(state.open_question_kind(), Some("primary"));
+        let drill = TutorInput::RequestDrill(None);
+        let mode = state.mode_state().tutor().is_some();
+        assert!(mode);
+        let ctx = world.ctx();
+        let (life, core) = split(&mut state);
+        core.take_tutor_input(life, drill, Some("e1".into()), ctx, NOW)
+            .unwrap();
+        let outbox: Vec<&str> = state
+            .life()
+            .outbox
+            .iter()
+            .map(|m| m.event.type_name())
+            .collect();
+        assert_eq!(outbox, ["ack", "tutor.turn"]);
+        assert_eq!(state.open_question_kind(), None, "not delivered yet");
+        state.life_mut().mark_delivered(NOW);
+        assert_eq!(state.open_question_kind(), Some("item"), "a drill is open");
+        let answered = state.commit_answer(AnswerInput::Text("999999".into()), None, ctx, NOW);
+        answered.unwrap();
+        let result = turns(&mut state);
+        assert_eq!(
+            result.last().map(|t| t.action),
+            Some(viva_protocol::tutor::TurnAction::DrillResult)
+        );
+        let core = state.mode_state().tutor().unwrap();
+        assert_eq!(core.revision, 1, "the drill changed the snapshot");
+        assert!(core.snapshot_unstored());
+        assert_eq!(core.transcript.len(), 3);
+    }
+
+    fn split(state: &mut SessionState) -> (&mut Lifecycle, &mut TutorCore) {
+        let (life, mode) = state.parts_mut();
+        (life, mode.tutor_mut().unwrap())
+    }
+
+    #[test]
+    fn a_checkpoint_restores_the_same_tutor_with_its_open_drill() {
+        let world = World::new();
+        let mut state = world.session();
+        let ctx = world.ctx();
+        let (life, core) = split(&mut state);
+        core.take_tutor_input(life, TutorInput::RequestDrill(None), None, ctx, NOW)
+            .unwrap();
+        state.life_mut().mark_delivered(NOW);
+        let checkpoint = checkpoint_of(&state);
+        let restored = restore_mode(&checkpoint).unwrap();
+        assert_eq!(restored.tutor(), state.mode_state().tutor());
+        let mut broken = checkpoint.clone();
+        if let Some(tutor) = broken.tutor.as_mut() {
+            tutor.snapshot.units.insert(
+                "x".into(),
+                crate::checkpoint::tutor_format::UnitRecord {
+                    tier: "platinum".into(),
+                    drill_attempts: 0,
+                    drill_streak: 0,
+                    last_touched_ms: None,
+                    exam_touched: false,
+                },
+            );
+        }
+        assert_eq!(
+            restore_mode(&broken).unwrap_err(),
+            "unknown tier \"platinum\""
+        );
+    }
+
+    #[test]
+    fn a_resumed_device_gets_the_last_turn_again_and_an_ended_session_its_summary() {
+        let world = World::new();
+        let mut state = world.session();
+        turns(&mut state);
+        state
+            .life_mut()
+            .pause(viva_protocol::server::PauseReason::User, NOW)
+            .unwrap();
+        state.life_mut().outbox.clear();
+        state.resume(world.ctx(), NOW + 1).unwrap();
+        let again = turns(&mut state);
+        assert_eq!(again.len(), 1);
+        assert_eq!(again[0].turn, 1);
+        state.end(world.ctx(), NOW + 2).unwrap();
+        let Some(SessionResult::Tutor(result)) = state.result() else {
+            panic!("no tutor result");
+        };
+        assert_eq!((result.course_id.as_str(), result.turns), ("ARITHMETIC", 1));
+    }
+
+    #[test]
+    fn other_modes_refuse_tutor_events_with_wrong_mode() {
+        let world = crate::session::test_sessions::World::new();
+        let mut exam = world.exam();
+        let (life, mode) = exam.parts_mut();
+        let refused = mode.take_tutor_input(life, TutorInput::Stuck, None, world.ctx(), NOW);
+        assert_eq!(refused.unwrap_err().code, ErrorCode::WrongMode);
+    }
+}

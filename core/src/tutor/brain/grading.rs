@@ -1,0 +1,276 @@
+//! Card events graded: a drill checked, "I'm stuck", an exam answer, a memo viewed.
+
+use viva_blueprint::course::{Course, ExamQuestion};
+use viva_protocol::ErrorCode;
+use viva_protocol::tutor::{Card, TimelineMessage, TurnAction};
+
+use super::render::{debug_view, exam_question_of};
+use super::{
+    OpenCard, Turn, Tutor, TutorState, certain, open_drill_unit, policy_for, reply, tier_of,
+};
+use crate::session::assessment::AnswerInput;
+use crate::session::lifecycle::Refusal;
+use crate::tutor::cards;
+use crate::tutor::drawn::check_drill;
+use crate::tutor::mastery::ExamRecord;
+use crate::tutor::policy::Action;
+use crate::tutor::snapshot::{StudentSnapshot, Tier};
+
+/// Checks the open drill and records it.
+pub(super) fn check_open_drill(
+    tutor: Tutor<'_>,
+    state: &mut TutorState,
+    drill_id: Option<&str>,
+    answer: &AnswerInput,
+    now_ms: u64,
+) -> Result<Turn, Refusal> {
+    let Some(OpenCard::Drill {
+        drill_id: open_id,
+        unit,
+        question,
+        ..
+    }) = state.open.clone()
+    else {
+        return Err(no_open(
+            "no drill is open; ask for one with tutor.request_drill",
+        ));
+    };
+    if drill_id.is_some_and(|id| id != open_id) {
+        return Err(no_open("that drill is no longer open"));
+    }
+    let checked = check_drill(&question, answer, tutor.acs);
+    state.open = None;
+    state
+        .snapshot
+        .record_drill(&unit, checked.grade.right, now_ms);
+    state.tally.drills_checked += 1;
+    state.tally.drills_right += u32::from(checked.grade.right);
+    let card = Card::DrillResult {
+        drill_id: open_id,
+        correct: checked.grade.right,
+        feedback: checked.feedback.clone(),
+        confusion: checked.grade.confusion.clone(),
+        streak: state.snapshot.unit(&unit).drill_streak,
+    };
+    let next = next_step_hint(tutor, state, &unit, now_ms);
+    let text = format!("{} {next}", checked.feedback);
+    Ok(result_turn(
+        tutor,
+        state,
+        &unit,
+        TurnAction::DrillResult,
+        cards::message(text, Some(card)),
+        outcome(checked.grade.right),
+        now_ms,
+    ))
+}
+
+pub(super) fn outcome(right: bool) -> Option<&'static str> {
+    Some(if right { "right" } else { "wrong" })
+}
+
+pub(super) fn no_open(message: &str) -> Refusal {
+    Refusal::new(ErrorCode::NoOpenQuestion, message)
+}
+
+/// What the student can do next, after a drill result.
+pub(super) fn next_step_hint(
+    tutor: Tutor<'_>,
+    state: &TutorState,
+    unit: &str,
+    now_ms: u64,
+) -> &'static str {
+    let policy = policy_for(tutor, state, &[certain(unit)], now_ms);
+    if policy.exam_ready {
+        "You are ready for the exam: continue to take it."
+    } else if policy.stuck {
+        "Say you are stuck for the key ideas, or try another."
+    } else {
+        "Continue for another drill."
+    }
+}
+
+pub(super) fn result_turn(
+    tutor: Tutor<'_>,
+    state: &TutorState,
+    unit: &str,
+    action: TurnAction,
+    message: TimelineMessage,
+    outcome: Option<&'static str>,
+    now_ms: u64,
+) -> Turn {
+    let mapped = [certain(unit)];
+    let policy = policy_for(tutor, state, &mapped, now_ms);
+    Turn {
+        action,
+        target: unit.to_owned(),
+        messages: vec![message],
+        debug: debug_view(state, &mapped, &policy, None, now_ms),
+        fallback: None,
+        outcome,
+    }
+}
+
+/// "I'm stuck": an open drill counts as a wrong attempt (no confusion tag: nothing was
+/// answered); then a concept card if the student is now stuck, else a guiding question.
+pub(super) fn stuck(tutor: Tutor<'_>, state: &mut TutorState, now_ms: u64) -> Turn {
+    let unit = open_drill_unit(state).unwrap_or_else(|| state.snapshot.focus_unit.clone());
+    if let Some(OpenCard::Drill { .. }) = state.open.take() {
+        state.snapshot.record_drill(&unit, false, now_ms);
+        state.tally.drills_checked += 1;
+    }
+    let mapped = [certain(&unit)];
+    let policy = policy_for(tutor, state, &mapped, now_ms);
+    let wanted = if policy.stuck {
+        Action::ConceptCard
+    } else {
+        Action::SocraticQuestion
+    };
+    reply(tutor, state, &mapped, Some(wanted), now_ms)
+}
+
+/// Grades the open exam question and records it: a pass of the next tier with a streak of
+/// 2 earns the tier; a wrong answer locks the question and puts the unit on the revisit
+/// list.
+pub(super) fn submit_exam(
+    tutor: Tutor<'_>,
+    state: &mut TutorState,
+    question_id: &str,
+    index: u32,
+    now_ms: u64,
+) -> Result<Turn, Refusal> {
+    let open = matches!(&state.open, Some(OpenCard::Exam { question_id: id }) if id == question_id);
+    let question = exam_question_of(tutor.course, question_id).filter(|_| open);
+    let Some(question) = question else {
+        return Err(no_open("that exam question is not open"));
+    };
+    let tier = tier_of(question.tier).unwrap_or(Tier::Bronze);
+    let passed = index as usize == question.answer_index;
+    let lockout = (now_ms, tutor.settings.lockout_ms);
+    let unit = question.unit.clone();
+    let record = state
+        .snapshot
+        .record_exam(&unit, question_id, tier, passed, lockout);
+    state.open = None;
+    state.tally.exams_taken += 1;
+    let earned = match record {
+        ExamRecord::Promoted(tier) => {
+            state.tally.exams_passed += 1;
+            state.tally.tiers_earned.push((unit.clone(), tier));
+            Some(tier)
+        }
+        ExamRecord::NoChange | ExamRecord::Failed => None,
+    };
+    state.last_passed = passed.then(|| question_id.to_owned());
+    let locked_seconds = state
+        .snapshot
+        .locked_for_ms(question_id, now_ms)
+        .map(|ms| ms.div_ceil(1000));
+    let text = exam_result_text(tutor.course, question, passed, earned);
+    let card = Card::ExamResult {
+        question_id: question_id.to_owned(),
+        correct: passed,
+        memo: question.memo.clone(),
+        locked_seconds,
+        tier_earned: earned.map(|t| t.as_str().to_owned()),
+    };
+    if earned.is_some() {
+        move_focus_on(tutor.course, &mut state.snapshot);
+    }
+    Ok(result_turn(
+        tutor,
+        state,
+        &unit,
+        TurnAction::ExamResult,
+        cards::message(text, Some(card)),
+        outcome(passed),
+        now_ms,
+    ))
+}
+
+pub(super) fn exam_result_text(
+    course: &Course,
+    question: &ExamQuestion,
+    passed: bool,
+    earned: Option<Tier>,
+) -> String {
+    let title = cards::title_of(course, &question.unit);
+    match (passed, earned) {
+        (true, Some(tier)) => format!(
+            "Right: {title} is now at {}. Continue when ready.",
+            tier.as_str()
+        ),
+        (true, None) => "Right. Continue when ready.".to_owned(),
+        (false, _) => format!(
+            "Not this time. The memo explains it; this question is locked for now, and {title} \
+             goes on your revisit list."
+        ),
+    }
+}
+
+/// After a tier is earned, the focus moves to the first unit, in course order, that is at
+/// tier none and not blocked (it stays if every unit is started).
+pub fn move_focus_on(course: &Course, snapshot: &mut StudentSnapshot) {
+    let next = course.doc.units.iter().find(|unit| {
+        snapshot.tier(&unit.unit_id) == Tier::None
+            && crate::tutor::graph::first_blocker(&course.graph, &unit.unit_id, snapshot).is_none()
+    });
+    if let Some(unit) = next {
+        snapshot.focus_unit = unit.unit_id.clone();
+    }
+}
+
+/// The memo of a question was opened: it locks the question unless the student just
+/// answered it right; an open exam card of that question closes.
+pub(super) fn memo_viewed(
+    tutor: Tutor<'_>,
+    state: &mut TutorState,
+    question_id: &str,
+    now_ms: u64,
+) -> Result<Turn, Refusal> {
+    let Some(question) = exam_question_of(tutor.course, question_id) else {
+        return Err(Refusal::new(
+            ErrorCode::InvalidField,
+            format!("question_id: the course has no question {question_id:?}"),
+        ));
+    };
+    if state.last_passed.as_deref() != Some(question_id) {
+        state
+            .snapshot
+            .lock(question_id, now_ms, tutor.settings.lockout_ms);
+        state
+            .snapshot
+            .units
+            .entry(question.unit.clone())
+            .or_default()
+            .exam_touched = true;
+    }
+    if matches!(&state.open, Some(OpenCard::Exam { question_id: id }) if id == question_id) {
+        state.open = None;
+    }
+    let locked_seconds = state
+        .snapshot
+        .locked_for_ms(question_id, now_ms)
+        .map(|ms| ms.div_ceil(1000));
+    let card = Card::ExamResult {
+        question_id: question_id.to_owned(),
+        correct: false,
+        memo: question.memo.clone(),
+        locked_seconds,
+        tier_earned: None,
+    };
+    let text = match locked_seconds {
+        Some(_) => "Here is the memo. Having read it, this question is locked for now.".to_owned(),
+        None => "Here is the memo.".to_owned(),
+    };
+    let unit = question.unit.clone();
+    Ok(result_turn(
+        tutor,
+        state,
+        &unit,
+        TurnAction::ExamResult,
+        cards::message(text, Some(card)),
+        None,
+        now_ms,
+    ))
+}

@@ -1,0 +1,422 @@
+//! The brain over the shipped arithmetic course: each of the design document's triggers,
+//! input by input.
+
+use viva_protocol::ErrorCode;
+use viva_protocol::tutor::{Card, TurnAction};
+
+use super::*;
+use crate::tutor::exams::LOCKOUT_MS;
+use crate::tutor::policy::CONSTRAINTS;
+use crate::tutor::retrieval::UnitIndex;
+use crate::tutor::test_courses::Courses;
+use crate::tutor::validate::word_count;
+
+const NOW: u64 = 1_700_000_000_000;
+
+struct Fixture {
+    courses: Courses,
+    index: UnitIndex,
+}
+
+impl Fixture {
+    fn new() -> Fixture {
+        let courses = Courses::load();
+        let index = UnitIndex::build(courses.course("ARITHMETIC"));
+        Fixture { courses, index }
+    }
+
+    fn tutor(&self) -> Tutor<'_> {
+        Tutor {
+            course: self.courses.course("ARITHMETIC"),
+            index: &self.index,
+            blueprints: &self.courses.blueprints,
+            acs: &self.courses.acs,
+            settings: TutorSettings::default(),
+        }
+    }
+}
+
+fn cold() -> TutorState {
+    TutorState {
+        snapshot: StudentSnapshot::cold_start("ada", "ARITHMETIC", "add-1digit"),
+        open: None,
+        seed: 42,
+        drills_drawn: 0,
+        last_passed: None,
+        tally: Tally::default(),
+    }
+}
+
+fn card(turn: &Turn) -> &Card {
+    turn.messages[0].card.as_ref().expect("a card")
+}
+
+/// The answer to the open skill drill: right, or a distractor.
+fn drill_answer(state: &TutorState, right: bool) -> TutorInput {
+    let Some(OpenCard::Drill {
+        question: DrillQuestion::Skill(item),
+        ..
+    }) = &state.open
+    else {
+        panic!("no skill drill open: {:?}", state.open);
+    };
+    let index = if right {
+        item.answer_index
+    } else {
+        (item.answer_index + 1) % item.options.len()
+    };
+    TutorInput::DrillCheck {
+        drill_id: None,
+        answer: AnswerInput::Choice(index as u32),
+    }
+}
+
+fn drill(fixture: &Fixture, state: &mut TutorState, right: bool) -> Turn {
+    let tutor = fixture.tutor();
+    take_turn(tutor, state, TutorInput::RequestDrill(None), NOW).unwrap();
+    let answer = drill_answer(state, right);
+    take_turn(tutor, state, answer, NOW).unwrap()
+}
+
+#[test]
+fn a_new_student_is_greeted_with_a_socratic_question_on_the_entry_unit() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let turn = take_turn(fixture.tutor(), &mut state, TutorInput::Opening, NOW).unwrap();
+    assert_eq!(turn.action, TurnAction::SocraticQuestion);
+    assert_eq!(turn.target, "add-1digit");
+    assert!(
+        matches!(card(&turn), Card::SocraticQuestion { unit_id, .. } if unit_id == "add-1digit")
+    );
+    assert!(word_count(&turn.messages[0].text) <= CONSTRAINTS.max_words as usize);
+    assert_eq!(
+        turn.messages[0].text.matches('?').count(),
+        1,
+        "one question at a time"
+    );
+}
+
+/// A1: a message about a unit whose prerequisite is untouched gets the prerequisite nudge.
+#[test]
+fn a_message_about_a_blocked_unit_is_nudged_to_its_prerequisite() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let message = TutorInput::Message(
+        "how do I add three-digit numbers with carrying into the hundreds".into(),
+    );
+    let turn = take_turn(fixture.tutor(), &mut state, message, NOW).unwrap();
+    assert_eq!(turn.target, "add-3digit");
+    assert_eq!(turn.action, TurnAction::PrerequisiteNudge);
+    let Card::PrerequisiteNudge {
+        prerequisite_id, ..
+    } = card(&turn)
+    else {
+        panic!("{turn:?}");
+    };
+    assert_eq!(prerequisite_id, "add-2digit");
+    assert_eq!(state.snapshot.focus_unit, "add-3digit");
+    assert_eq!(turn.debug.blocker.as_deref(), Some("add-2digit"));
+}
+
+/// A2: a message off the course keeps the focus and gets a guiding question on it.
+#[test]
+fn a_message_off_the_course_stays_on_the_focus_unit() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let turn = take_turn(
+        fixture.tutor(),
+        &mut state,
+        TutorInput::Message("what's for lunch".into()),
+        NOW,
+    )
+    .unwrap();
+    assert_eq!(
+        (turn.action, turn.target.as_str()),
+        (TurnAction::SocraticQuestion, "add-1digit")
+    );
+    assert!(turn.debug.mapped.is_empty());
+}
+
+/// B1: a requested drill is generated at the tier's difficulty; its key stays here.
+#[test]
+fn a_requested_drill_opens_a_card_without_its_key() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let turn = take_turn(
+        fixture.tutor(),
+        &mut state,
+        TutorInput::RequestDrill(None),
+        NOW,
+    )
+    .unwrap();
+    assert_eq!(turn.action, TurnAction::Drill);
+    let Card::Drill {
+        drill_id,
+        tier,
+        options,
+        source,
+        ..
+    } = card(&turn)
+    else {
+        panic!("{turn:?}");
+    };
+    assert_eq!(
+        (drill_id.as_str(), tier.as_str(), source.as_str()),
+        ("d1", "bronze", "skill")
+    );
+    assert!(options.len() >= 2);
+    let json = serde_json::to_string(&turn.messages).unwrap();
+    assert!(!json.contains("answer_index") && !json.contains("option_mistakes"));
+    let unknown = take_turn(
+        fixture.tutor(),
+        &mut state,
+        TutorInput::RequestDrill(Some("nope".into())),
+        NOW,
+    );
+    assert_eq!(unknown.unwrap_err().code, ErrorCode::InvalidField);
+}
+
+/// A3/B2: two wrong drills make the student stuck; "I'm stuck" then gets the concept card.
+#[test]
+fn two_wrong_drills_then_stuck_gets_the_concept_card() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let first = drill(&fixture, &mut state, false);
+    assert_eq!(first.outcome, Some("wrong"));
+    let Card::DrillResult {
+        correct,
+        confusion,
+        streak,
+        ..
+    } = card(&first)
+    else {
+        panic!("{first:?}");
+    };
+    assert!(!correct);
+    assert_eq!(*streak, 0);
+    let opened = state.tally.drills_checked;
+    let _ = confusion;
+    let second = drill(&fixture, &mut state, false);
+    assert!(second.debug.stuck, "two wrong drills: stuck");
+    assert!(second.messages[0].text.contains("stuck"));
+    let turn = take_turn(fixture.tutor(), &mut state, TutorInput::Stuck, NOW).unwrap();
+    assert_eq!(turn.action, TurnAction::ConceptCard);
+    let Card::ConceptCard { key_ideas, .. } = card(&turn) else {
+        panic!("{turn:?}");
+    };
+    assert!(!key_ideas.is_empty() && key_ideas.len() <= 3);
+    assert_eq!(state.tally.drills_checked, opened + 1);
+}
+
+/// "I'm stuck" on a fresh unit is not a concept card yet: a guiding question.
+#[test]
+fn stuck_before_two_attempts_gets_a_guiding_question() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let turn = take_turn(fixture.tutor(), &mut state, TutorInput::Stuck, NOW).unwrap();
+    assert_eq!(turn.action, TurnAction::SocraticQuestion);
+}
+
+/// A4/C1: a streak of two makes the exam ready; a pass earns bronze and moves the focus on.
+#[test]
+fn a_streak_of_two_then_a_bronze_pass_earns_bronze() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let mut state = cold();
+    drill(&fixture, &mut state, true);
+    let second = drill(&fixture, &mut state, true);
+    assert!(second.debug.exam_ready, "{:?}", second.debug);
+    let turn = take_turn(tutor, &mut state, TutorInput::DrillContinue, NOW).unwrap();
+    assert_eq!(turn.action, TurnAction::Exam);
+    let Card::Exam {
+        question_id, tier, ..
+    } = card(&turn)
+    else {
+        panic!("{turn:?}");
+    };
+    assert_eq!(tier, "bronze");
+    let key = tutor
+        .course
+        .doc
+        .exam_questions
+        .iter()
+        .find(|q| &q.question_id == question_id)
+        .unwrap()
+        .answer_index;
+    let submit = TutorInput::ExamSubmit {
+        question_id: question_id.clone(),
+        index: key as u32,
+    };
+    let result = take_turn(tutor, &mut state, submit, NOW).unwrap();
+    let Card::ExamResult {
+        correct,
+        tier_earned,
+        locked_seconds,
+        ..
+    } = card(&result)
+    else {
+        panic!("{result:?}");
+    };
+    assert!(*correct);
+    assert_eq!(tier_earned.as_deref(), Some("bronze"));
+    assert_eq!(*locked_seconds, None);
+    assert_eq!(state.snapshot.tier("add-1digit"), Tier::Bronze);
+    assert_ne!(
+        state.snapshot.focus_unit, "add-1digit",
+        "the focus moves to the next unit"
+    );
+    assert_eq!(
+        state.tally.tiers_earned,
+        vec![("add-1digit".to_owned(), Tier::Bronze)]
+    );
+}
+
+/// C2: a wrong exam answer locks the question for the lockout; it is offered again after.
+#[test]
+fn a_wrong_exam_answer_locks_the_question_until_the_lockout_ends() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let mut state = cold();
+    drill(&fixture, &mut state, true);
+    drill(&fixture, &mut state, true);
+    let turn = take_turn(tutor, &mut state, TutorInput::DrillContinue, NOW).unwrap();
+    let Card::Exam {
+        question_id,
+        options,
+        ..
+    } = card(&turn).clone()
+    else {
+        panic!("{turn:?}");
+    };
+    let key = tutor
+        .course
+        .doc
+        .exam_questions
+        .iter()
+        .find(|q| q.question_id == question_id)
+        .unwrap()
+        .answer_index;
+    let wrong = ((key + 1) % options.len()) as u32;
+    let submit = TutorInput::ExamSubmit {
+        question_id: question_id.clone(),
+        index: wrong,
+    };
+    let result = take_turn(tutor, &mut state, submit.clone(), NOW).unwrap();
+    let Card::ExamResult { locked_seconds, .. } = card(&result) else {
+        panic!("{result:?}");
+    };
+    assert_eq!(*locked_seconds, Some(LOCKOUT_MS / 1000));
+    assert_eq!(state.snapshot.revisit, vec!["add-1digit".to_owned()]);
+    assert_eq!(
+        state
+            .snapshot
+            .locked_for_ms(&question_id, NOW + LOCKOUT_MS - 1),
+        Some(1)
+    );
+    let again = take_turn(tutor, &mut state, submit, NOW);
+    assert_eq!(
+        again.unwrap_err().code,
+        ErrorCode::NoOpenQuestion,
+        "the card closed"
+    );
+    drill(&fixture, &mut state, true);
+    drill(&fixture, &mut state, true);
+    let later = NOW + LOCKOUT_MS;
+    let offered: Vec<String> = (0..4)
+        .filter_map(|_| {
+            let turn = take_turn(tutor, &mut state, TutorInput::DrillContinue, later).ok()?;
+            match card(&turn) {
+                Card::Exam { question_id, .. } => Some(question_id.clone()),
+                _ => None,
+            }
+        })
+        .collect();
+    assert!(
+        offered.contains(&question_id),
+        "unlocked after the lockout: {offered:?}"
+    );
+    assert!(state.snapshot.locks.is_empty(), "expired locks are dropped");
+}
+
+/// C2: viewing a memo locks its question, unless it was just answered right.
+#[test]
+fn viewing_a_memo_locks_the_question_unless_it_was_just_passed() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let mut state = cold();
+    let question = &tutor.course.doc.exam_questions[0];
+    let memo = TutorInput::MemoViewed {
+        question_id: question.question_id.clone(),
+    };
+    let turn = take_turn(tutor, &mut state, memo.clone(), NOW).unwrap();
+    let Card::ExamResult {
+        locked_seconds,
+        memo: text,
+        ..
+    } = card(&turn)
+    else {
+        panic!("{turn:?}");
+    };
+    assert_eq!(*locked_seconds, Some(LOCKOUT_MS / 1000));
+    assert_eq!(text, &question.memo);
+    let mut passed = cold();
+    passed.last_passed = Some(question.question_id.clone());
+    let turn = take_turn(tutor, &mut passed, memo, NOW).unwrap();
+    assert!(matches!(
+        card(&turn),
+        Card::ExamResult {
+            locked_seconds: None,
+            ..
+        }
+    ));
+    let unknown = TutorInput::MemoViewed {
+        question_id: "nope".into(),
+    };
+    assert_eq!(
+        take_turn(tutor, &mut state, unknown, NOW).unwrap_err().code,
+        ErrorCode::InvalidField
+    );
+}
+
+/// A5: a check with no drill open is refused, and nothing changes.
+#[test]
+fn a_check_without_an_open_drill_is_refused_and_changes_nothing() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let before = state.clone();
+    let check = TutorInput::DrillCheck {
+        drill_id: Some("d9".into()),
+        answer: AnswerInput::Text("12".into()),
+    };
+    let refused = take_turn(fixture.tutor(), &mut state, check, NOW);
+    assert_eq!(refused.unwrap_err().code, ErrorCode::NoOpenQuestion);
+    assert_eq!(state, before);
+}
+
+/// "Try another" replaces the open drill without counting an attempt.
+#[test]
+fn try_another_replaces_the_drill_without_an_attempt() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let mut state = cold();
+    take_turn(tutor, &mut state, TutorInput::RequestDrill(None), NOW).unwrap();
+    let turn = take_turn(tutor, &mut state, TutorInput::TryAnother, NOW).unwrap();
+    assert!(matches!(card(&turn), Card::Drill { drill_id, .. } if drill_id == "d2"));
+    assert_eq!(state.snapshot.unit("add-1digit").drill_attempts, 0);
+}
+
+/// Every turn's debug view ranks the scoped candidates by priority.
+#[test]
+fn the_debug_view_ranks_scoped_candidates() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let message = TutorInput::Message("multiplying by 10 and 100".into());
+    let turn = take_turn(fixture.tutor(), &mut state, message, NOW).unwrap();
+    let scores: Vec<f64> = turn.debug.candidates.iter().map(|c| c.score).collect();
+    assert!(scores.windows(2).all(|w| w[0] >= w[1]), "{scores:?}");
+    assert!(scores.iter().all(|s| (0.0..=1.0).contains(s)));
+    assert_eq!(
+        turn.debug.mapped.first().map(|m| m.unit_id.as_str()),
+        Some("mul-by10")
+    );
+}

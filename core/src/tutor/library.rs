@@ -1,0 +1,64 @@
+//! The courses a server tutors, each with its retrieval index built once at start, and the
+//! operator's tutor settings.
+
+use std::collections::HashMap;
+
+use viva_blueprint::course::{Course, CourseSet};
+
+use super::exams::LOCKOUT_MS;
+use super::retrieval::UnitIndex;
+
+/// The operator's tutor settings (`[tutor]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TutorSettings {
+    /// How long a wrong exam answer or a viewed memo locks the question, ms.
+    pub lockout_ms: u64,
+    /// Development mode: every tutor turn carries the policy and candidate scores.
+    pub debug_view: bool,
+}
+
+impl Default for TutorSettings {
+    fn default() -> TutorSettings {
+        TutorSettings {
+            lockout_ms: LOCKOUT_MS,
+            debug_view: false,
+        }
+    }
+}
+
+/// Every course, its index, and the settings.
+#[derive(Debug, Clone, Default)]
+pub struct TutorLibrary {
+    courses: CourseSet,
+    indexes: HashMap<String, UnitIndex>,
+    /// The operator's settings.
+    pub settings: TutorSettings,
+}
+
+impl TutorLibrary {
+    /// Indexes every course of `courses`.
+    pub fn new(courses: CourseSet, settings: TutorSettings) -> TutorLibrary {
+        let indexes = courses
+            .iter()
+            .map(|course| (course.doc.course_id.clone(), UnitIndex::build(course)))
+            .collect();
+        TutorLibrary {
+            courses,
+            indexes,
+            settings,
+        }
+    }
+
+    /// A course and its index.
+    pub fn course(&self, course_id: &str) -> Option<(&Course, &UnitIndex)> {
+        Some((self.courses.get(course_id)?, self.indexes.get(course_id)?))
+    }
+
+    /// The course ids, sorted.
+    pub fn course_ids(&self) -> Vec<String> {
+        self.courses
+            .iter()
+            .map(|c| c.doc.course_id.clone())
+            .collect()
+    }
+}
