@@ -82,7 +82,18 @@ async fn a1_a_message_about_a_blocked_unit_is_nudged_to_its_prerequisite() {
     assert_eq!(turn["action"], "prerequisite_nudge", "{turn}");
     assert_eq!(turn["target_unit"], "add-3digit");
     assert_eq!(card(&turn)["prerequisite_id"], "add-2digit");
-    assert_eq!(turn["snapshot"]["prerequisite_nudge"], "add-2digit");
+    assert_eq!(
+        card(&turn)["start_id"],
+        "add-1digit",
+        "add-2digit needs add-1digit first"
+    );
+    assert_eq!(turn["snapshot"]["focus_unit"], "add-1digit");
+    let drill = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
+    assert_eq!(
+        card(&drill)["unit_id"],
+        "add-1digit",
+        "drills start where the nudge said"
+    );
 }
 
 /// A2: a message off the course (typed as `answer.text`, as `viva talk` sends it) keeps the

@@ -285,3 +285,64 @@ async fn odd_length_audio_is_invalid_audio_and_the_turn_goes_on() {
     let events = speak_answer(&mut client, "Certification requirements and recordkeeping.").await;
     assert_eq!(finals(&events).len(), 1, "{events:?}");
 }
+
+/// Tutoring by voice: a spoken message is mapped to its unit (here a blocked one, so the
+/// prerequisite nudge comes back), and a spoken answer to a skill drill is read as the
+/// item's kind and checked — or, if tiny.en mishears it beyond reading, asked again with
+/// nothing graded.
+#[tokio::test]
+async fn a_tutor_hears_a_spoken_message_and_a_spoken_drill_answer() {
+    let server = voice_server(&[]).await;
+    let mut client = Client::connect(&server, Auth::bearer("viv")).await;
+    let (started, _) = crate::harness::start_tutor(&mut client, "ARITHMETIC").await;
+    let session_id = field_str(&started, "session_id").to_owned();
+    let said = "How do I add three digit numbers and carry into the hundreds?";
+    stream(
+        &mut client,
+        &concat(&[synthesize(said), silence(END_OF_TURN_MS)]),
+    )
+    .await;
+    let events = events_until(&mut client, |e| e.iter().any(|e| e["type"] == "tutor.turn")).await;
+    let turn = events
+        .iter()
+        .find(|e| e["type"] == "tutor.turn")
+        .expect("a turn");
+    assert_eq!(finals(&events).len(), 1, "{events:?}");
+    assert_eq!(
+        turn["target_unit"],
+        "add-3digit",
+        "heard {:?}: {turn}",
+        finals(&events)
+    );
+    assert_eq!(turn["action"], "prerequisite_nudge");
+    let drill =
+        crate::harness::tutor_send(&mut client, json!({"type": "tutor.request_drill"})).await;
+    assert_eq!(drill["action"], "drill", "{drill}");
+    let checkpoint = crate::harness::stored_checkpoint(&server, &session_id);
+    let key = checkpoint["tutor"]["open"]["item"]["answer"]
+        .as_str()
+        .expect("key")
+        .to_owned();
+    stream(
+        &mut client,
+        &concat(&[synthesize(&key), silence(END_OF_TURN_MS)]),
+    )
+    .await;
+    let events = events_until(&mut client, |e| {
+        e.iter()
+            .any(|e| e["type"] == "tutor.turn" || e["type"] == "answer.unclear")
+    })
+    .await;
+    let heard = finals(&events);
+    match events.iter().find(|e| e["type"] == "tutor.turn") {
+        Some(result) => {
+            assert_eq!(result["action"], "drill_result", "{result}");
+            let card = &result["messages"][0]["card"];
+            assert_eq!(
+                card["correct"], true,
+                "said {key:?}, heard {heard:?}: {result}"
+            );
+        }
+        None => assert_eq!(count(&events, "answer.unclear"), 1, "{events:?}"),
+    }
+}

@@ -215,6 +215,9 @@ pub enum Card {
         prerequisite_id: String,
         /// Its title.
         prerequisite_title: String,
+        /// Where to start: the first unit down that prerequisite's own chain that needs
+        /// nothing else first (the student's new focus).
+        start_id: String,
     },
     /// A generated drill; its key stays on the server.
     Drill {

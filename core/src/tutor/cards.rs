@@ -62,18 +62,26 @@ pub fn concept(unit: &Unit) -> TimelineMessage {
     message(text, Some(card))
 }
 
-/// Learn `prerequisite` before `unit`.
-pub fn nudge(unit: &Unit, prerequisite: &Unit) -> TimelineMessage {
-    let text = format!(
-        "{} builds on {}, which you have not passed yet. Start there: {}",
-        unit.title,
-        prerequisite.title,
-        prerequisite.anchor.trim()
+/// Learn `prerequisite` before `unit`, starting with `start` (the first unit on the chain
+/// of prerequisites that needs nothing else first; `prerequisite` itself when it is ready).
+pub fn nudge(unit: &Unit, prerequisite: &Unit, start: &Unit) -> TimelineMessage {
+    let mut text = format!(
+        "{} builds on {}, which you have not passed yet.",
+        unit.title, prerequisite.title
     );
+    if start.unit_id != prerequisite.unit_id {
+        text.push_str(&format!(" That in turn builds on {}.", start.title));
+    }
+    text.push_str(&format!(
+        " Start with {}: {}",
+        start.title,
+        start.anchor.trim()
+    ));
     let card = Card::PrerequisiteNudge {
         unit_id: unit.unit_id.clone(),
         prerequisite_id: prerequisite.unit_id.clone(),
         prerequisite_title: prerequisite.title.clone(),
+        start_id: start.unit_id.clone(),
     };
     message(text, Some(card))
 }

@@ -316,9 +316,6 @@ pub(super) fn reply(
     now_ms: u64,
 ) -> Turn {
     let policy = policy_for(tutor, state, mapped, now_ms);
-    if tutor.course.unit(&policy.target).is_some() {
-        state.snapshot.focus_unit = policy.target.clone();
-    }
     let action = wanted.unwrap_or_else(|| propose(&policy));
     let exams = desired_available(tutor, state, &policy, now_ms);
     let rendered = render(
@@ -357,6 +354,12 @@ pub(super) fn reply(
         .unwrap_or_else(|| unit_missing(&policy.target))
     });
     open_card(state, &chosen);
+    move_focus(
+        tutor.course,
+        &mut state.snapshot,
+        &policy,
+        chosen.proposal.action,
+    );
     let debug = debug_view(state, mapped, &policy, fallback, now_ms);
     Turn {
         action: turn_action(chosen.proposal.action),
@@ -378,4 +381,16 @@ fn desired_available<'c>(
         Some(tier) => available(tutor, state, &policy.target, tier, now_ms),
         None => Vec::new(),
     }
+}
+
+/// The focus follows the turn's target; after a prerequisite nudge it moves to where the
+/// nudge says to start instead (the target is blocked, so drills and exams there must wait).
+fn move_focus(course: &Course, snapshot: &mut StudentSnapshot, policy: &Policy, action: Action) {
+    if course.unit(&policy.target).is_none() {
+        return;
+    }
+    snapshot.focus_unit = match (&policy.blocker, action) {
+        (Some(blocker), Action::PrerequisiteNudge) => render::ready_unit(course, blocker, snapshot),
+        _ => policy.target.clone(),
+    };
 }

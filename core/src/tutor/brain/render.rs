@@ -7,9 +7,11 @@ use viva_protocol::tutor::{Card, LockShown, PolicyDebug, ScoredUnit, TimelineMes
 use super::{OpenCard, Tutor, TutorState};
 use crate::tutor::cards;
 use crate::tutor::drawn::draw_drill;
+use crate::tutor::graph::first_blocker;
 use crate::tutor::policy::{Action, Policy};
 use crate::tutor::priority::{PriorityInputs, priority};
 use crate::tutor::scope::Mapped;
+use crate::tutor::snapshot::StudentSnapshot;
 use crate::tutor::validate::ProposedReply;
 
 /// A rendered action: its message, what it proposes (for validation), what it opens.
@@ -33,7 +35,8 @@ pub(super) fn render(
         Action::ConceptCard => (cards::concept(unit), None),
         Action::PrerequisiteNudge => {
             let prerequisite = course.unit(policy.blocker.as_deref()?)?;
-            (cards::nudge(unit, prerequisite), None)
+            let start = course.unit(&ready_unit(course, &prerequisite.unit_id, &state.snapshot))?;
+            (cards::nudge(unit, prerequisite, start), None)
         }
         Action::Drill => {
             let tier = policy.desired_exam_tier?;
@@ -219,4 +222,18 @@ pub(super) fn debug_view(
             .collect(),
         fallback: fallback.map(str::to_owned),
     }
+}
+
+/// The first unit down `unit`'s chain of first blockers that is not blocked itself: where a
+/// student sent to learn `unit` first should start.
+pub fn ready_unit(course: &Course, unit: &str, snapshot: &StudentSnapshot) -> String {
+    let mut ready = unit.to_owned();
+    // The graph is acyclic, so a chain is never longer than the course.
+    for _ in 0..course.doc.units.len() {
+        match first_blocker(&course.graph, &ready, snapshot) {
+            Some(blocker) => ready = blocker.to_owned(),
+            None => break,
+        }
+    }
+    ready
 }

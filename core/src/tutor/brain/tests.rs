@@ -114,7 +114,13 @@ fn a_message_about_a_blocked_unit_is_nudged_to_its_prerequisite() {
         panic!("{turn:?}");
     };
     assert_eq!(prerequisite_id, "add-2digit");
-    assert_eq!(state.snapshot.focus_unit, "add-3digit");
+    assert_eq!(
+        state.snapshot.focus_unit, "add-1digit",
+        "the focus moves to where the nudge starts: add-2digit needs add-1digit first"
+    );
+    assert!(
+        matches!(card(&turn), Card::PrerequisiteNudge { start_id, .. } if start_id == "add-1digit")
+    );
     assert_eq!(turn.debug.blocker.as_deref(), Some("add-2digit"));
 }
 
