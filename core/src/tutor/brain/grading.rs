@@ -53,7 +53,7 @@ pub(super) fn check_open_drill(
         streak: state.snapshot.unit(&unit).drill_streak,
     };
     let next = next_step_hint(tutor, state, &unit, now_ms);
-    let text = format!("{} {next}", checked.feedback);
+    let text = format!("{} {next}", sentence(&checked.feedback));
     Ok(result_turn(
         tutor,
         state,
@@ -273,4 +273,14 @@ pub(super) fn memo_viewed(
         None,
         now_ms,
     ))
+}
+
+/// `text` ending as a sentence does, so another can follow it.
+fn sentence(text: &str) -> String {
+    let text = text.trim_end();
+    if text.ends_with(['.', '!', '?']) {
+        text.to_owned()
+    } else {
+        format!("{text}.")
+    }
 }
