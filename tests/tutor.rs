@@ -8,7 +8,8 @@ use serde_json::{Value, json};
 
 use crate::harness::{
     Auth, Client, Options, RedisServer, Server, card, drill_answer, drill_key, exam_key, field_str,
-    http_get, next_event_id, start_assessment, start_exam, start_tutor, token, tutor_send,
+    http_get, next_event_id, right_drill_answer, start_assessment, start_exam, start_tutor, token,
+    tutor_send,
 };
 
 const ARITHMETIC: &str = "ARITHMETIC";
@@ -173,6 +174,55 @@ async fn a4_a_streak_of_two_then_a_bronze_pass_earns_bronze() {
         next["target_unit"], "add-1digit",
         "the focus moved on: {next}"
     );
+}
+
+/// Each shipped course, from its entry unit to bronze by text: skill drills answered with
+/// their keys, the pilot course's rubric drills in full sentences, then the exam.
+#[tokio::test]
+async fn each_shipped_course_goes_from_its_entry_unit_to_bronze_by_text() {
+    let server = Server::start().await;
+    let courses = [
+        ("ARITHMETIC", "arithmetic.yaml"),
+        ("IPV4-SUBNETTING", "ipv4-subnetting.yaml"),
+        ("PPL-GROUND", "private-pilot-ground.yaml"),
+    ];
+    for (course, file) in courses {
+        let mut student = Client::connect(&server, Auth::bearer(&format!("s-{course}"))).await;
+        let (started, opening) = start_tutor(&mut student, course).await;
+        let session_id = field_str(&started, "session_id").to_owned();
+        let entry = opening["target_unit"].clone();
+        for _ in 0..2 {
+            let drill = tutor_send(&mut student, json!({"type": "tutor.request_drill"})).await;
+            let answer = right_drill_answer(&server, &session_id, &drill);
+            let result = tutor_send(&mut student, answer).await;
+            assert_eq!(
+                card(&result)["correct"],
+                true,
+                "{course}: {drill} → {result}"
+            );
+        }
+        let exam = tutor_send(&mut student, json!({"type": "tutor.drill_continue"})).await;
+        assert_eq!(exam["action"], "exam", "{course}: {exam}");
+        let question_id = field_str(card(&exam), "question_id").to_owned();
+        let index = exam_key(file, &question_id);
+        let submit =
+            json!({"type": "tutor.exam_submit", "question_id": question_id, "index": index});
+        let result = tutor_send(&mut student, submit).await;
+        assert_eq!(card(&result)["tier_earned"], "bronze", "{course}: {result}");
+        let board = progress(&server, &format!("s-{course}"), course).await;
+        let unit = board["units"]
+            .as_array()
+            .and_then(|units| units.iter().find(|u| u["unit_id"] == entry).cloned());
+        assert_eq!(
+            unit.map(|u| u["tier"].clone()),
+            Some(json!("bronze")),
+            "{board}"
+        );
+        student
+            .send_json(json!({"type": "session.end", "event_id": "end"}))
+            .await;
+        student.expect("session.completed").await;
+    }
 }
 
 /// A5: card events out of place are refused with a clear code and change nothing.

@@ -33,7 +33,9 @@ pub use token::{
     SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
     viva_token_command,
 };
-pub use tutor::{card, drill_answer, drill_key, exam_key, start_tutor, tutor_send};
+pub use tutor::{
+    card, drill_answer, drill_key, exam_key, right_drill_answer, start_tutor, tutor_send,
+};
 pub use viva_testkit::redis::{RedisCluster, RedisServer};
 
 /// How long any single wait for the server may take before the test fails.

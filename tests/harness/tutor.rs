@@ -62,6 +62,21 @@ pub fn drill_answer(turn: &Value, key: u64, right: bool) -> Value {
     json!({"type": "tutor.drill_check", "drill_id": card(turn)["drill_id"], "index": index})
 }
 
+/// A right answer to the open drill, from the checkpoint file: a skill drill's key, or a
+/// rubric drill's element answered with every fact of its rubric.
+pub fn right_drill_answer(server: &Server, session_id: &str, turn: &Value) -> Value {
+    let checkpoint = super::assessment::stored_checkpoint(server, session_id);
+    let open = &checkpoint["tutor"]["open"];
+    match open["kind"].as_str() {
+        Some("skill_drill") => drill_answer(turn, drill_key(server, session_id), true),
+        Some("rubric_drill") => {
+            let element = open["element"].as_str().expect("the drill's element");
+            json!({"type": "answer.text", "text": super::acs::satisfactory_answer(element)})
+        }
+        _ => panic!("no drill open: {open}"),
+    }
+}
+
 /// The key of an exam question, from the shipped course file.
 pub fn exam_key(course_file: &str, question_id: &str) -> u64 {
     let path = format!("{COURSES}/{course_file}");

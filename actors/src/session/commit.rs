@@ -26,9 +26,11 @@ impl LiveSession {
         }
         match self.save().await {
             Ok(()) => {
+                // The snapshot too is written before the device is told (a progress read
+                // right after a turn sees that turn).
+                self.store_snapshot().await;
                 self.saved();
                 self.log_tutor_turns();
-                self.store_snapshot().await;
                 true
             }
             Err(StoreError::NotActive { .. }) => {
