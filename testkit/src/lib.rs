@@ -7,12 +7,14 @@
 //!   (fails, hangs, garbage, a fixed reply, or a model that examines), recording requests.
 //! - [`llama`]: a real `llama-server` with a small model, where `scripts/llm-setup` built it.
 //! - [`acs`]: the repository's ACS catalogs.
+//! - [`courses`]: the repository's tutoring data: skills, rubrics, courses.
 //!
 //! A harness that cannot start what it needs panics with the reason: in a test, that is
 //! the test's failure.
 #![allow(clippy::unwrap_used)]
 
 pub mod acs;
+pub mod courses;
 pub mod llama;
 pub mod openai;
 pub mod redis;
