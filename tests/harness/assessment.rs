@@ -47,20 +47,31 @@ pub async fn start_assessment(
     learning: bool,
 ) -> (Value, Value) {
     let config = json!({"assessment_id": assessment_id, "learning": learning});
+    start_session(client, "assessment", config, "question").await
+}
+
+/// Starts a session of `mode`; returns its `session.started` and the first event of type
+/// `prompt` (its first question, or a tutor's first turn), whatever came between them.
+pub async fn start_session(
+    client: &mut Client,
+    mode: &str,
+    config: Value,
+    prompt: &str,
+) -> (Value, Value) {
     let frame = json!({"type": "session.start", "event_id": next_event_id("start"), "device_id": "d",
-                       "mode": "assessment", "config": config});
+                       "mode": mode, "config": config});
     client.send_json(frame).await;
     let events = client
-        .collect_until(|events| events.iter().any(|e| e["type"] == "question"))
+        .collect_until(|events| events.iter().any(|e| e["type"] == prompt))
         .await;
     let find = |kind: &str| {
         events
             .iter()
             .find(|e| e["type"] == kind)
             .cloned()
-            .expect("event")
+            .unwrap_or_else(|| panic!("no {kind} in {events:?}"))
     };
-    (find("session.started"), find("question"))
+    (find("session.started"), find(prompt))
 }
 
 /// A session's checkpoint, read from its file on disk.

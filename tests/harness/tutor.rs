@@ -14,20 +14,8 @@ const COURSES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/courses")
 
 /// Starts a tutor session on `course_id`; returns `session.started` and the opening turn.
 pub async fn start_tutor(client: &mut Client, course_id: &str) -> (Value, Value) {
-    let start = json!({"type": "session.start", "event_id": next_event_id("start"),
-        "device_id": "laptop", "mode": "tutor", "config": {"course_id": course_id}});
-    client.send_json(start).await;
-    let events = client
-        .collect_until(|events| events.iter().any(|e| e["type"] == "tutor.turn"))
-        .await;
-    let find = |kind: &str| {
-        events
-            .iter()
-            .find(|e| e["type"] == kind)
-            .cloned()
-            .unwrap_or_else(|| panic!("no {kind} in {events:?}"))
-    };
-    (find("session.started"), find("tutor.turn"))
+    let config = json!({"course_id": course_id});
+    super::assessment::start_session(client, "tutor", config, "tutor.turn").await
 }
 
 /// Sends a frame (with a fresh `event_id`) and returns the `tutor.turn` that answers it,

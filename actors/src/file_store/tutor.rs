@@ -5,7 +5,9 @@
 use std::path::PathBuf;
 
 use viva_core::checkpoint::tutor_format::{SNAPSHOT_FORMAT, SnapshotRecord, StoredSnapshot};
-use viva_core::checkpoint::{SnapshotClaim, StoreError, StoreFuture, TutorStore};
+use viva_core::checkpoint::{
+    SnapshotClaim, StoreError, StoreFuture, TutorStore, check_snapshot_fence, claimed,
+};
 
 use super::{FileStore, check_format, read_json, write_json};
 
@@ -54,23 +56,10 @@ impl TutorStore for FileStore {
         Box::pin(async move {
             let _held = self.snapshot_lock.lock().await;
             let stored = self.read_snapshot(&cold.user_id, &cold.course_id).await?;
-            let mut stored = stored.unwrap_or_else(|| StoredSnapshot {
-                format: SNAPSHOT_FORMAT,
-                snapshot: cold.clone(),
-                fence: 0,
-                owner: String::new(),
-                updated_at_ms: now_ms,
-            });
-            let previous_owner = (!stored.owner.is_empty()).then(|| stored.owner.clone());
-            stored.fence += 1;
-            stored.owner = owner.to_owned();
+            let claim = claimed(stored, cold, owner, now_ms);
             let path = self.snapshot_path(&cold.user_id, &cold.course_id);
-            write_json(path, &stored).await?;
-            Ok(SnapshotClaim {
-                fence: stored.fence,
-                previous_owner,
-                stored,
-            })
+            write_json(path, &claim.stored).await?;
+            Ok(claim)
         })
     }
 
@@ -79,12 +68,7 @@ impl TutorStore for FileStore {
             let _held = self.snapshot_lock.lock().await;
             let (user, course) = (&record.snapshot.user_id, &record.snapshot.course_id);
             let stored = self.read_snapshot(user, course).await?;
-            if stored.map_or(0, |s| s.fence) != record.fence {
-                return Err(StoreError::Fenced {
-                    session_id: record.owner.clone(),
-                    token: record.fence,
-                });
-            }
+            check_snapshot_fence(stored.map_or(0, |s| s.fence), record)?;
             write_json(self.snapshot_path(user, course), record).await
         })
     }

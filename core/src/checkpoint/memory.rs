@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::format::{SessionCheckpoint, SwitchRecord, UserRecord};
-use super::tutor_format::{SNAPSHOT_FORMAT, SnapshotRecord, StoredSnapshot};
+use super::tutor_format::{SnapshotRecord, StoredSnapshot};
 use super::{
     CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, SnapshotClaim, StoreError,
-    StoreFuture, SwitchStore, TutorStore,
+    StoreFuture, SwitchStore, TutorStore, check_snapshot_fence, claimed,
 };
 
 /// One session's stored state.
@@ -191,7 +191,9 @@ impl TutorStore for MemoryStore {
         Box::pin(async move {
             let mut snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
             let key = (cold.user_id.clone(), cold.course_id.clone());
-            Ok(claim_in(&mut snapshots, key, cold, owner, now_ms))
+            let claim = claimed(snapshots.remove(&key), cold, owner, now_ms);
+            snapshots.insert(key, claim.stored.clone());
+            Ok(claim)
         })
     }
 
@@ -202,13 +204,7 @@ impl TutorStore for MemoryStore {
                 record.snapshot.user_id.clone(),
                 record.snapshot.course_id.clone(),
             );
-            let fence = snapshots.get(&key).map_or(0, |s| s.fence);
-            if fence != record.fence {
-                return Err(StoreError::Fenced {
-                    session_id: record.owner.clone(),
-                    token: record.fence,
-                });
-            }
+            check_snapshot_fence(snapshots.get(&key).map_or(0, |s| s.fence), record)?;
             snapshots.insert(key, record.clone());
             Ok(())
         })
@@ -225,32 +221,6 @@ impl TutorStore for MemoryStore {
                 .get(&(user_id.to_owned(), course_id.to_owned()))
                 .cloned())
         })
-    }
-}
-
-/// The claim rule every single-process store shares: a new token above the stored one, and
-/// the cold start stored when there is nothing yet.
-pub fn claim_in(
-    snapshots: &mut HashMap<(String, String), StoredSnapshot>,
-    key: (String, String),
-    cold: &SnapshotRecord,
-    owner: &str,
-    now_ms: u64,
-) -> SnapshotClaim {
-    let stored = snapshots.entry(key).or_insert_with(|| StoredSnapshot {
-        format: SNAPSHOT_FORMAT,
-        snapshot: cold.clone(),
-        fence: 0,
-        owner: String::new(),
-        updated_at_ms: now_ms,
-    });
-    let previous_owner = (!stored.owner.is_empty()).then(|| stored.owner.clone());
-    stored.fence += 1;
-    stored.owner = owner.to_owned();
-    SnapshotClaim {
-        fence: stored.fence,
-        previous_owner,
-        stored: stored.clone(),
     }
 }
 

@@ -173,6 +173,46 @@ pub struct SnapshotClaim {
     pub stored: tutor_format::StoredSnapshot,
 }
 
+/// The claim rule every store shares: a token above the stored one, the owner noted, and
+/// `cold` stored (with fence 1) when there is no snapshot yet. Returns the claim; its
+/// `stored` is what the store keeps from now on.
+pub fn claimed(
+    stored: Option<tutor_format::StoredSnapshot>,
+    cold: &tutor_format::SnapshotRecord,
+    owner: &str,
+    now_ms: u64,
+) -> SnapshotClaim {
+    let mut stored = stored.unwrap_or_else(|| tutor_format::StoredSnapshot {
+        format: tutor_format::SNAPSHOT_FORMAT,
+        snapshot: cold.clone(),
+        fence: 0,
+        owner: String::new(),
+        updated_at_ms: now_ms,
+    });
+    let previous_owner = (!stored.owner.is_empty()).then(|| stored.owner.clone());
+    stored.fence += 1;
+    stored.owner = owner.to_owned();
+    SnapshotClaim {
+        fence: stored.fence,
+        previous_owner,
+        stored,
+    }
+}
+
+/// Refuses a snapshot write whose fence is not the stored (latest) claim's.
+pub fn check_snapshot_fence(
+    stored_fence: u64,
+    record: &tutor_format::StoredSnapshot,
+) -> Result<(), StoreError> {
+    if stored_fence == record.fence {
+        return Ok(());
+    }
+    Err(StoreError::Fenced {
+        session_id: record.owner.clone(),
+        token: record.fence,
+    })
+}
+
 /// Where student snapshots live beyond their sessions, one per user and course, fenced like
 /// sessions: a session claims the snapshot (a new token) when it starts or resumes, and a
 /// write carrying any token but the latest is refused (`StoreError::Fenced`).
