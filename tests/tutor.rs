@@ -347,12 +347,23 @@ async fn c2_wrong_answers_and_memos_lock_questions_until_the_lockout_ends() {
     assert_eq!(again["snapshot"]["locks"], json!([]), "both locks ran out");
 }
 
-/// A tutor session cannot start while an evaluation-mode assessment is open.
+/// A tutor session can neither start nor be resumed while an evaluation-mode assessment is
+/// open, paused included.
 #[tokio::test]
-async fn a_tutor_cannot_start_while_an_evaluation_is_open() {
+async fn a_tutor_cannot_start_or_resume_while_an_evaluation_is_open() {
     let server = Server::start().await;
     let mut ann = Client::connect(&server, Auth::bearer("ann")).await;
+    let (tutoring, _) = start_tutor(&mut ann, ARITHMETIC).await;
     start_assessment(&mut ann, "MATH-FUNDAMENTALS-L1", false).await;
+    let resume = json!({"type": "session.resume", "event_id": "back", "device_id": "d",
+        "session_id": tutoring["session_id"]});
+    ann.send_json(resume).await;
+    ann.expect_error("evaluation_in_progress", Some("back"))
+        .await;
+    ann.send_json(json!({"type": "session.pause", "event_id": "p"}))
+        .await;
+    ann.expect("session.paused").await;
+    ann.expect("ack").await;
     let start = json!({"type": "session.start", "event_id": "tut", "device_id": "d",
         "mode": "tutor", "config": {"course_id": ARITHMETIC}});
     ann.send_json(start).await;

@@ -305,6 +305,8 @@ impl Message<Shutdown> for LiveSession {
 pub struct SessionView {
     /// Owner.
     pub user_id: String,
+    /// Exam, assessment or tutor.
+    pub mode: viva_protocol::Mode,
     /// Status.
     pub status: SessionStatus,
     /// Result with its audit trail, once completed.
@@ -323,6 +325,7 @@ impl Message<Inspect> for LiveSession {
     async fn handle(&mut self, _: Inspect, _: &mut Context<Self, SessionView>) -> SessionView {
         SessionView {
             user_id: self.state.life().user_id.clone(),
+            mode: self.state.mode(),
             status: self.state.life().status(),
             result: self.state.result_with_audit(),
             connection_id: self.link.as_ref().map(|link| link.connection_id),

@@ -3,11 +3,13 @@
 
 use kameo::actor::{ActorRef, Spawn};
 use viva_protocol::ErrorCode;
+use viva_protocol::Mode;
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::SessionStatus;
 
 use super::messages::{ResumeSession, StartSession};
 use super::record::{mark_evaluation, note_session, note_start_event, take_active};
+use super::tutoring::refuse_tutoring_during_evaluation;
 use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
 use crate::link::DeviceLink;
 use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFinished, Yield};
@@ -209,11 +211,13 @@ impl UserSupervisor {
     ) -> Result<Attached, Refusal> {
         let session_id = self.resolve(msg.session_id.as_deref())?;
         let session = self.live_session(&session_id, me).await?;
-        let status = session
-            .ask(Inspect)
-            .await
-            .map_or(SessionStatus::Active, |v| v.status);
-        if matches!(status, SessionStatus::Active | SessionStatus::Paused) {
+        let view = session.ask(Inspect).await.ok();
+        let status = view.as_ref().map_or(SessionStatus::Active, |v| v.status);
+        let open = matches!(status, SessionStatus::Active | SessionStatus::Paused);
+        if open && view.is_some_and(|v| v.mode == Mode::Tutor) {
+            refuse_tutoring_during_evaluation(&self.record)?;
+        }
+        if open {
             let node = self.node_id().to_owned();
             let previous = self
                 .update_record(|record| take_active(record, &session_id, &node))

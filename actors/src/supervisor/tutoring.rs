@@ -1,7 +1,8 @@
 //! A new tutoring session: refused while an evaluation-mode assessment is open (a tutor
-//! could otherwise coach its answers); else it claims the student's snapshot of the course
+//! could otherwise coach its answers; a resume of one is refused the same way); else it claims the student's snapshot of the course
 //! (a cold start at the entry unit for a new student) and starts from it.
 
+use viva_core::checkpoint::UserRecord;
 use viva_core::session::lifecycle::{Lifecycle, Refusal};
 use viva_core::session::state::StepContext;
 use viva_core::session::tutor_mode::TutorCore;
@@ -20,12 +21,7 @@ impl UserSupervisor {
         life: &Lifecycle,
         seed: u64,
     ) -> Result<TutorCore, Refusal> {
-        if evaluation_open(&self.record) {
-            return Err(Refusal::new(
-                ErrorCode::EvaluationInProgress,
-                "an evaluation assessment is open; finish or end it before tutoring",
-            ));
-        }
+        refuse_tutoring_during_evaluation(&self.record)?;
         let deps = &self.deps.session;
         let ctx = StepContext {
             acs: &deps.library,
@@ -63,6 +59,18 @@ impl UserSupervisor {
         })?;
         TutorCore::create(course_id, snapshot, claim.fence, seed, ctx)
     }
+}
+
+/// A tutor session may neither start nor be resumed while an evaluation-mode assessment of
+/// the user is open (paused included): pausing an evaluation to ask the tutor would coach it.
+pub(super) fn refuse_tutoring_during_evaluation(record: &UserRecord) -> Result<(), Refusal> {
+    if !evaluation_open(record) {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        ErrorCode::EvaluationInProgress,
+        "an evaluation assessment is open; finish or end it before tutoring",
+    ))
 }
 
 fn cold(user_id: &str, course_id: &str, entry: &str) -> StudentSnapshot {
