@@ -5,8 +5,10 @@
 //! - [`model`]: the YAML documents.
 //! - [`graph`]: `LearningPathGraph`, the prerequisite graph (no unknown unit, no cycle).
 //! - [`check`]: the rules a course file meets, each error with file, field and line.
+//! - [`content`]: sourced content chunks per unit (`blueprints/content/`), for grounding.
 
 pub mod check;
+pub mod content;
 pub mod graph;
 pub mod model;
 
@@ -24,6 +26,10 @@ pub struct Course {
     pub doc: CourseDoc,
     /// Its prerequisites, acyclic.
     pub graph: LearningPathGraph,
+    /// Its written content chunks (lessons, worked explanations), in file order.
+    pub content: Vec<content::Chunk>,
+    /// The publications they cite.
+    pub sources: Vec<content::ContentSource>,
 }
 
 impl Course {
@@ -94,6 +100,36 @@ impl CourseSet {
         }
     }
 
+    /// Adds each content file's chunks to its course, after checking them all; every error
+    /// is reported together and then nothing is added.
+    pub fn add_content(&mut self, sources: &[Source]) -> Result<(), Vec<LoadError>> {
+        let mut errors = Vec::new();
+        let mut docs = Vec::new();
+        for source in sources {
+            match parse::<content::ContentDoc>(source) {
+                Ok(doc) => {
+                    let course = self.courses.get(&doc.course_id);
+                    let found = content::check_content(&source.path, &source.text, &doc, course);
+                    if found.is_empty() {
+                        docs.push(doc);
+                    }
+                    errors.extend(found);
+                }
+                Err(found) => errors.extend(found),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        for doc in docs {
+            if let Some(course) = self.courses.get_mut(&doc.course_id) {
+                course.content.extend(doc.chunks);
+                course.sources.extend(doc.sources);
+            }
+        }
+        Ok(())
+    }
+
     /// A course by id.
     pub fn get(&self, course_id: &str) -> Option<&Course> {
         self.courses.get(course_id)
@@ -126,5 +162,10 @@ fn course_of(doc: CourseDoc) -> Result<Course, graph::GraphError> {
         })
         .collect();
     let graph = LearningPathGraph::new(&units, &edges)?;
-    Ok(Course { doc, graph })
+    Ok(Course {
+        doc,
+        graph,
+        content: Vec::new(),
+        sources: Vec::new(),
+    })
 }

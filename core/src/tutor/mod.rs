@@ -15,7 +15,8 @@
 //!   allowed actions and the reply's constraints.
 //! - [`lite`]: `SnapshotLite`, what the tutor screen shows of the snapshot.
 //! - [`validate`]: a reply held to the policy, and the fallback when it breaks a rule.
-//! - [`retrieval`]: the embedded brain's BM25 over units, with a confidence.
+//! - [`bm25`]: a small BM25 over weighted fields, with a coverage score.
+//! - [`retrieval`]: the embedded brain's mapping of a message to units, with a confidence.
 //! - [`drawn`]: drills drawn for a session (skill items, rubric questions) and checked.
 //! - [`brain`]: the embedded brain: one input in, one validated turn out.
 //! - [`cards`]: each action's message and card, in the course's own words.
@@ -23,6 +24,7 @@
 //! - [`board`]: the progress board of a student's snapshot.
 //! - [`wire`]: a client's `tutor.*` event read as the brain's input.
 
+pub mod bm25;
 pub mod board;
 pub mod brain;
 pub mod cards;
