@@ -103,32 +103,38 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
 /// Courses load: known units everywhere, no prerequisite cycle, every drill's skill or
 /// rubric exists, every exam question keyed.
 fn check_courses(dir: &Path, skills: &BlueprintLibrary, rubrics: &RubricSet) -> anyhow::Result<()> {
-    let courses = load_courses(dir, skills, rubrics)?;
+    let courses = load_courses(dir, skills, &|element| rubrics.get(element).is_some())?;
     for course in courses.iter() {
         let doc = &course.doc;
         println!(
-            "{}: course {} loads: {} units, {} prerequisites, {} drill sources, {} exam questions",
+            "{}: course {} loads: {} units, {} prerequisites, {} drill sources, {} exam questions, {} content chunks",
             dir.display(),
             doc.course_id,
             doc.units.len(),
             doc.prerequisites.len(),
             doc.drills.len(),
-            doc.exam_questions.len()
+            doc.exam_questions.len(),
+            course.content.len()
         );
     }
     Ok(())
 }
 
-/// Loads every course under `<dir>/courses/`; all errors are reported together.
+/// Loads every course under `<dir>/courses/` with its content under `<dir>/content/`; all
+/// errors of a kind are reported together.
 pub fn load_courses(
     dir: &Path,
     skills: &BlueprintLibrary,
-    rubrics: &RubricSet,
+    rubric_exists: &dyn Fn(&str) -> bool,
 ) -> anyhow::Result<CourseSet> {
     let sources = read_sources(&dir.join("courses"))?;
-    let rubric_exists = |element: &str| rubrics.get(element).is_some();
-    CourseSet::load(&sources, skills, &rubric_exists)
-        .map_err(|errors| load_errors("course", &errors))
+    let mut courses = CourseSet::load(&sources, skills, rubric_exists)
+        .map_err(|errors| load_errors("course", &errors))?;
+    let content = read_sources(&dir.join("content"))?;
+    courses
+        .add_content(&content)
+        .map_err(|errors| load_errors("course content", &errors))?;
+    Ok(courses)
 }
 
 /// Each rubric judged by its own words (see `judge::self_check`): a rubric that misjudges
@@ -197,7 +203,8 @@ mod tests {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("blueprints");
         let skills = load(&dir).unwrap();
         let rubrics = load_rubrics(&dir).unwrap();
-        let courses = load_courses(&dir, &skills, &rubrics).unwrap();
+        let exists = |element: &str| rubrics.get(element).is_some();
+        let courses = load_courses(&dir, &skills, &exists).unwrap();
         let ids: Vec<&str> = courses.iter().map(|c| c.doc.course_id.as_str()).collect();
         assert_eq!(ids, ["ARITHMETIC", "IPV4-SUBNETTING", "PPL-GROUND"]);
         for course in courses.iter() {

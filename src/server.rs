@@ -73,7 +73,7 @@ fn examiner(
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
-    let tutor = Arc::new(load_tutor(&settings, &blueprints)?);
+    let tutor = Arc::new(load_tutor(&settings, &blueprints, &library)?);
     let storage = open_storage(&settings).await?;
     let boards = app::TutorBoards {
         library: tutor.clone(),
@@ -191,19 +191,20 @@ async fn log_new_sessions(gate: &NewSessionGate) {
     }
 }
 
-/// The courses under `<blueprints>/courses/`, indexed for the tutor.
+/// The courses under `<blueprints>/courses/` with their content, indexed for the tutor.
 fn load_tutor(
     settings: &Settings,
     skills: &viva_blueprint::library::BlueprintLibrary,
+    acs: &AcsLibrary,
 ) -> anyhow::Result<TutorLibrary> {
-    let rubrics = crate::blueprints::load_rubrics(&settings.blueprints)?;
-    let courses = crate::blueprints::load_courses(&settings.blueprints, skills, &rubrics)?;
+    let exists = |element: &str| acs.rubric(element).is_some();
+    let courses = crate::blueprints::load_courses(&settings.blueprints, skills, &exists)?;
     tracing::info!(
         courses = courses.len(),
         lockout_ms = settings.tutor.lockout_ms,
         "tutor courses loaded"
     );
-    Ok(TutorLibrary::new(courses, settings.tutor))
+    Ok(TutorLibrary::new(courses, acs, settings.tutor))
 }
 
 /// Where sessions are kept, and how nodes tell each other about takeovers.

@@ -91,7 +91,7 @@ fn world() -> World {
     )
     .with_rubrics(rubrics);
     World {
-        tutor: TutorLibrary::new(courses, TutorSettings::default()),
+        tutor: TutorLibrary::new(courses, &acs, TutorSettings::default()),
         skills,
         acs,
     }

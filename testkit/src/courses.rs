@@ -26,13 +26,18 @@ pub fn load(settings: TutorSettings) -> Courses {
     let skills = BlueprintLibrary::load(&sources(&root.join("skills")), &[]).unwrap();
     let rubrics = RubricSet::load(&sources(&root.join("rubrics"))).unwrap();
     let exists = |element: &str| rubrics.get(element).is_some();
-    let courses = CourseSet::load(&sources(&root.join("courses")), &skills, &exists).unwrap();
+    let mut courses = CourseSet::load(&sources(&root.join("courses")), &skills, &exists).unwrap();
+    let content = root.join("content");
+    if content.is_dir() {
+        courses.add_content(&sources(&content)).unwrap();
+    }
     let catalogs = crate::acs::library();
     let acs = AcsLibrary::clone(&catalogs).with_rubrics(rubrics);
+    let tutor = TutorLibrary::new(courses, &acs, settings);
     Courses {
         skills: Arc::new(skills),
         acs: Arc::new(acs),
-        tutor: Arc::new(TutorLibrary::new(courses, settings)),
+        tutor: Arc::new(tutor),
     }
 }
 

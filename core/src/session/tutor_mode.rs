@@ -512,7 +512,11 @@ mod tests {
     impl World {
         fn new() -> World {
             let courses = Courses::load();
-            let tutor = TutorLibrary::new(courses.courses.clone(), TutorSettings::default());
+            let tutor = TutorLibrary::new(
+                courses.courses.clone(),
+                &courses.acs,
+                TutorSettings::default(),
+            );
             World { courses, tutor }
         }
 

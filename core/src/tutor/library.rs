@@ -6,7 +6,9 @@ use std::collections::HashMap;
 use viva_blueprint::course::{Course, CourseSet};
 
 use super::exams::LOCKOUT_MS;
+use super::grounding::CourseGrounding;
 use super::retrieval::UnitIndex;
+use crate::exam::acs::AcsLibrary;
 
 /// The operator's tutor settings (`[tutor]`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -31,22 +33,35 @@ impl Default for TutorSettings {
 pub struct TutorLibrary {
     courses: CourseSet,
     indexes: HashMap<String, UnitIndex>,
+    groundings: HashMap<String, CourseGrounding>,
     /// The operator's settings.
     pub settings: TutorSettings,
 }
 
 impl TutorLibrary {
-    /// Indexes every course of `courses`.
-    pub fn new(courses: CourseSet, settings: TutorSettings) -> TutorLibrary {
+    /// Indexes every course of `courses`: its units, and its content with the rubric facts of
+    /// its drills (from `acs`) for a model tutor's grounding.
+    pub fn new(courses: CourseSet, acs: &AcsLibrary, settings: TutorSettings) -> TutorLibrary {
+        let id = |course: &Course| course.doc.course_id.clone();
         let indexes = courses
             .iter()
-            .map(|course| (course.doc.course_id.clone(), UnitIndex::build(course)))
+            .map(|course| (id(course), UnitIndex::build(course)))
+            .collect();
+        let groundings = courses
+            .iter()
+            .map(|course| (id(course), CourseGrounding::build(course, acs)))
             .collect();
         TutorLibrary {
             courses,
             indexes,
+            groundings,
             settings,
         }
+    }
+
+    /// A course's grounding for a model tutor.
+    pub fn grounding(&self, course_id: &str) -> Option<&CourseGrounding> {
+        self.groundings.get(course_id)
     }
 
     /// A course and its index.

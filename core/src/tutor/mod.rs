@@ -22,6 +22,8 @@
 //! - [`cards`]: each action's message and card, in the course's own words.
 //! - [`library`]: the courses with their indexes, and the tutor settings.
 //! - [`board`]: the progress board of a student's snapshot.
+//! - [`grounding`]: what a model tutor is grounded in: anchors, content chunks, exam
+//!   candidates, retrieved by the backend (PF-3.5).
 //! - [`wire`]: a client's `tutor.*` event read as the brain's input.
 
 pub mod bm25;
@@ -32,6 +34,7 @@ pub mod drawn;
 pub mod drill;
 pub mod exams;
 pub mod graph;
+pub mod grounding;
 pub mod library;
 pub mod lite;
 pub mod mastery;

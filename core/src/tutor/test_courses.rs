@@ -24,8 +24,13 @@ impl Courses {
         let blueprints = BlueprintLibrary::load(&sources(&root.join("skills")), &[]).unwrap();
         let rubrics = RubricSet::load(&sources(&root.join("rubrics"))).unwrap();
         let rubric_exists = |element: &str| rubrics.get(element).is_some();
-        let courses =
+        let mut courses =
             CourseSet::load(&sources(&root.join("courses")), &blueprints, &rubric_exists).unwrap();
+        if root.join("content").is_dir() {
+            courses
+                .add_content(&sources(&root.join("content")))
+                .unwrap();
+        }
         let acs = AcsLibrary::new(private_catalog(), commercial_catalog()).with_rubrics(rubrics);
         Courses {
             courses,
