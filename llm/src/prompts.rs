@@ -27,19 +27,22 @@ pub enum Template {
     Assessment,
     /// Checking an answer fact by fact against the element's rubric.
     RubricAssessment,
-    /// The tutor's system prompt.
-    Tutor,
+    /// The tutor's system prompt: the fixed rules (a cacheable prefix).
+    TutorSystem,
+    /// One tutor turn: the policy, the retrieved context and the student's input.
+    TutorTurn,
 }
 
 impl Template {
     /// Every template.
-    pub const ALL: [Template; 6] = [
+    pub const ALL: [Template; 7] = [
         Template::ExaminerSystem,
         Template::Question,
         Template::FollowUp,
         Template::Assessment,
         Template::RubricAssessment,
-        Template::Tutor,
+        Template::TutorSystem,
+        Template::TutorTurn,
     ];
 
     /// Its file in `prompts/`.
@@ -50,7 +53,8 @@ impl Template {
             Template::FollowUp => "follow_up.j2",
             Template::Assessment => "assessment.j2",
             Template::RubricAssessment => "rubric_assessment.j2",
-            Template::Tutor => "tutor.j2",
+            Template::TutorSystem => "tutor_system.j2",
+            Template::TutorTurn => "tutor_turn.j2",
         }
     }
 
@@ -61,7 +65,8 @@ impl Template {
             Template::FollowUp => include_str!("../../prompts/follow_up.j2"),
             Template::Assessment => include_str!("../../prompts/assessment.j2"),
             Template::RubricAssessment => include_str!("../../prompts/rubric_assessment.j2"),
-            Template::Tutor => include_str!("../../prompts/tutor.j2"),
+            Template::TutorSystem => include_str!("../../prompts/tutor_system.j2"),
+            Template::TutorTurn => include_str!("../../prompts/tutor_turn.j2"),
         }
     }
 
@@ -95,7 +100,11 @@ impl Template {
                 "facts": [{"id": "passenger-currency", "claim": "Three takeoffs and landings."}],
                 "misconceptions": [{"id": "one-a-year", "claim": "One landing a year."}]}),
             ),
-            Template::Tutor => json!({"skill": "percentages", "tier": "developing"}),
+            Template::TutorSystem => {
+                json!({"course_title": "Arithmetic", "max_words": 170, "max_key_ideas": 3})
+            }
+            Template::TutorTurn => json!({"policy_json": "{}", "context_json": "{}",
+                "event": "tutor.message", "student_input": "How do I carry?"}),
         }
     }
 }
