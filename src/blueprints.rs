@@ -197,7 +197,8 @@ mod tests {
 
     use super::*;
 
-    /// The shipped courses load, and each unit has at least 3 exam questions at every tier.
+    /// The shipped courses load with their content: each unit has at least 3 exam questions
+    /// at every tier and at least 2 content chunks.
     #[test]
     fn shipped_courses_load_with_three_questions_per_unit_and_tier() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("blueprints");
@@ -228,6 +229,9 @@ mod tests {
                     );
                     assert!(count >= 3, "{what}: {count} questions");
                 }
+                let chunks = course.content.iter().filter(|c| c.unit == unit.unit_id);
+                let what = format!("{} {}", course.doc.course_id, unit.unit_id);
+                assert!(chunks.count() >= 2, "{what}: content chunks");
             }
         }
     }
