@@ -105,6 +105,7 @@ fn tutor<'a>(world: &'a World, course_id: &str) -> Tutor<'a> {
         blueprints: &world.skills,
         acs: &world.acs,
         settings: world.tutor.settings,
+        model: None,
     }
 }
 

@@ -139,6 +139,7 @@ impl TutorCore {
             blueprints: ctx.blueprints,
             acs: ctx.acs,
             settings: ctx.tutor.settings,
+            model: None,
         })
     }
 

@@ -24,6 +24,7 @@
 //! - [`board`]: the progress board of a student's snapshot.
 //! - [`grounding`]: what a model tutor is grounded in: anchors, content chunks, exam
 //!   candidates, retrieved by the backend (PF-3.5).
+//! - [`model`]: the model tutor's seam: its request, its proposal, the `TutorModel` port.
 //! - [`wire`]: a client's `tutor.*` event read as the brain's input.
 
 pub mod bm25;
@@ -38,6 +39,7 @@ pub mod grounding;
 pub mod library;
 pub mod lite;
 pub mod mastery;
+pub mod model;
 pub mod policy;
 pub mod priority;
 pub mod retrieval;

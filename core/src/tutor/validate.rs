@@ -77,7 +77,8 @@ impl Violation {
 }
 
 /// Every reason a reply may be replaced by the fallback: each [`Violation`]'s label, and
-/// `nothing_to_show` (the action had nothing to show: no drill source, no exam question).
+/// `nothing_to_show` (the action had nothing to show: no drill source, no exam question), and
+/// `model_<rule>` for a model's proposal that broke a rule (the brain's turn is used).
 pub const FALLBACK_REASONS: &[&str] = &[
     "action_not_allowed",
     "target_out_of_scope",
@@ -89,6 +90,16 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "too_long",
     "several_questions",
     "nothing_to_show",
+    "model_action_not_allowed",
+    "model_target_out_of_scope",
+    "model_target_not_the_policys",
+    "model_exam_question_not_available",
+    "model_card_not_allowed",
+    "model_too_many_key_ideas",
+    "model_too_many_worked_examples",
+    "model_too_many_drill_steps",
+    "model_too_long",
+    "model_several_questions",
 ];
 
 /// Checks a reply against the policy; `available` are the exam questions of the target's

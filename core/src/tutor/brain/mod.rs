@@ -27,6 +27,7 @@ use crate::session::lifecycle::Refusal;
 use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::exams::CandidateQuestion;
 use crate::tutor::library::TutorSettings;
+use crate::tutor::model::ModelProposal;
 use crate::tutor::policy::{Action, Policy, TurnFacts, policy};
 use crate::tutor::retrieval::UnitIndex;
 use crate::tutor::scope::Mapped;
@@ -46,6 +47,8 @@ pub struct Tutor<'a> {
     pub acs: &'a AcsLibrary,
     /// Lockout and debug view.
     pub settings: TutorSettings,
+    /// A model's proposal for this turn, if one was asked for and came back.
+    pub model: Option<&'a ModelProposal>,
 }
 
 /// A card waiting for the student.
@@ -316,15 +319,25 @@ pub(super) fn reply(
     now_ms: u64,
 ) -> Turn {
     let policy = policy_for(tutor, state, mapped, now_ms);
-    let action = wanted.unwrap_or_else(|| propose(&policy));
     let exams = desired_available(tutor, state, &policy, now_ms);
-    let rendered = render(
-        tutor,
-        state,
-        (&policy, now_ms),
-        action,
-        exams.first().copied(),
-    );
+    let modelled = tutor
+        .model
+        .and_then(|proposal| model_turn(tutor, state, (&policy, now_ms), &exams, proposal));
+    let (rendered, model_fault) = match modelled {
+        Some(Ok(rendered)) => (Some(rendered), None),
+        Some(Err(fault)) => (None, Some(fault)),
+        None => (None, None),
+    };
+    let action = wanted.unwrap_or_else(|| propose(&policy));
+    let rendered = rendered.or_else(|| {
+        render(
+            tutor,
+            state,
+            (&policy, now_ms),
+            action,
+            exams.first().copied(),
+        )
+    });
     let (chosen, fallback) = match rendered
         .as_ref()
         .map(|r| validate(&r.proposal, &policy, &exams))
@@ -353,6 +366,7 @@ pub(super) fn reply(
         })
         .unwrap_or_else(|| unit_missing(&policy.target))
     });
+    let fallback = model_fault.or(fallback);
     open_card(state, &chosen);
     move_focus(
         tutor.course,
@@ -393,4 +407,53 @@ fn move_focus(course: &Course, snapshot: &mut StudentSnapshot, policy: &Policy, 
         (Some(blocker), Action::PrerequisiteNudge) => render::ready_unit(course, blocker, snapshot),
         _ => policy.target.clone(),
     };
+}
+
+/// The model's proposal, rendered: its action with the brain's card (cards hold the course's
+/// data, never the model's words) and the model's text. `Err` names why it was not used;
+/// `None` when the proposal's action has nothing to show here.
+fn model_turn(
+    tutor: Tutor<'_>,
+    state: &mut TutorState,
+    (policy, now_ms): (&Policy, u64),
+    exams: &[&str],
+    proposal: &ModelProposal,
+) -> Option<Result<render::Rendered, &'static str>> {
+    let offered = proposal.exam_question.as_deref();
+    let checked = super::validate::ProposedReply {
+        action: proposal.action,
+        target: proposal.target.clone(),
+        text: proposal.text.clone(),
+        exam_question: offered.map(str::to_owned),
+        key_ideas: 0,
+        worked_examples: 0,
+        drill_steps: u32::from(proposal.action == Action::Drill),
+        questions: proposal.text.matches('?').count() as u32,
+    };
+    if proposal.target != policy.target {
+        return Some(Err("model_target_not_the_policys"));
+    }
+    if let Err(violation) = validate(&checked, policy, exams) {
+        return Some(Err(model_label(violation)));
+    }
+    let mut rendered = render::render(tutor, state, (policy, now_ms), proposal.action, offered)?;
+    rendered.message.text = proposal.text.clone();
+    rendered.proposal.text = proposal.text.clone();
+    Some(Ok(rendered))
+}
+
+/// `model_<rule>`: the rule a model's proposal broke, as the turn log and metrics name it.
+fn model_label(violation: super::validate::Violation) -> &'static str {
+    use super::validate::Violation::*;
+    match violation {
+        ActionNotAllowed => "model_action_not_allowed",
+        TargetOutOfScope => "model_target_out_of_scope",
+        ExamQuestionNotAvailable => "model_exam_question_not_available",
+        CardNotAllowed => "model_card_not_allowed",
+        TooManyKeyIdeas => "model_too_many_key_ideas",
+        TooManyWorkedExamples => "model_too_many_worked_examples",
+        TooManyDrillSteps => "model_too_many_drill_steps",
+        TooLong => "model_too_long",
+        SeveralQuestions => "model_several_questions",
+    }
 }

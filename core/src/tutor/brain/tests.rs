@@ -6,6 +6,7 @@ use viva_protocol::tutor::{Card, TurnAction};
 
 use super::*;
 use crate::tutor::exams::LOCKOUT_MS;
+use crate::tutor::policy::Action;
 use crate::tutor::policy::CONSTRAINTS;
 use crate::tutor::retrieval::UnitIndex;
 use crate::tutor::test_courses::Courses;
@@ -32,6 +33,7 @@ impl Fixture {
             blueprints: &self.courses.blueprints,
             acs: &self.courses.acs,
             settings: TutorSettings::default(),
+            model: None,
         }
     }
 }
@@ -425,4 +427,83 @@ fn the_debug_view_ranks_scoped_candidates() {
         turn.debug.mapped.first().map(|m| m.unit_id.as_str()),
         Some("mul-by10")
     );
+}
+
+fn proposal(action: Action, target: &str, text: &str) -> crate::tutor::model::ModelProposal {
+    crate::tutor::model::ModelProposal {
+        action,
+        target: target.into(),
+        text: text.into(),
+        exam_question: None,
+        mapped: Vec::new(),
+    }
+}
+
+/// A model's proposal within the policy is used: its words, the brain's card.
+#[test]
+fn a_models_proposal_within_the_policy_speaks_with_the_brains_card() {
+    let fixture = Fixture::new();
+    let mut state = cold();
+    let said = proposal(Action::Drill, "add-1digit", "Here is one to try.");
+    let tutor = Tutor {
+        model: Some(&said),
+        ..fixture.tutor()
+    };
+    let turn = take_turn(
+        tutor,
+        &mut state,
+        TutorInput::Message("let me practise".into()),
+        NOW,
+    )
+    .unwrap();
+    assert_eq!(turn.action, TurnAction::Drill);
+    assert_eq!(turn.messages[0].text, "Here is one to try.");
+    assert!(
+        matches!(card(&turn), Card::Drill { .. }),
+        "the card is the brain's"
+    );
+    assert_eq!(turn.fallback, None);
+    assert!(matches!(state.open, Some(OpenCard::Drill { .. })));
+}
+
+/// Every rule a model's proposal can break falls back to the brain's own turn, named.
+#[test]
+fn a_models_proposal_breaking_a_rule_gives_the_brains_turn() {
+    let fixture = Fixture::new();
+    let mut exam = proposal(Action::Exam, "add-1digit", "Take the exam.");
+    exam.exam_question = Some("add-1digit-bronze-1".into());
+    let cases = [
+        (
+            proposal(Action::ConceptCard, "add-1digit", "Ideas."),
+            "model_action_not_allowed",
+        ),
+        (exam, "model_action_not_allowed"),
+        (
+            proposal(Action::SocraticQuestion, "mul-by10", "Why?"),
+            "model_target_not_the_policys",
+        ),
+        (
+            proposal(Action::SocraticQuestion, "add-1digit", "Why? And how?"),
+            "model_several_questions",
+        ),
+        (
+            proposal(Action::SocraticQuestion, "add-1digit", &"word ".repeat(171)),
+            "model_too_long",
+        ),
+    ];
+    for (said, label) in cases {
+        let mut state = cold();
+        let tutor = Tutor {
+            model: Some(&said),
+            ..fixture.tutor()
+        };
+        let turn = take_turn(tutor, &mut state, TutorInput::Opening, NOW).unwrap();
+        assert_eq!(turn.fallback, Some(label), "{said:?}");
+        assert_eq!(
+            turn.action,
+            TurnAction::SocraticQuestion,
+            "the brain's own turn"
+        );
+        assert_ne!(turn.messages[0].text, said.text);
+    }
 }
