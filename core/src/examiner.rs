@@ -92,6 +92,17 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "not_a_question",
     "names_the_code",
     "unknown_fact",
+    "unknown_action",
+    "empty_text",
+    "card_on_plain_reply",
+    "key_idea_too_long",
+    "action_not_allowed",
+    "target_out_of_scope",
+    "exam_question_not_available",
+    "card_not_allowed",
+    "too_many_key_ideas",
+    "too_many_worked_examples",
+    "too_many_drill_steps",
 ];
 
 /// What the examiner is asked to assess.

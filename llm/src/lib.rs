@@ -14,6 +14,8 @@
 //!   bounded by a permit and one timeout, made once.
 //! - [`examiner`]: `LlmExaminer`, which phrases and assesses through the model and falls
 //!   back to the embedded examiner's result on any failure, counting the reason.
+//! - [`tutor`]: `LlmTutor`, the model tutor: one call per turn, held to the policy, the
+//!   brain's own turn on any failure.
 //! - [`tutor_prompt`]: the model tutor's prompt bundle: fixed rules first, then the POLICY
 //!   and CONTEXT JSON built in code and the student's input.
 //! - [`tutor_reply`]: the model tutor's reply held to the turn's policy in code, and the
@@ -21,12 +23,14 @@
 //! - [`metrics`]: `LlmMetrics`, the series the examiner reports for every call it makes.
 #![warn(missing_docs)]
 
+mod call_log;
 pub mod examiner;
 pub mod grounding;
 pub mod metrics;
 pub mod prompts;
 pub mod provider;
 pub mod rubric_check;
+pub mod tutor;
 pub mod tutor_prompt;
 pub mod tutor_reply;
 pub mod verdict;

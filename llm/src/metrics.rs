@@ -1,4 +1,4 @@
-//! `LlmMetrics`: the series the LLM examiner reports — calls by call and outcome, fallbacks
+//! `LlmMetrics`: the series the LLM examiner and tutor report — calls by call and outcome, fallbacks
 //! by reason, call latency, and the first streamed token of a question.
 
 use std::time::Duration;
@@ -9,7 +9,7 @@ use viva_core::metrics::{
 };
 
 /// The examiner's calls, as the `call` label, in the index order of the series.
-pub const EXAMINER_CALLS: &[&str] = &["phrase", "assess"];
+pub const EXAMINER_CALLS: &[&str] = &["phrase", "assess", "tutor"];
 
 /// A model call's outcomes, as the `outcome` label, in index order.
 pub const EXAMINER_OUTCOMES: &[&str] = &["used", "fallback"];
@@ -18,11 +18,11 @@ pub const EXAMINER_OUTCOMES: &[&str] = &["used", "fallback"];
 #[derive(Debug)]
 pub struct LlmMetrics {
     /// Model calls by call ([`EXAMINER_CALLS`]) and outcome ([`EXAMINER_OUTCOMES`]).
-    pub calls: [[Counter; 2]; 2],
+    pub calls: [[Counter; 2]; 3],
     /// Model replies replaced by the embedded examiner, by reason.
     pub fallbacks: LabeledCounter,
     /// Model call latency by call ([`EXAMINER_CALLS`]).
-    pub call_seconds: [Histogram; 2],
+    pub call_seconds: [Histogram; 3],
     /// Until the first streamed token of a phrasing.
     pub first_token_seconds: Histogram,
 }

@@ -1,0 +1,102 @@
+//! `LlmTutor`: the [`TutorModel`] that asks a model for a tutor turn (PF-3.6) and never
+//! trusts it with control. The prompt is the bundle of [`crate::tutor_prompt`]; the response
+//! format is the schema built from the turn's policy; the reply is held to that policy by
+//! [`crate::tutor_reply`] (and again by the brain). Each call is made once; a failure, a
+//! timeout or a reply that breaks a rule comes back as the reason, and the brain's own turn
+//! is used. Every call comes back with its turn log.
+
+use std::sync::Arc;
+
+use viva_core::examiner::{Examined, ExaminerFuture};
+use viva_core::tutor::model::{ModelAnswer, ModelProposal, ModelTurnRequest, TutorModel};
+
+use crate::call_log::{CallLog, prompt_hash};
+use crate::metrics::LlmMetrics;
+use crate::prompts::Prompts;
+use crate::provider::Provider;
+use crate::tutor_prompt::{StudentTurn, tutor_prompt};
+use crate::tutor_reply::{TurnBounds, check_tutor_reply, tutor_schema};
+
+/// The model-backed tutor.
+pub struct LlmTutor {
+    provider: Provider,
+    prompts: Prompts,
+    metrics: Arc<LlmMetrics>,
+}
+
+impl LlmTutor {
+    /// A tutor over `provider` and `prompts`.
+    pub fn new(provider: Provider, prompts: Prompts) -> LlmTutor {
+        LlmTutor {
+            provider,
+            prompts,
+            metrics: Arc::default(),
+        }
+    }
+
+    /// Counts every call into `metrics`.
+    pub fn with_metrics(self, metrics: Arc<LlmMetrics>) -> LlmTutor {
+        LlmTutor { metrics, ..self }
+    }
+
+    async fn propose_by_model(
+        &self,
+        request: &ModelTurnRequest,
+        log: &mut CallLog,
+    ) -> Result<ModelProposal, &'static str> {
+        let student = StudentTurn {
+            event: &request.event,
+            input: &request.input,
+        };
+        let context = (&request.policy, &request.grounding, &request.lite);
+        let prompt = tutor_prompt(&self.prompts, &request.course_title, context, student).map_err(
+            |err| {
+                tracing::error!(%err, "tutor prompt failed");
+                "prompt"
+            },
+        )?;
+        log.prompt_hash = prompt_hash(&prompt.system, &prompt.user);
+        let available: Vec<&str> = request.available.iter().map(String::as_str).collect();
+        let bounds = TurnBounds {
+            policy: &request.policy,
+            course_units: &request.course_units,
+            available: &available,
+        };
+        let schema = Some(("tutor_turn", tutor_schema(bounds)));
+        let reply = self
+            .provider
+            .complete(&prompt.system, &prompt.user, schema)
+            .await;
+        let reply = log.reply.insert(reply.map_err(|err| {
+            tracing::warn!(call = "tutor", error = %err, "LLM call failed");
+            err.label()
+        })?);
+        let checked = check_tutor_reply(&reply.text, reply.truncated, bounds)
+            .map_err(|rejection| rejection.label())?;
+        Ok(ModelProposal {
+            action: checked.proposal.action,
+            target: checked.proposal.target,
+            text: checked.proposal.text,
+            exam_question: checked.proposal.exam_question,
+            mapped: checked.mapped,
+        })
+    }
+}
+
+impl TutorModel for LlmTutor {
+    fn propose<'a>(&'a self, request: &'a ModelTurnRequest) -> ExaminerFuture<'a, ModelAnswer> {
+        Box::pin(async move {
+            let mut log = CallLog::new("tutor");
+            let outcome = self.propose_by_model(request, &mut log).await;
+            let call = log.finish(
+                &self.provider.settings().model,
+                outcome.as_ref().err().copied(),
+            );
+            self.metrics.record(&call);
+            Examined {
+                value: outcome,
+                call: Some(call),
+            }
+        })
+    }
+}
