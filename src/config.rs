@@ -314,6 +314,8 @@ impl FileConfig {
         Ok(TutorSettings {
             lockout_ms: lockout.as_millis() as u64,
             debug_view: dev_mode,
+            // Set where the model is known (the server's start-up).
+            model: false,
         })
     }
 

@@ -17,7 +17,7 @@ use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchSt
 use viva_core::clock::SystemClock;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::examiner::EmbeddedExaminer;
-use viva_core::tutor::library::TutorLibrary;
+use viva_core::tutor::library::{TutorLibrary, TutorSettings};
 use viva_core::voice::SpeechToText;
 use viva_llm::metrics::LlmMetrics;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
@@ -69,6 +69,21 @@ fn examiner(
     Ok(Arc::new(examiner.with_metrics(metrics.clone())))
 }
 
+/// The model tutor when an LLM is configured (its failures fall back to the embedded
+/// brain's turn); none without one.
+fn tutor_model(
+    settings: &Settings,
+    metrics: &Arc<LlmMetrics>,
+) -> anyhow::Result<Option<Arc<dyn viva_core::tutor::model::TutorModel>>> {
+    let Some(llm) = settings.llm.clone() else {
+        return Ok(None);
+    };
+    let prompts = viva_llm::prompts::Prompts::load(settings.prompts.as_deref())?;
+    let provider = viva_llm::provider::Provider::new(llm);
+    let tutor = viva_llm::tutor::LlmTutor::new(provider, prompts).with_metrics(metrics.clone());
+    Ok(Some(Arc::new(tutor)))
+}
+
 /// Runs the server until a shutdown signal.
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let library = Arc::new(load_library(&settings.blueprints)?);
@@ -95,6 +110,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         metrics: metrics.sessions.clone(),
         tutor,
         snapshots: storage.snapshots,
+        tutor_model: tutor_model(&settings, &metrics.llm)?,
     });
     let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
     log_new_sessions(&new_sessions).await;
@@ -199,12 +215,17 @@ fn load_tutor(
 ) -> anyhow::Result<TutorLibrary> {
     let exists = |element: &str| acs.rubric(element).is_some();
     let courses = crate::blueprints::load_courses(&settings.blueprints, skills, &exists)?;
+    let tutor = TutorSettings {
+        model: settings.llm.is_some(),
+        ..settings.tutor
+    };
     tracing::info!(
         courses = courses.len(),
-        lockout_ms = settings.tutor.lockout_ms,
+        lockout_ms = tutor.lockout_ms,
+        model = tutor.model,
         "tutor courses loaded"
     );
-    Ok(TutorLibrary::new(courses, acs, settings.tutor))
+    Ok(TutorLibrary::new(courses, acs, tutor))
 }
 
 /// Where sessions are kept, and how nodes tell each other about takeovers.

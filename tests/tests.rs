@@ -19,5 +19,6 @@ mod plan_audit;
 mod restart;
 mod talk_cli;
 mod tutor;
+mod tutor_model;
 mod voice;
 mod voice_turns;

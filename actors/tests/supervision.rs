@@ -92,6 +92,7 @@ fn world_with_blueprints(
         metrics: metrics.clone(),
         tutor: Arc::new(viva_core::tutor::library::TutorLibrary::default()),
         snapshots: Arc::new(MemoryStore::new()),
+        tutor_model: None,
     });
     let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {

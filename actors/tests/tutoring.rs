@@ -64,6 +64,7 @@ fn world() -> World {
         metrics: Arc::new(SessionMetrics::default()),
         tutor: courses.tutor.clone(),
         snapshots: store.clone(),
+        tutor_model: None,
     });
     let deps = SupervisorDeps {
         session,

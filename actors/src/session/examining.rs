@@ -20,6 +20,7 @@ use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
 use viva_core::session::core::QuestionDraft;
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::state::{ExaminerReply, Work};
+use viva_core::tutor::model::{ModelAnswer, ModelTurnRequest, TutorModel};
 
 /// A slow examiner's call under way.
 pub(super) struct InFlight {
@@ -48,6 +49,8 @@ pub enum Answer {
     Phrased(Examined<String>),
     /// A verdict.
     Assessed(Examined<ExaminerAssessment>),
+    /// A model tutor's proposal, or why there is none.
+    Tutored(ModelAnswer),
 }
 
 /// A slow examiner's call finished: the work it was for, and its answer.
@@ -72,14 +75,16 @@ impl Message<ExaminerReturned> for LiveSession {
         let wanted = self.state.work() == msg.work;
         if self.admit_reply(wanted).await {
             let now = self.now();
-            let reply = match (msg.work, msg.answer) {
-                (Work::Assess(_), Answer::Assessed(verdict)) => ExaminerReply::Assessed(verdict),
-                (Work::Phrase(draft), Answer::Phrased(words)) => {
-                    ExaminerReply::Phrased(draft, words)
+            let stepped = match (msg.work, msg.answer) {
+                (Work::Assess(_), Answer::Assessed(verdict)) => {
+                    self.take_examiner_reply(ExaminerReply::Assessed(verdict), now)
                 }
+                (Work::Phrase(draft), Answer::Phrased(words)) => {
+                    self.take_examiner_reply(ExaminerReply::Phrased(draft, words), now)
+                }
+                (Work::Tutor(_), Answer::Tutored(answer)) => self.take_tutor_answer(answer, now),
                 _ => return,
             };
-            let stepped = self.take_examiner_reply(reply, now);
             if !self.after_step(stepped).await {
                 return;
             }
@@ -98,6 +103,7 @@ impl LiveSession {
         let (Some(me), true) = (self.me.clone(), self.in_flight.is_none()) else {
             return;
         };
+        let tutoring = self.tutor_call(&work);
         let examiner = self.deps.examiner.clone();
         let muted = Arc::new(AtomicBool::new(false));
         let (link, quiet) = (self.link.clone(), muted.clone());
@@ -108,6 +114,7 @@ impl LiveSession {
                 Work::Phrase(draft) => {
                     Answer::Phrased(phrase_streamed(&*examiner, link, quiet, draft).await)
                 }
+                Work::Tutor(_) => Answer::Tutored(propose(tutoring).await),
                 Work::Step | Work::Nothing => return,
             };
             if let Some(session) = me.upgrade() {
@@ -116,6 +123,31 @@ impl LiveSession {
             }
         });
         self.in_flight = Some(InFlight { work, muted, task });
+    }
+
+    /// The model tutor and what it is asked, for a [`Work::Tutor`].
+    pub(super) fn tutor_call(
+        &self,
+        work: &Work,
+    ) -> Option<(Arc<dyn TutorModel>, ModelTurnRequest)> {
+        if !matches!(work, Work::Tutor(_)) {
+            return None;
+        }
+        let request = self
+            .state
+            .tutor_request(Self::context(&self.deps), self.now())?;
+        Some((self.deps.tutor_model.clone()?, request))
+    }
+
+    /// Hands a model tutor's answer to the session, logging the call behind it.
+    pub(super) fn take_tutor_answer(
+        &mut self,
+        answer: ModelAnswer,
+        now: u64,
+    ) -> Result<(), Refusal> {
+        self.log_examiner_call(answer.call.as_ref());
+        self.state
+            .take_tutor_answer(answer, Self::context(&self.deps), now)
     }
 
     /// Hands the examiner's reply to the session, logging the model call behind it.
@@ -149,6 +181,17 @@ impl LiveSession {
             fallback_reason = ?call.fallback_reason,
             "examiner call"
         );
+    }
+}
+
+/// The model tutor's answer, or `no_model` when no model tutor is configured (the brain's
+/// turn then stands).
+pub(super) async fn propose(
+    tutoring: Option<(Arc<dyn TutorModel>, ModelTurnRequest)>,
+) -> ModelAnswer {
+    match tutoring {
+        Some((model, request)) => model.propose(&request).await,
+        None => Examined::offline(Err("no_model")),
     }
 }
 

@@ -74,6 +74,8 @@ pub struct SessionDeps {
     pub tutor: Arc<viva_core::tutor::library::TutorLibrary>,
     /// Student snapshots, beyond their sessions.
     pub snapshots: Arc<dyn viva_core::checkpoint::TutorStore>,
+    /// The model tutor, when one is configured (`[llm]`).
+    pub tutor_model: Option<Arc<dyn viva_core::tutor::model::TutorModel>>,
 }
 
 /// One live session.
@@ -284,6 +286,14 @@ impl LiveSession {
                 Work::Nothing => return,
                 Work::Assess(_) | Work::Phrase(_) if self.deps.examiner.is_slow() => {
                     return self.start_examiner_call(work);
+                }
+                // A model tutor is a model: always off the mailbox.
+                Work::Tutor(_) if self.deps.tutor_model.is_some() => {
+                    return self.start_examiner_call(work);
+                }
+                Work::Tutor(_) => {
+                    let answer = examining::propose(None).await;
+                    self.take_tutor_answer(answer, now)
                 }
                 Work::Assess(request) => {
                     let verdict = self.deps.examiner.assess(&request).await;

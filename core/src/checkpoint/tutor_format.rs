@@ -87,6 +87,10 @@ pub struct TutorCheckpoint {
     pub last_turn: Option<TutorTurn>,
     /// The result, once ended.
     pub result: Option<TutorResult>,
+    /// A message acked and waiting for the model tutor (absent in checkpoints written before
+    /// the model tutor).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending: Option<String>,
 }
 
 /// A card waiting for the student.

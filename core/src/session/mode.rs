@@ -26,6 +26,7 @@ use crate::exam::types::Score;
 use crate::examiner::{AssessRequest, Examined, ExaminerAssessment};
 use crate::tutor::brain::TutorInput;
 use crate::tutor::library::TutorLibrary;
+use crate::tutor::model::ModelAnswer;
 
 /// The data the pure steps read.
 #[derive(Clone, Copy)]
@@ -47,6 +48,9 @@ pub enum Work {
     /// Ask the examiner to phrase a question; the words come back as
     /// [`ExaminerReply::Phrased`].
     Phrase(QuestionDraft),
+    /// Ask the model tutor to propose a turn for the pending message (its text); the answer
+    /// comes back through [`SessionMode::take_tutor_answer`].
+    Tutor(String),
     /// A pure step the mode does itself ([`SessionMode::step`]).
     Step,
     /// Nothing: waiting for the candidate, paused, or ended.
@@ -136,6 +140,20 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
                 "a {} session asks the examiner nothing",
                 self.kind().as_str()
             ),
+        ))
+    }
+
+    /// Takes a model tutor's answer to a [`Work::Tutor`]; every other mode refuses it.
+    fn take_tutor_answer(
+        &mut self,
+        _life: &mut Lifecycle,
+        _answer: ModelAnswer,
+        _ctx: StepContext<'_>,
+        _now_ms: u64,
+    ) -> Result<(), Refusal> {
+        Err(Refusal::new(
+            ErrorCode::Internal,
+            format!("a {} session asks no model tutor", self.kind().as_str()),
         ))
     }
 

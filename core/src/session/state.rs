@@ -92,6 +92,26 @@ impl SessionState {
         self.mode.take_examiner_reply(&mut self.life, reply, now_ms)
     }
 
+    /// Takes a model tutor's answer to the [`Work::Tutor`] it was asked for.
+    pub fn take_tutor_answer(
+        &mut self,
+        answer: crate::tutor::model::ModelAnswer,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.mode
+            .take_tutor_answer(&mut self.life, answer, ctx, now_ms)
+    }
+
+    /// What a model tutor is asked for the pending message, in a tutor session with one.
+    pub fn tutor_request(
+        &self,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Option<crate::tutor::model::ModelTurnRequest> {
+        self.mode.tutor()?.model_request(ctx, now_ms)
+    }
+
     /// Queues `session.started`.
     pub fn announce_start(&mut self, ctx: StepContext<'_>) {
         self.mode.announce_start(&mut self.life, ctx);

@@ -127,6 +127,10 @@ impl World {
                     state.take_examiner_reply(ExaminerReply::Phrased(draft, words), now_ms)
                 }
                 Work::Assess(_) => state.take_examiner_reply(verdict(score), now_ms),
+                Work::Tutor(_) => {
+                    let none = Examined::offline(Err("no_model"));
+                    state.take_tutor_answer(none, self.ctx(), now_ms)
+                }
             };
             done.expect("each step the session asks for is accepted");
         }

@@ -14,9 +14,12 @@ use super::mode::{Listening, OpenQuestionRef, SessionMode, StepContext, Work};
 use super::phase::{LivePhase, PhaseEvent};
 use super::tutor_snapshot::tutor_checkpoint;
 use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
-use crate::tutor::brain::{OpenCard, Tally, Turn, Tutor, TutorInput, TutorState, take_turn};
+use crate::tutor::brain::{
+    OpenCard, Tally, Turn, Tutor, TutorInput, TutorState, model_request, take_turn,
+};
 use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
+use crate::tutor::model::{ModelAnswer, ModelTurnRequest, model_fault};
 use crate::tutor::snapshot::StudentSnapshot;
 
 /// How a turn-log entry names the reason its proposal was replaced (`feedback`).
@@ -43,6 +46,10 @@ pub struct TutorCore {
     pub transcript: Vec<TurnCheckpoint>,
     /// The summary, once ended.
     pub result: Option<TutorResult>,
+    /// A message acked and waiting for the model tutor's proposal.
+    pub pending: Option<String>,
+    /// The model call behind the turn being logged.
+    pub model_call: Option<viva_protocol::result::ExaminerCall>,
 }
 
 impl TutorCore {
@@ -79,6 +86,8 @@ impl TutorCore {
             last_turn: None,
             transcript: Vec::new(),
             result: None,
+            pending: None,
+            model_call: None,
         })
     }
 
@@ -103,11 +112,79 @@ impl TutorCore {
                 "the tutor's last turn has not reached a device yet; resume to see it",
             ));
         }
+        if self.pending.is_some() {
+            return Err(Refusal::new(
+                ErrorCode::NoOpenQuestion,
+                "the tutor is still answering your last message",
+            ));
+        }
+        if let TutorInput::Message(text) = &input
+            && ctx.tutor.settings.model
+        {
+            // Acked now; the model's proposal (or the brain's turn) follows as work.
+            self.pending = Some(text.clone());
+            life.acknowledge(event_id);
+            return Ok(());
+        }
         let said = describe(&input);
         let turn = self.turn(input, ctx, now_ms)?;
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         life.acknowledge(event_id);
         self.emit_turn(life, turn, Some(said), ctx, now_ms)
+    }
+
+    /// What the model tutor is asked for the pending message.
+    pub fn model_request(&self, ctx: StepContext<'_>, now_ms: u64) -> Option<ModelTurnRequest> {
+        let message = self.pending.as_ref()?;
+        let tutor = self.tutor(ctx).ok()?;
+        let grounding = ctx.tutor.grounding(&self.course_id)?;
+        Some(model_request(
+            tutor,
+            &self.state,
+            grounding,
+            message,
+            now_ms,
+        ))
+    }
+
+    /// The pending message's turn: the model's proposal where it holds to the policy, else
+    /// the brain's own turn with the reason.
+    fn answer_pending(
+        &mut self,
+        life: &mut Lifecycle,
+        answer: ModelAnswer,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let Some(message) = self.pending.clone() else {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "no message awaits the model",
+            ));
+        };
+        let proposal = answer.value.as_ref().ok();
+        let tutor = Tutor {
+            model: proposal,
+            ..self.tutor(ctx)?
+        };
+        let mut state = self.state.clone();
+        let mut turn = take_turn(
+            tutor,
+            &mut state,
+            TutorInput::Message(message.clone()),
+            now_ms,
+        )?;
+        if let Err(reason) = &answer.value {
+            turn.fallback = Some(model_fault(reason));
+        }
+        if state.snapshot != self.state.snapshot {
+            self.revision += 1;
+        }
+        self.state = state;
+        self.pending = None;
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        self.model_call = answer.call;
+        self.emit_turn(life, turn, Some(message), ctx, now_ms)
     }
 
     fn turn(
@@ -337,10 +414,21 @@ impl SessionMode for TutorCore {
     }
 
     fn work(&self, life: &Lifecycle) -> Work {
-        match life.phase.live() {
-            Some(LivePhase::Idle) => Work::Step,
+        match (life.phase.live(), &self.pending) {
+            (Some(LivePhase::Idle), _) => Work::Step,
+            (Some(LivePhase::AwaitingAnswer), Some(message)) => Work::Tutor(message.clone()),
             _ => Work::Nothing,
         }
+    }
+
+    fn take_tutor_answer(
+        &mut self,
+        life: &mut Lifecycle,
+        answer: ModelAnswer,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.answer_pending(life, answer, ctx, now_ms)
     }
 
     /// The opening turn: the tutor greets the student on the focus unit.

@@ -39,6 +39,7 @@ pub fn tutor_checkpoint(core: &TutorCore) -> TutorCheckpoint {
         },
         last_turn: core.last_turn.clone(),
         result: core.result.clone(),
+        pending: core.pending.clone(),
     }
 }
 
@@ -77,6 +78,8 @@ pub fn restore_tutor(
         last_turn: stored.last_turn.clone(),
         transcript: transcript.to_vec(),
         result: stored.result.clone(),
+        pending: stored.pending.clone(),
+        model_call: None,
     })
 }
 

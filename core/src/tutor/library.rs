@@ -17,6 +17,9 @@ pub struct TutorSettings {
     pub lockout_ms: u64,
     /// Development mode: every tutor turn carries the policy and candidate scores.
     pub debug_view: bool,
+    /// A model tutor is configured: a message's turn is proposed by it (and held to the
+    /// policy), the embedded brain's turn standing in when it fails.
+    pub model: bool,
 }
 
 impl Default for TutorSettings {
@@ -24,6 +27,7 @@ impl Default for TutorSettings {
         TutorSettings {
             lockout_ms: LOCKOUT_MS,
             debug_view: false,
+            model: false,
         }
     }
 }

@@ -10,7 +10,7 @@ use super::scope::Mapped;
 use crate::examiner::{Examined, ExaminerFuture};
 
 /// What a model is asked for one turn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelTurnRequest {
     /// The course's title.
     pub course_title: String,
@@ -47,6 +47,42 @@ pub struct ModelProposal {
 
 /// What a model adapter answered: a proposal, or why there is none (a fallback reason).
 pub type ModelAnswer = Examined<Result<ModelProposal, &'static str>>;
+
+/// The fallback reason of a model that gave no usable proposal, as the tutor's metrics
+/// name it (`model_<reason>`); an adapter's reason outside the list is `model_other`.
+pub fn model_fault(reason: &str) -> &'static str {
+    MODEL_FAULTS
+        .iter()
+        .find(|(adapter, _)| *adapter == reason)
+        .map_or("model_other", |(_, label)| label)
+}
+
+/// An adapter's reasons and the tutor's labels for them.
+const MODEL_FAULTS: &[(&str, &str)] = &[
+    ("timeout", "model_timeout"),
+    ("endpoint", "model_endpoint"),
+    ("empty", "model_empty"),
+    ("prompt", "model_prompt"),
+    ("truncated", "model_truncated"),
+    ("unparseable", "model_unparseable"),
+    ("unknown_action", "model_unknown_action"),
+    ("empty_text", "model_empty_text"),
+    ("card_on_plain_reply", "model_card_on_plain_reply"),
+    ("key_idea_too_long", "model_key_idea_too_long"),
+    ("action_not_allowed", "model_action_not_allowed"),
+    ("target_out_of_scope", "model_target_out_of_scope"),
+    (
+        "exam_question_not_available",
+        "model_exam_question_not_available",
+    ),
+    ("card_not_allowed", "model_card_not_allowed"),
+    ("too_many_key_ideas", "model_too_many_key_ideas"),
+    ("too_many_worked_examples", "model_too_many_worked_examples"),
+    ("too_many_drill_steps", "model_too_many_drill_steps"),
+    ("too_long", "model_too_long"),
+    ("several_questions", "model_several_questions"),
+    ("no_model", "model_none"),
+];
 
 /// A model that proposes tutor turns. Infallible by contract: a failure is an `Err` reason.
 pub trait TutorModel: Send + Sync + 'static {

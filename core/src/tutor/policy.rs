@@ -61,7 +61,7 @@ pub struct TurnFacts<'a> {
 }
 
 /// The policy of one turn.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Policy {
     /// The unit the reply works on.
     pub target: String,

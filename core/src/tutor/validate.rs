@@ -100,6 +100,18 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "model_too_many_drill_steps",
     "model_too_long",
     "model_several_questions",
+    "model_timeout",
+    "model_endpoint",
+    "model_empty",
+    "model_prompt",
+    "model_truncated",
+    "model_unparseable",
+    "model_unknown_action",
+    "model_empty_text",
+    "model_card_on_plain_reply",
+    "model_key_idea_too_long",
+    "model_none",
+    "model_other",
 ];
 
 /// Checks a reply against the policy; `available` are the exam questions of the target's

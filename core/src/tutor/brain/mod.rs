@@ -26,8 +26,10 @@ use crate::session::assessment::AnswerInput;
 use crate::session::lifecycle::Refusal;
 use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::exams::CandidateQuestion;
+use crate::tutor::grounding::CourseGrounding;
 use crate::tutor::library::TutorSettings;
-use crate::tutor::model::ModelProposal;
+use crate::tutor::lite::snapshot_lite;
+use crate::tutor::model::{ModelProposal, ModelTurnRequest};
 use crate::tutor::policy::{Action, Policy, TurnFacts, policy};
 use crate::tutor::retrieval::UnitIndex;
 use crate::tutor::scope::Mapped;
@@ -455,5 +457,33 @@ fn model_label(violation: super::validate::Violation) -> &'static str {
         TooManyDrillSteps => "model_too_many_drill_steps",
         TooLong => "model_too_long",
         SeveralQuestions => "model_several_questions",
+    }
+}
+
+/// What a model tutor is asked for a message: the policy the message leads to (the brain's
+/// own mapping), the grounding retrieved for it, and the bounds of the reply.
+pub fn model_request(
+    tutor: Tutor<'_>,
+    state: &TutorState,
+    grounding: &CourseGrounding,
+    message: &str,
+    now_ms: u64,
+) -> ModelTurnRequest {
+    let mapped = tutor.index.map(message);
+    let policy = policy_for(tutor, state, &mapped, now_ms);
+    let available = desired_available(tutor, state, &policy, now_ms);
+    let context = (tutor.course, tutor.index);
+    let grounding = grounding.ground(context, message, &policy, (&state.snapshot, now_ms));
+    let units = tutor.course.unit_ids();
+    let lite = snapshot_lite(&state.snapshot, &tutor.course.graph, &units, now_ms);
+    ModelTurnRequest {
+        course_title: tutor.course.doc.title.clone(),
+        available: available.into_iter().map(str::to_owned).collect(),
+        policy,
+        grounding,
+        lite,
+        event: "tutor.message".to_owned(),
+        input: message.to_owned(),
+        course_units: units,
     }
 }

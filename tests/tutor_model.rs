@@ -1,0 +1,66 @@
+//! The model tutor through a real server and a real OpenAI-compatible endpoint on loopback:
+//! a proposal within the policy is spoken with the brain's card; a proposal that breaks a
+//! rule, and a model that hangs, give the embedded brain's turn, with the reason in the turn
+//! log's metrics; a card event never waits for the model.
+
+use serde_json::json;
+use viva_testkit::openai::{Behaviour, endpoint};
+
+use crate::harness::{Auth, Client, Server, card, http_get, start_tutor, tutor_send};
+
+const SAYS: &str = r#"{"action": "socratic_question", "target_unit": "add-1digit", "text": "What do you add to 8 to make ten?", "exam_question_id": null, "key_ideas": [], "worked_example": null, "mapped_units": []}"#;
+
+const FORBIDDEN: &str = r#"{"action": "concept_card", "target_unit": "add-1digit", "text": "Key ideas.", "exam_question_id": null, "key_ideas": ["Count on."], "worked_example": null, "mapped_units": []}"#;
+
+async fn tutored(behaviour: Behaviour, timeout: &str) -> (Server, Client) {
+    let (url, _requests) = endpoint(behaviour).await;
+    let server = Server::start_with_llm(&url, "test", timeout).await;
+    let mut ann = Client::connect(&server, Auth::bearer("ann")).await;
+    start_tutor(&mut ann, "ARITHMETIC").await;
+    (server, ann)
+}
+
+#[tokio::test]
+async fn a_proposal_within_the_policy_is_spoken_with_the_brains_card() {
+    let (server, mut ann) = tutored(Behaviour::Says(SAYS, "stop"), "8s").await;
+    let message = json!({"type": "tutor.message", "text": "how do I add 8 and 5"});
+    let turn = tutor_send(&mut ann, message).await;
+    assert_eq!(turn["action"], "socratic_question", "{turn}");
+    assert_eq!(
+        turn["messages"][0]["text"],
+        "What do you add to 8 to make ten?"
+    );
+    assert_eq!(card(&turn)["kind"], "socratic_question");
+    let drill = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
+    assert_eq!(
+        drill["action"], "drill",
+        "card events are the brain's: {drill}"
+    );
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    let used = "viva_llm_calls_total{call=\"tutor\",outcome=\"used\"} 1";
+    assert!(metrics.contains(used), "{metrics}");
+}
+
+#[tokio::test]
+async fn a_proposal_breaking_a_rule_gives_the_brains_turn_and_counts_why() {
+    let (server, mut ann) = tutored(Behaviour::Says(FORBIDDEN, "stop"), "8s").await;
+    let message = json!({"type": "tutor.message", "text": "what's for lunch"});
+    let turn = tutor_send(&mut ann, message).await;
+    assert_eq!(turn["action"], "socratic_question", "{turn}");
+    assert_ne!(turn["messages"][0]["text"], "Key ideas.");
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    let counted = "viva_tutor_fallbacks_total{reason=\"model_action_not_allowed\"} 1";
+    assert!(metrics.contains(counted), "{metrics}");
+}
+
+#[tokio::test]
+async fn a_model_that_hangs_gives_the_brains_turn_after_its_timeout() {
+    let (server, mut ann) = tutored(Behaviour::Hangs, "1s").await;
+    let message = json!({"type": "tutor.message", "text": "how do I add 8 and 5"});
+    let turn = tutor_send(&mut ann, message).await;
+    assert_eq!(turn["action"], "socratic_question", "{turn}");
+    assert_eq!(turn["target_unit"], "add-1digit");
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    let counted = "viva_tutor_fallbacks_total{reason=\"model_timeout\"} 1";
+    assert!(metrics.contains(counted), "{metrics}");
+}
