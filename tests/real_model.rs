@@ -96,3 +96,71 @@ async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
         "{metrics}"
     );
 }
+
+/// A tutoring session with the same real model as its tutor: every message's turn is the
+/// model's proposal held to the policy, or the brain's when it broke a rule; either way the
+/// student gets a turn the policy allows, and the owner's turn log says which.
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tutoring_session_runs_with_a_real_model_tutor() {
+    let Some(llama) = LlamaServer::start(2) else {
+        return;
+    };
+    let server = Server::start_with_llm(&llama.base_url(), MODEL_NAME, CALL_TIMEOUT).await;
+    let mut client = Client::connect(&server, Auth::bearer("tia"))
+        .await
+        .waiting(EVENT_WAIT);
+    let (started, _) = harness::start_tutor(&mut client, "ARITHMETIC").await;
+    let messages = [
+        "how do I add 8 and 5 in my head?",
+        "I don't get what making ten means",
+        "can you explain it again with a different example",
+    ];
+    for text in messages {
+        let message = serde_json::json!({"type": "tutor.message", "text": text});
+        let turn = harness::tutor_send(&mut client, message).await;
+        let allowed = [
+            "socratic_question",
+            "drill",
+            "concept_card",
+            "prerequisite_nudge",
+            "exam",
+        ];
+        assert!(
+            allowed.contains(&turn["action"].as_str().unwrap_or("")),
+            "{turn}"
+        );
+        let words = turn["messages"][0]["text"].as_str().unwrap_or("");
+        assert!(
+            !words.is_empty() && words.split_whitespace().count() <= 170,
+            "{turn}"
+        );
+    }
+    client
+        .send_json(serde_json::json!({"type": "session.end", "event_id": "end"}))
+        .await;
+    client.expect("session.completed").await;
+    let session_id = started["session_id"].as_str().unwrap_or_default();
+    let result = http_get(&server, &result_path(session_id), Some(&token("tia")))
+        .await
+        .json();
+    let calls: Vec<&Value> = result["log"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|turn| turn["examiner"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(
+        calls.len(),
+        messages.len(),
+        "one model call per message: {result}"
+    );
+    for call in calls {
+        assert_eq!(call["call"], "tutor", "{call}");
+        assert_eq!(call["model"], MODEL_NAME);
+        let outcome = call["outcome"].as_str().unwrap_or("");
+        assert!(
+            outcome == "used" || call["fallback_reason"].is_string(),
+            "{call}"
+        );
+    }
+}

@@ -44,15 +44,16 @@ pub fn tutor_prompt(
     )?;
     let user = prompts.render(
         Template::TutorTurn,
-        &json!({"policy_json": pretty(&policy_json(policy)),
-                "context_json": pretty(&context_json(grounding, lite)),
+        &json!({"policy_json": compact(&policy_json(policy)),
+                "context_json": compact(&context_json(policy, grounding, lite)),
                 "event": student.event, "student_input": student.input}),
     )?;
     Ok(TutorPrompt { system, user })
 }
 
-fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_default()
+/// One line of JSON: a small model's context is short, and whitespace costs tokens.
+fn compact(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// The policy as the model reads it.
@@ -73,8 +74,12 @@ pub fn policy_json(policy: &Policy) -> Value {
     })
 }
 
-/// The retrieved context and a short summary of the student.
-pub fn context_json(grounding: &Grounding, lite: &SnapshotLite) -> Value {
+/// The retrieved context and a short summary of the student. Exam candidates are sent only
+/// when the policy allows an exam this turn.
+pub fn context_json(policy: &Policy, grounding: &Grounding, lite: &SnapshotLite) -> Value {
+    let exam_allowed = policy
+        .allowed_actions
+        .contains(&viva_core::tutor::policy::Action::Exam);
     let anchors: Vec<Value> = grounding
         .anchors
         .iter()
@@ -91,6 +96,7 @@ pub fn context_json(grounding: &Grounding, lite: &SnapshotLite) -> Value {
     let candidates: Vec<Value> = grounding
         .candidates
         .iter()
+        .filter(|_| exam_allowed)
         .map(|q| {
             json!({"question_id": q.question_id, "unit_id": q.unit_id, "tier": q.tier,
                    "stem": q.stem, "options": q.options})

@@ -62,6 +62,9 @@ pub struct TutorTurnLog {
     /// Why the proposed reply was replaced, when it was.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fallback: Option<String>,
+    /// The model call behind the turn, when a model tutor was asked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub examiner: Vec<ExaminerCall>,
 }
 
 /// A tier a unit reached.

@@ -265,7 +265,7 @@ impl TutorCore {
             feedback: turn
                 .fallback
                 .map(|reason| format!("{FALLBACK_PREFIX}{reason}")),
-            examiner: Vec::new(),
+            examiner: self.model_call.take().into_iter().collect(),
         });
     }
 
@@ -522,6 +522,7 @@ impl SessionMode for TutorCore {
                     .as_deref()
                     .and_then(|f| f.strip_prefix(FALLBACK_PREFIX))
                     .map(str::to_owned),
+                examiner: turn.examiner.clone(),
             })
             .collect();
         Some(SessionResult::Tutor(result))

@@ -2,7 +2,8 @@
 //! never searches. For one turn, by BM25 over the student's message:
 //!
 //! - **anchors**: the scoped units' titles and anchors, top [`ANCHORS`];
-//! - **chunks**: content of the scoped units, top [`CHUNKS`] — the course's written lessons
+//! - **chunks**: content of the scoped units, top [`CHUNKS`] within [`CHUNK_WORDS`] words —
+//!   the course's written lessons
 //!   and worked explanations, each rubric fact of the unit's drill elements (with its
 //!   source), and the memo of each exam question the student is locked out of (a memo of a
 //!   question the student may still take would hand the model its answer, so it is left out);
@@ -25,6 +26,9 @@ use crate::exam::acs::AcsLibrary;
 pub const ANCHORS: usize = 6;
 /// Content chunks injected.
 pub const CHUNKS: usize = 8;
+/// Words of content injected at most: the top chunks that fit (a small model's context is
+/// 2,048 tokens; at least one chunk is always sent).
+pub const CHUNK_WORDS: usize = 600;
 /// Exam candidates injected.
 pub const CANDIDATES: usize = 10;
 
@@ -161,9 +165,16 @@ impl CourseGrounding {
             .flat_map(|unit| (0..self.chunks.len()).filter(move |i| self.chunks[*i].unit == *unit))
             .filter(|index| allowed(*index))
             .collect();
+        let mut words = 0;
         first_unique(ranked.chain(fill), CHUNKS)
             .into_iter()
-            .map(|index| self.chunks[index].clone())
+            .map(|index| &self.chunks[index])
+            .take_while(|chunk| {
+                let first = words == 0;
+                words += chunk.text.split_whitespace().count();
+                first || words <= CHUNK_WORDS
+            })
+            .cloned()
             .collect()
     }
 
