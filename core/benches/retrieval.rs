@@ -6,8 +6,9 @@
 //!
 //! Run with `cargo bench -p viva-core --bench retrieval`.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{blueprints, sources};
 use serde::Deserialize;
 use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::{BlueprintLibrary, Source, parse};
@@ -25,37 +26,6 @@ struct Query {
     course_id: String,
     text: String,
     unit: Option<String>,
-}
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn sources(dir: &Path) -> Vec<Source> {
-    let mut found = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for path in std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-        {
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "yaml") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-        .into_iter()
-        .map(|path| Source {
-            text: std::fs::read_to_string(&path).unwrap_or_default(),
-            path: path.display().to_string(),
-        })
-        .collect()
 }
 
 /// Counts over one set of queries.
@@ -124,14 +94,11 @@ fn title_match(course: &viva_blueprint::course::Course, text: &str) -> Vec<(Stri
 }
 
 fn main() {
-    let root = root();
-    let skills =
-        BlueprintLibrary::load(&sources(&root.join("blueprints/skills")), &[]).expect("skills");
-    let courses = CourseSet::load(&sources(&root.join("blueprints/courses")), &skills, &|_| {
-        true
-    })
-    .expect("courses");
-    let path = root.join("bench/tutor/queries.yaml");
+    let root = blueprints();
+    let skills = BlueprintLibrary::load(&sources(&root.join("skills")), &[]).expect("skills");
+    let courses = CourseSet::load(&sources(&root.join("courses")), &skills, &|_| true);
+    let courses = courses.expect("courses");
+    let path = root.join("../bench/tutor/queries.yaml");
     let source = Source {
         text: std::fs::read_to_string(&path).expect("bench/tutor/queries.yaml"),
         path: path.display().to_string(),

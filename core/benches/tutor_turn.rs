@@ -9,12 +9,14 @@
 //! Run with `cargo bench -p viva-core --bench tutor_turn`.
 
 use std::hint::black_box;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+mod common;
+
+use common::{blueprints, sources};
 use criterion::Criterion;
 use viva_blueprint::course::CourseSet;
-use viva_blueprint::library::{BlueprintLibrary, Source};
+use viva_blueprint::library::BlueprintLibrary;
 use viva_blueprint::rubric::RubricSet;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::session::assessment::AnswerInput;
@@ -33,37 +35,6 @@ const MESSAGES: [&str; 4] = [
     "can you explain the rule again with an example",
     "what should I learn next",
 ];
-
-fn blueprints() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blueprints")
-}
-
-fn sources(dir: &Path) -> Vec<Source> {
-    let mut found = Vec::new();
-    let mut dirs = vec![dir.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        for path in std::fs::read_dir(&dir)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .map(|e| e.path())
-        {
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|ext| ext == "yaml") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-        .into_iter()
-        .map(|path| Source {
-            text: std::fs::read_to_string(&path).unwrap_or_default(),
-            path: path.display().to_string(),
-        })
-        .collect()
-}
 
 struct World {
     tutor: TutorLibrary,

@@ -19,7 +19,7 @@ use crate::tutor::brain::{
 };
 use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
-use crate::tutor::model::{ModelAnswer, ModelTurnRequest, model_fault};
+use crate::tutor::model::{ModelAnswer, ModelProposal, ModelTurnRequest, model_fault};
 use crate::tutor::snapshot::StudentSnapshot;
 
 /// How a turn-log entry names the reason its proposal was replaced (`feedback`).
@@ -162,25 +162,11 @@ impl TutorCore {
                 "no message awaits the model",
             ));
         };
-        let proposal = answer.value.as_ref().ok();
-        let tutor = Tutor {
-            model: proposal,
-            ..self.tutor(ctx)?
-        };
-        let mut state = self.state.clone();
-        let mut turn = take_turn(
-            tutor,
-            &mut state,
-            TutorInput::Message(message.clone()),
-            now_ms,
-        )?;
+        let input = TutorInput::Message(message.clone());
+        let mut turn = self.turn_with(input, answer.value.as_ref().ok(), ctx, now_ms)?;
         if let Err(reason) = &answer.value {
             turn.fallback = Some(model_fault(reason));
         }
-        if state.snapshot != self.state.snapshot {
-            self.revision += 1;
-        }
-        self.state = state;
         self.pending = None;
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         self.model_call = answer.call;
@@ -193,7 +179,22 @@ impl TutorCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<Turn, Refusal> {
-        let tutor = self.tutor(ctx)?;
+        self.turn_with(input, None, ctx, now_ms)
+    }
+
+    /// One turn of the brain (with a model's proposal, if any), applied only if it is not
+    /// refused; a changed snapshot bumps the revision.
+    fn turn_with(
+        &mut self,
+        input: TutorInput,
+        model: Option<&ModelProposal>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<Turn, Refusal> {
+        let tutor = Tutor {
+            model,
+            ..self.tutor(ctx)?
+        };
         let mut state = self.state.clone();
         let turn = take_turn(tutor, &mut state, input, now_ms)?;
         if state.snapshot != self.state.snapshot {
