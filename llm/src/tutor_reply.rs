@@ -201,7 +201,8 @@ fn cleaned(mapped: Vec<RawMapped>, course_units: &[String]) -> Vec<Mapped> {
 }
 
 /// The response format asked of the model for this turn: only the allowed actions, the
-/// scoped units and the available exam questions can be written.
+/// policy's target unit (the unit whose card the turn shows; the brain refuses any other)
+/// and the available exam questions can be written.
 pub fn tutor_schema(bounds: TurnBounds<'_>) -> Value {
     let policy = bounds.policy;
     let actions: Vec<&str> = policy
@@ -223,7 +224,7 @@ pub fn tutor_schema(bounds: TurnBounds<'_>) -> Value {
                      "worked_example", "mapped_units"],
         "properties": {
             "action": {"type": "string", "enum": actions},
-            "target_unit": {"type": "string", "enum": policy.scoped_units},
+            "target_unit": {"type": "string", "enum": [policy.target]},
             "text": {"type": "string", "minLength": 1, "maxLength": 1200},
             "exam_question_id": {"enum": exam_ids},
             "key_ideas": {"type": "array", "maxItems": max_ideas,
@@ -414,7 +415,7 @@ mod tests {
             props["action"]["enum"],
             json!(["socratic_question", "drill"])
         );
-        assert_eq!(props["target_unit"]["enum"], json!(["add", "sub"]));
+        assert_eq!(props["target_unit"]["enum"], json!(["add"]), "the policy's target only");
         assert_eq!(props["exam_question_id"]["enum"], json!(["add-b1", null]));
         assert_eq!(props["key_ideas"]["maxItems"], 0, "no card unless stuck");
         assert_eq!(
