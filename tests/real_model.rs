@@ -1,7 +1,8 @@
-//! A short exam end to end through a real `viva serve` whose examiner is a real small model:
-//! llama.cpp's `llama-server` with Qwen2.5-Coder-0.5B on loopback, set up by
-//! `scripts/llm-setup`. Its own test binary, so it runs with the machine to itself (cargo
-//! runs test binaries one after another). It asserts behaviour, not speed: each model call
+//! A short exam, and a tutoring session, end to end through a real `viva serve` whose
+//! examiner and tutor are a real small model: llama.cpp's `llama-server` with
+//! Qwen2.5-Coder-0.5B on loopback, set up by `scripts/llm-setup`. Its own test binary, so it
+//! runs with the machine to itself (cargo runs test binaries one after another), and its
+//! tests take the machine in turn. It asserts behaviour, not speed: each model call
 //! gets a timeout only a hang reaches, and the client waits longer still, so the test
 //! passes on a busy machine too (docs/benchmarks.md has the latencies). Without the model
 //! it is skipped loudly, except under CI, where it fails.
@@ -25,6 +26,10 @@ const CALL_TIMEOUT: &str = "120s";
 /// fallback rather than a client giving up.
 const EVENT_WAIT: std::time::Duration = std::time::Duration::from_secs(150);
 
+/// Held by each test for its whole run: the two tests would otherwise share two cores with
+/// two llama-servers at once.
+static MACHINE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
 /// The model name the server sends and the turn log records.
 const MODEL_NAME: &str = "qwen2.5-coder-0.5b";
 
@@ -39,6 +44,7 @@ fn turn_logs(result: &Value) -> Vec<Vec<Value>> {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
+    let _machine = MACHINE.lock().await;
     let Some(llama) = LlamaServer::start(2) else {
         return;
     };
@@ -102,6 +108,7 @@ async fn a_short_exam_runs_end_to_end_with_a_real_model_examiner() {
 /// student gets a turn the policy allows, and the owner's turn log says which.
 #[tokio::test(flavor = "multi_thread")]
 async fn a_tutoring_session_runs_with_a_real_model_tutor() {
+    let _machine = MACHINE.lock().await;
     let Some(llama) = LlamaServer::start(2) else {
         return;
     };

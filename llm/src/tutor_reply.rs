@@ -415,7 +415,11 @@ mod tests {
             props["action"]["enum"],
             json!(["socratic_question", "drill"])
         );
-        assert_eq!(props["target_unit"]["enum"], json!(["add"]), "the policy's target only");
+        assert_eq!(
+            props["target_unit"]["enum"],
+            json!(["add"]),
+            "the policy's target only"
+        );
         assert_eq!(props["exam_question_id"]["enum"], json!(["add-b1", null]));
         assert_eq!(props["key_ideas"]["maxItems"], 0, "no card unless stuck");
         assert_eq!(
