@@ -310,15 +310,11 @@ async fn notices_reach_the_addressed_node_only() {
     assert!(two.try_recv().is_err(), "node two heard nothing");
 }
 
+/// A new student of ARITHMETIC, as stored.
 fn snapshot_of(user: &str) -> viva_core::checkpoint::tutor_format::SnapshotRecord {
-    viva_core::checkpoint::tutor_format::SnapshotRecord {
-        user_id: user.into(),
-        course_id: "ARITHMETIC".into(),
-        focus_unit: "add-1digit".into(),
-        units: Default::default(),
-        locks: Default::default(),
-        revisit: Vec::new(),
-    }
+    let cold =
+        viva_core::tutor::snapshot::StudentSnapshot::cold_start(user, "ARITHMETIC", "add-1digit");
+    viva_core::session::tutor_snapshot::snapshot_record(&cold)
 }
 
 #[tokio::test]

@@ -86,15 +86,11 @@ impl TutorStore for FileStore {
 mod tests {
     use super::*;
 
+    /// A new student of course `C`, as stored.
     fn cold(user: &str) -> SnapshotRecord {
-        SnapshotRecord {
-            user_id: user.into(),
-            course_id: "C".into(),
-            focus_unit: "a".into(),
-            units: Default::default(),
-            locks: Default::default(),
-            revisit: Vec::new(),
-        }
+        viva_core::session::tutor_snapshot::snapshot_record(
+            &viva_core::tutor::snapshot::StudentSnapshot::cold_start(user, "C", "a"),
+        )
     }
 
     #[tokio::test]

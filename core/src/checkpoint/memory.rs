@@ -228,15 +228,11 @@ impl TutorStore for MemoryStore {
 mod snapshot_tests {
     use super::*;
 
+    /// A new student of course `C`, as stored.
     fn cold(user: &str) -> SnapshotRecord {
-        SnapshotRecord {
-            user_id: user.into(),
-            course_id: "C".into(),
-            focus_unit: "a".into(),
-            units: Default::default(),
-            locks: Default::default(),
-            revisit: Vec::new(),
-        }
+        crate::session::tutor_snapshot::snapshot_record(
+            &crate::tutor::snapshot::StudentSnapshot::cold_start(user, "C", "a"),
+        )
     }
 
     /// Runs a memory-store future, which never waits.

@@ -147,32 +147,6 @@ impl TutorCore {
         ))
     }
 
-    /// The pending message's turn: the model's proposal where it holds to the policy, else
-    /// the brain's own turn with the reason.
-    fn answer_pending(
-        &mut self,
-        life: &mut Lifecycle,
-        answer: ModelAnswer,
-        ctx: StepContext<'_>,
-        now_ms: u64,
-    ) -> Result<(), Refusal> {
-        let Some(message) = self.pending.clone() else {
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                "no message awaits the model",
-            ));
-        };
-        let input = TutorInput::Message(message.clone());
-        let mut turn = self.turn_with(input, answer.value.as_ref().ok(), ctx, now_ms)?;
-        if let Err(reason) = &answer.value {
-            turn.fallback = Some(model_fault(reason));
-        }
-        self.pending = None;
-        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
-        self.model_call = answer.call;
-        self.emit_turn(life, turn, Some(message), ctx, now_ms)
-    }
-
     fn turn(
         &mut self,
         input: TutorInput,
@@ -422,6 +396,8 @@ impl SessionMode for TutorCore {
         }
     }
 
+    /// The pending message's turn: the model's proposal where it holds to the policy, else
+    /// the brain's own turn with the reason.
     fn take_tutor_answer(
         &mut self,
         life: &mut Lifecycle,
@@ -429,7 +405,21 @@ impl SessionMode for TutorCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.answer_pending(life, answer, ctx, now_ms)
+        let Some(message) = self.pending.clone() else {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "no message awaits the model",
+            ));
+        };
+        let input = TutorInput::Message(message.clone());
+        let mut turn = self.turn_with(input, answer.value.as_ref().ok(), ctx, now_ms)?;
+        if let Err(reason) = &answer.value {
+            turn.fallback = Some(model_fault(reason));
+        }
+        self.pending = None;
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        self.model_call = answer.call;
+        self.emit_turn(life, turn, Some(message), ctx, now_ms)
     }
 
     /// The opening turn: the tutor greets the student on the focus unit.

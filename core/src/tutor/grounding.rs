@@ -19,7 +19,7 @@ use viva_blueprint::course::{Course, ExamQuestion};
 use super::bm25::Bm25;
 use super::policy::Policy;
 use super::retrieval::UnitIndex;
-use super::snapshot::{StudentSnapshot, Tier};
+use super::snapshot::StudentSnapshot;
 use crate::exam::acs::AcsLibrary;
 
 /// Anchors injected.
@@ -192,7 +192,7 @@ impl CourseGrounding {
         let allowed = |index: usize| {
             let q = &questions[index];
             q.unit == policy.target
-                && tier_name(tier) == q.tier.as_str()
+                && tier.as_str() == q.tier.as_str()
                 && snapshot.locked_for_ms(&q.question_id, now_ms).is_none()
         };
         let ranked = self
@@ -206,10 +206,6 @@ impl CourseGrounding {
             .map(|index| candidate(&questions[index]))
             .collect()
     }
-}
-
-fn tier_name(tier: Tier) -> &'static str {
-    tier.as_str()
 }
 
 /// The first `limit` distinct positions of `order`.

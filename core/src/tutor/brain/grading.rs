@@ -2,7 +2,7 @@
 
 use viva_blueprint::course::{Course, ExamQuestion};
 use viva_protocol::ErrorCode;
-use viva_protocol::tutor::{Card, TimelineMessage, TurnAction};
+use viva_protocol::tutor::{Card, PolicyDebug, TimelineMessage, TurnAction};
 
 use super::render::{debug_view, exam_question_of};
 use super::{
@@ -52,17 +52,18 @@ pub(super) fn check_open_drill(
         confusion: checked.grade.confusion.clone(),
         streak: state.snapshot.unit(&unit).drill_streak,
     };
-    let next = next_step_hint(tutor, state, &unit, now_ms);
-    let text = format!("{} {next}", sentence(&checked.feedback));
-    Ok(result_turn(
+    let mut turn = result_turn(
         tutor,
         state,
         &unit,
         TurnAction::DrillResult,
-        cards::message(text, Some(card)),
+        cards::message(sentence(&checked.feedback), Some(card)),
         outcome(checked.grade.right),
         now_ms,
-    ))
+    );
+    let next = next_step_hint(&turn.debug);
+    turn.messages[0].text = format!("{} {next}", turn.messages[0].text);
+    Ok(turn)
 }
 
 pub(super) fn outcome(right: bool) -> Option<&'static str> {
@@ -73,14 +74,8 @@ pub(super) fn no_open(message: &str) -> Refusal {
     Refusal::new(ErrorCode::NoOpenQuestion, message)
 }
 
-/// What the student can do next, after a drill result.
-pub(super) fn next_step_hint(
-    tutor: Tutor<'_>,
-    state: &TutorState,
-    unit: &str,
-    now_ms: u64,
-) -> &'static str {
-    let policy = policy_for(tutor, state, &[certain(unit)], now_ms);
+/// What the student can do next, after a drill result, from the result's policy.
+pub(super) fn next_step_hint(policy: &PolicyDebug) -> &'static str {
     if policy.exam_ready {
         "You are ready for the exam: continue to take it."
     } else if policy.stuck {
