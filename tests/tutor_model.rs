@@ -1,12 +1,15 @@
 //! The model tutor through a real server and a real OpenAI-compatible endpoint on loopback:
-//! a proposal within the policy is spoken with the brain's card; a proposal that breaks a
-//! rule, and a model that hangs, give the embedded brain's turn, with the reason in the turn
-//! log's metrics; a card event never waits for the model.
+//! a proposal within the policy streams its words as `tutor.delta` previews and is spoken
+//! with the brain's card; a proposal that breaks a rule (shown nothing), and a model that
+//! hangs, give the embedded brain's turn, with the reason in the turn log's metrics; a card
+//! event never waits for the model.
 
 use serde_json::json;
 use viva_testkit::openai::{Behaviour, endpoint};
 
-use crate::harness::{Auth, Client, Server, card, http_get, start_tutor, tutor_send};
+use crate::harness::{
+    Auth, Client, Server, card, http_get, start_tutor, tutor_send, tutor_send_streamed,
+};
 
 const SAYS: &str = r#"{"action": "socratic_question", "target_unit": "add-1digit", "text": "What do you add to 8 to make ten?", "exam_question_id": null, "key_ideas": [], "worked_example": null, "mapped_units": []}"#;
 
@@ -24,12 +27,19 @@ async fn tutored(behaviour: Behaviour, timeout: &str) -> (Server, Client) {
 async fn a_proposal_within_the_policy_is_spoken_with_the_brains_card() {
     let (server, mut ann) = tutored(Behaviour::Says(SAYS, "stop"), "8s").await;
     let message = json!({"type": "tutor.message", "text": "how do I add 8 and 5"});
-    let turn = tutor_send(&mut ann, message).await;
+    let (deltas, turn) = tutor_send_streamed(&mut ann, message).await;
     assert_eq!(turn["action"], "socratic_question", "{turn}");
     assert_eq!(
         turn["messages"][0]["text"],
         "What do you add to 8 to make ten?"
     );
+    assert!(deltas.len() > 1, "the words stream in pieces: {deltas:?}");
+    for delta in &deltas {
+        assert_eq!(delta["turn"], turn["turn"], "{delta}");
+        assert!(delta.get("seq").is_none(), "a preview has no seq: {delta}");
+    }
+    let streamed: String = deltas.iter().filter_map(|d| d["text"].as_str()).collect();
+    assert_eq!(streamed, "What do you add to 8 to make ten?");
     assert_eq!(card(&turn)["kind"], "socratic_question");
     let drill = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
     assert_eq!(
@@ -45,7 +55,12 @@ async fn a_proposal_within_the_policy_is_spoken_with_the_brains_card() {
 async fn a_proposal_breaking_a_rule_gives_the_brains_turn_and_counts_why() {
     let (server, mut ann) = tutored(Behaviour::Says(FORBIDDEN, "stop"), "8s").await;
     let message = json!({"type": "tutor.message", "text": "what's for lunch"});
-    let turn = tutor_send(&mut ann, message).await;
+    let (deltas, turn) = tutor_send_streamed(&mut ann, message).await;
+    assert_eq!(
+        deltas,
+        Vec::<serde_json::Value>::new(),
+        "a forbidden opening shows nothing"
+    );
     assert_eq!(turn["action"], "socratic_question", "{turn}");
     assert_ne!(turn["messages"][0]["text"], "Key ideas.");
     let metrics = http_get(&server, "/metrics", None).await.body;

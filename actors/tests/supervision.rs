@@ -25,7 +25,7 @@ use viva_core::exam::acs::AcsLibrary;
 use viva_core::exam::plan::PlanDefaults;
 use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
-    QuestionDeltas, QuestionRequest,
+    QuestionRequest, TextDeltas,
 };
 use viva_core::session::assessment::AnswerInput;
 use viva_core::session::phase::{LivePhase, Phase};
@@ -642,7 +642,7 @@ impl Examiner for GatedExaminer {
     fn phrase<'a>(
         &'a self,
         request: &'a QuestionRequest,
-        _: QuestionDeltas<'a>,
+        _: TextDeltas<'a>,
     ) -> ExaminerFuture<'a, Examined<String>> {
         Box::pin(async move {
             self.wait().await;

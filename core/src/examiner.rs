@@ -68,10 +68,11 @@ impl<T> Examined<T> {
     }
 }
 
-/// Where a question's text goes while a model is still writing it, piece by piece.
-pub type QuestionDeltas<'a> = &'a (dyn Fn(&str) + Send + Sync);
+/// Where a model's text (a question, a tutor's words) goes while the model is still writing
+/// it, piece by piece.
+pub type TextDeltas<'a> = &'a (dyn Fn(&str) + Send + Sync);
 
-/// A [`QuestionDeltas`] that drops every piece.
+/// A [`TextDeltas`] that drops every piece.
 pub fn no_deltas(_: &str) {}
 
 /// Every reason an examiner may give for falling back (`viva_llm_fallbacks_total`'s
@@ -143,7 +144,7 @@ pub trait Examiner: Send + Sync + 'static {
     fn phrase<'a>(
         &'a self,
         request: &'a QuestionRequest,
-        deltas: QuestionDeltas<'a>,
+        deltas: TextDeltas<'a>,
     ) -> ExaminerFuture<'a, Examined<String>>;
     /// The verdict on an answer.
     fn assess<'a>(
@@ -279,7 +280,7 @@ impl Examiner for EmbeddedExaminer {
     fn phrase<'a>(
         &'a self,
         request: &'a QuestionRequest,
-        _deltas: QuestionDeltas<'a>,
+        _deltas: TextDeltas<'a>,
     ) -> ExaminerFuture<'a, Examined<String>> {
         Box::pin(async move { Examined::offline(self.phrase_now(request)) })
     }

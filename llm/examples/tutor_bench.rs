@@ -6,8 +6,9 @@
 //! the focus unit, a confusion, a request for an example, and a question about another
 //! unit; after every message the session moves on as a session would (the model's proposal,
 //! where it held to the policy, else the brain's turn; every third turn a drill answered
-//! right). Measured per message: the model call's whole latency, and what came of it — used,
-//! or the reason it fell back. The same-run baseline is a one-token completion of a short
+//! right). Measured per message: the time to the first tutor word streamed (the first
+//! `tutor.delta` a client would get), the model call's whole latency, and what came of it —
+//! used, or the reason it fell back. The same-run baseline is a one-token completion of a short
 //! prompt on the same server, sampled between turns; the report gives ratios to its median.
 //!
 //! Usage: `tutor_bench URL MODEL [TURNS] [TIMEOUT_SECS]`; prints one JSON report.
@@ -17,6 +18,7 @@ use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
+use viva_core::examiner::no_deltas;
 use viva_core::session::assessment::AnswerInput;
 use viva_core::tutor::brain::{
     OpenCard, Tally, Tutor, TutorInput, TutorState, model_request, take_turn,
@@ -130,14 +132,18 @@ async fn main() {
     };
     let now = 1_700_000_000_000;
     let (mut pings, mut latencies, mut outcomes) = (Vec::new(), Vec::new(), BTreeMap::new());
+    let mut first_words = Vec::new();
     let mut brain_refused = 0;
     for turn in 0..turns {
         pings.push(baseline_ms(&baseline).await);
         let message = MESSAGES[turn % MESSAGES.len()];
         let request = model_request(embedded, &state, grounding, message, now);
-        let answer = llm.propose(&request).await;
+        let answer = llm.propose(&request, &no_deltas).await;
         if let Some(call) = &answer.call {
             latencies.push(call.latency_ms as f64);
+            if let Some(first) = call.first_token_ms {
+                first_words.push(first as f64);
+            }
             let outcome = call
                 .fallback_reason
                 .clone()
@@ -164,6 +170,8 @@ async fn main() {
     let ping = summary(pings);
     let base = ping["p50"].as_f64().unwrap_or(1.0).max(1e-9);
     let latency = summary(latencies);
+    let streamed = first_words.len();
+    let first_word = summary(first_words);
     let used = outcomes.get("used").copied().unwrap_or(0);
     let report = json!({
         "model": model,
@@ -171,6 +179,9 @@ async fn main() {
         "baseline_one_token_ms": ping,
         "turn_ms": latency,
         "turn_p50_over_baseline": latency["p50"].as_f64().map(|v| (v / base * 10.0).round() / 10.0),
+        "first_word_ms": first_word,
+        "first_word_p50_over_baseline": first_word["p50"].as_f64().map(|v| (v / base * 10.0).round() / 10.0),
+        "turns_streamed": streamed,
         "outcomes": outcomes,
         "used_rate": used as f64 / turns.max(1) as f64,
         "used_then_refused_by_the_brain": brain_refused,

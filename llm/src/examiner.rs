@@ -15,7 +15,7 @@ use viva_core::exam::examiner::coverage::live_sub_elements;
 use viva_core::exam::types::{QuestionKind, Score};
 use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerCall,
-    ExaminerFuture, QuestionDeltas, QuestionRequest,
+    ExaminerFuture, QuestionRequest, TextDeltas,
 };
 
 use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
@@ -23,13 +23,14 @@ use viva_core::exam::examiner::rubric_exam::asked_question;
 
 use crate::call_log::CallLog;
 pub use crate::call_log::prompt_hash;
+use crate::json_stream::FieldStream;
 use crate::metrics::LlmMetrics;
 use crate::prompts::{Prompts, Template};
 use crate::provider::{CallError, Flow, Provider};
 use crate::rubric_check::{check_findings, findings_schema, merge, rubric_variables};
 use crate::verdict::{
-    PlanBounds, QuestionStream, check_phrasing, check_question, check_verdict, hopeless_question,
-    question_schema, verdict_schema,
+    PlanBounds, check_phrasing, check_question, check_verdict, hopeless_question, question_schema,
+    verdict_schema,
 };
 
 /// Calls and fallbacks so far, by reason.
@@ -193,12 +194,12 @@ impl LlmExaminer {
     async fn phrase_by_model(
         &self,
         request: &QuestionRequest,
-        deltas: QuestionDeltas<'_>,
+        deltas: TextDeltas<'_>,
         log: &mut CallLog,
     ) -> Result<String, &'static str> {
         let prompt = self.question_prompt(request);
         let (system, user) = self.prompts_for(request.rating, prompt, log)?;
-        let mut question = QuestionStream::default();
+        let mut question = FieldStream::new("question");
         let mut first_words = None;
         let mut piece = |piece: &str| {
             let words = question.feed(piece);
@@ -357,7 +358,7 @@ impl Examiner for LlmExaminer {
     fn phrase<'a>(
         &'a self,
         request: &'a QuestionRequest,
-        deltas: QuestionDeltas<'a>,
+        deltas: TextDeltas<'a>,
     ) -> ExaminerFuture<'a, Examined<String>> {
         Box::pin(async move {
             let mut log = CallLog::new("phrase");

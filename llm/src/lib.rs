@@ -4,6 +4,8 @@
 //!
 //! - [`grounding`]: the contract appended in code to every examiner system prompt, and the
 //!   fixed sentence for an assessment without sources.
+//! - [`json_stream`]: a JSON reply read while it streams in (one string field's words, and
+//!   the complete value of a field written before it).
 //! - [`prompts`]: the minijinja templates of `prompts/`, compiled in, replaceable from a
 //!   folder, and checked at load.
 //! - [`verdict`]: the model's assessment checked against the exam plan (score, feedback,
@@ -26,6 +28,7 @@
 mod call_log;
 pub mod examiner;
 pub mod grounding;
+pub mod json_stream;
 pub mod metrics;
 pub mod prompts;
 pub mod provider;

@@ -4,18 +4,24 @@
 //! [`crate::tutor_reply`] (and again by the brain). Each call is made once; a failure, a
 //! timeout or a reply that breaks a rule comes back as the reason, and the brain's own turn
 //! is used. Every call comes back with its turn log.
+//!
+//! The reply streams: its text goes to the client as `tutor.delta` pieces, but only once
+//! the action and target written before it are allowed (and an exam's question is one of
+//! the available ones); a reply that opens with anything else is dropped at once, and the
+//! brain's turn follows without waiting for the rest.
 
 use std::sync::Arc;
 
-use viva_core::examiner::{Examined, ExaminerFuture};
+use viva_core::examiner::{Examined, ExaminerFuture, TextDeltas};
 use viva_core::tutor::model::{ModelAnswer, ModelProposal, ModelTurnRequest, TutorModel};
 
 use crate::call_log::{CallLog, prompt_hash};
+use crate::json_stream::FieldStream;
 use crate::metrics::LlmMetrics;
 use crate::prompts::Prompts;
-use crate::provider::Provider;
+use crate::provider::{Flow, Provider};
 use crate::tutor_prompt::{StudentTurn, tutor_prompt};
-use crate::tutor_reply::{TurnBounds, check_tutor_reply, tutor_schema};
+use crate::tutor_reply::{Opening, TurnBounds, check_tutor_reply, opening, tutor_schema};
 
 /// The model-backed tutor.
 pub struct LlmTutor {
@@ -42,6 +48,7 @@ impl LlmTutor {
     async fn propose_by_model(
         &self,
         request: &ModelTurnRequest,
+        deltas: TextDeltas<'_>,
         log: &mut CallLog,
     ) -> Result<ModelProposal, &'static str> {
         let student = StudentTurn {
@@ -63,14 +70,38 @@ impl LlmTutor {
             available: &available,
         };
         let schema = Some(("tutor_turn", tutor_schema(bounds)));
+        let mut text = FieldStream::new("text");
+        let (mut first_words, mut refused, began) = (None, None, log.began);
+        let mut piece = |piece: &str| {
+            text.push(piece);
+            match opening(text.raw(), bounds) {
+                Opening::Pending => return Flow::Continue,
+                Opening::Refused(reason) => {
+                    refused = Some(reason);
+                    return Flow::Stop;
+                }
+                Opening::Allowed => {}
+            }
+            let words = text.take_new();
+            if !words.is_empty() {
+                first_words.get_or_insert_with(|| began.elapsed());
+                deltas(&words);
+            }
+            Flow::Continue
+        };
         let reply = self
             .provider
-            .complete(&prompt.system, &prompt.user, schema)
+            .stream(&prompt.system, &prompt.user, schema, &mut piece)
             .await;
         let reply = log.reply.insert(reply.map_err(|err| {
             tracing::warn!(call = "tutor", error = %err, "LLM call failed");
             err.label()
         })?);
+        // The first word that reached the student, not the JSON before it.
+        reply.first_token = first_words;
+        if let Some(reason) = refused {
+            return Err(reason);
+        }
         let checked = check_tutor_reply(&reply.text, reply.truncated, bounds)
             .map_err(|rejection| rejection.label())?;
         Ok(ModelProposal {
@@ -84,10 +115,14 @@ impl LlmTutor {
 }
 
 impl TutorModel for LlmTutor {
-    fn propose<'a>(&'a self, request: &'a ModelTurnRequest) -> ExaminerFuture<'a, ModelAnswer> {
+    fn propose<'a>(
+        &'a self,
+        request: &'a ModelTurnRequest,
+        deltas: TextDeltas<'a>,
+    ) -> ExaminerFuture<'a, ModelAnswer> {
         Box::pin(async move {
             let mut log = CallLog::new("tutor");
-            let outcome = self.propose_by_model(request, &mut log).await;
+            let outcome = self.propose_by_model(request, deltas, &mut log).await;
             let call = log.finish(
                 &self.provider.settings().model,
                 outcome.as_ref().err().copied(),

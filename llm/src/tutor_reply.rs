@@ -23,10 +23,15 @@ use viva_core::tutor::policy::{Action, Policy};
 use viva_core::tutor::scope::Mapped;
 use viva_core::tutor::validate::{ProposedReply, Violation, validate};
 
+use crate::json_stream::complete_value;
+
 /// Longest key idea accepted, in characters.
 pub const MAX_KEY_IDEA: usize = 240;
 /// Most units a reply may map the message to.
 pub const MAX_MAPPED: usize = 3;
+/// Longest text the schema lets a model write, in characters (the policy's word limit is
+/// checked in code).
+pub const MAX_TEXT: usize = 1200;
 
 /// What this turn allows the model to say.
 #[derive(Debug, Clone, Copy)]
@@ -186,6 +191,52 @@ pub fn check_tutor_reply(
     })
 }
 
+/// How far a streaming reply's opening (the fields before its text) has got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// Not all of the action and target (and an exam's question) have arrived.
+    Pending,
+    /// They have, and this turn allows them: the text may be shown as it comes.
+    Allowed,
+    /// They have, and the reply cannot be used: why.
+    Refused(&'static str),
+}
+
+/// Reads the opening of a reply that is still arriving: its action, target and, for an
+/// exam, the question offered. The text is shown only after an allowed opening; a target in
+/// scope that is not the policy's is never shown and is left for the brain to refuse.
+pub fn opening(raw: &str, bounds: TurnBounds<'_>) -> Opening {
+    let (Some(action), Some(target)) = (
+        complete_value(raw, "action"),
+        complete_value(raw, "target_unit"),
+    ) else {
+        return Opening::Pending;
+    };
+    let Some(action) = action_named(&action) else {
+        return Opening::Refused("unknown_action");
+    };
+    if !bounds.policy.allowed_actions.contains(&action) {
+        return Opening::Refused("action_not_allowed");
+    }
+    if !bounds.policy.scoped_units.contains(&target) {
+        return Opening::Refused("target_out_of_scope");
+    }
+    if action == Action::Exam {
+        match complete_value(raw, "exam_question_id") {
+            None => return Opening::Pending,
+            Some(id) if !bounds.available.contains(&id.as_str()) => {
+                return Opening::Refused("exam_question_not_available");
+            }
+            Some(_) => {}
+        }
+    }
+    if target == bounds.policy.target {
+        Opening::Allowed
+    } else {
+        Opening::Pending
+    }
+}
+
 /// The model's mapping, as the policy may read it: known units only, at most
 /// [`MAX_MAPPED`], confidences clamped, not-a-number dropped.
 fn cleaned(mapped: Vec<RawMapped>, course_units: &[String]) -> Vec<Mapped> {
@@ -200,45 +251,55 @@ fn cleaned(mapped: Vec<RawMapped>, course_units: &[String]) -> Vec<Mapped> {
         .collect()
 }
 
-/// The response format asked of the model for this turn: only the allowed actions, the
-/// policy's target unit (the unit whose card the turn shows; the brain refuses any other)
-/// and the available exam questions can be written.
+/// The response format asked of the model for this turn: one branch per allowed action
+/// (`anyOf`), each naming its action as a constant, the policy's target as the only unit
+/// (the unit whose card the turn shows; the brain refuses any other), and only the fields
+/// that action may carry: an exam names one of the available questions, and no branch has
+/// card content (a card's key ideas and worked example come from the course's data, never
+/// from the model). A model that honours schemas can write nothing this turn forbids. The
+/// fields come in the order the stream is read: action and target before the text.
 pub fn tutor_schema(bounds: TurnBounds<'_>) -> Value {
-    let policy = bounds.policy;
-    let actions: Vec<&str> = policy
+    let branches: Vec<Value> = bounds
+        .policy
         .allowed_actions
         .iter()
-        .map(|a| action_name(*a))
+        .filter(|action| **action != Action::Exam || !bounds.available.is_empty())
+        .map(|action| action_branch(*action, bounds))
         .collect();
-    let mut exam_ids: Vec<Value> = bounds.available.iter().map(|id| json!(id)).collect();
-    exam_ids.push(Value::Null);
-    let max_ideas = if policy.stuck {
-        policy.constraints.max_key_ideas
-    } else {
-        0
-    };
+    json!({"anyOf": branches})
+}
+
+fn action_branch(action: Action, bounds: TurnBounds<'_>) -> Value {
+    let mut properties = serde_json::Map::new();
+    properties.insert("action".into(), json!({"const": action_name(action)}));
+    properties.insert("target_unit".into(), json!({"const": bounds.policy.target}));
+    if action == Action::Exam {
+        properties.insert(
+            "exam_question_id".into(),
+            json!({"type": "string", "enum": bounds.available}),
+        );
+    }
+    properties.insert(
+        "text".into(),
+        json!({"type": "string", "minLength": 1, "maxLength": MAX_TEXT}),
+    );
+    properties.insert(
+        "mapped_units".into(),
+        json!({"type": "array", "maxItems": MAX_MAPPED, "items": {
+            "type": "object", "additionalProperties": false,
+            "required": ["unit_id", "confidence"],
+            "properties": {
+                "unit_id": {"type": "string", "enum": bounds.course_units},
+                "confidence": {"type": "number", "minimum": 0, "maximum": 1}
+            }
+        }}),
+    );
+    let required: Vec<&String> = properties.keys().collect();
     json!({
         "type": "object",
         "additionalProperties": false,
-        "required": ["action", "target_unit", "text", "exam_question_id", "key_ideas",
-                     "worked_example", "mapped_units"],
-        "properties": {
-            "action": {"type": "string", "enum": actions},
-            "target_unit": {"type": "string", "enum": [policy.target]},
-            "text": {"type": "string", "minLength": 1, "maxLength": 1200},
-            "exam_question_id": {"enum": exam_ids},
-            "key_ideas": {"type": "array", "maxItems": max_ideas,
-                          "items": {"type": "string", "maxLength": MAX_KEY_IDEA}},
-            "worked_example": {"type": ["string", "null"]},
-            "mapped_units": {"type": "array", "maxItems": MAX_MAPPED, "items": {
-                "type": "object", "additionalProperties": false,
-                "required": ["unit_id", "confidence"],
-                "properties": {
-                    "unit_id": {"type": "string", "enum": bounds.course_units},
-                    "confidence": {"type": "number", "minimum": 0, "maximum": 1}
-                }
-            }}
-        }
+        "required": required,
+        "properties": properties,
     })
 }
 
@@ -403,28 +464,112 @@ mod tests {
 
     #[test]
     fn the_schema_names_only_what_this_turn_allows() {
-        let open = policy(&[Action::SocraticQuestion, Action::Drill], false);
+        let ready = policy(&[Action::SocraticQuestion, Action::Exam], false);
         let units = units();
-        let schema = tutor_schema(TurnBounds {
-            policy: &open,
+        let bounds = TurnBounds {
+            policy: &ready,
             course_units: &units,
             available: &["add-b1"],
-        });
-        let props = &schema["properties"];
+        };
+        let branches = tutor_schema(bounds)["anyOf"].as_array().unwrap().clone();
+        let actions: Vec<&Value> = branches
+            .iter()
+            .map(|b| &b["properties"]["action"]["const"])
+            .collect();
+        assert_eq!(actions, [&json!("socratic_question"), &json!("exam")]);
+        for branch in &branches {
+            let props = &branch["properties"];
+            assert_eq!(
+                props["target_unit"]["const"], "add",
+                "the policy's target only"
+            );
+            assert!(props.get("key_ideas").is_none(), "no card content, ever");
+            assert_eq!(
+                props["mapped_units"]["items"]["properties"]["unit_id"]["enum"],
+                json!(units)
+            );
+            let names: Vec<&str> = props
+                .as_object()
+                .unwrap()
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert_eq!(
+                names.first(),
+                Some(&"action"),
+                "the action is written first"
+            );
+            assert_eq!(branch["required"].as_array().unwrap().len(), names.len());
+        }
+        assert!(branches[0]["properties"].get("exam_question_id").is_none());
         assert_eq!(
-            props["action"]["enum"],
-            json!(["socratic_question", "drill"])
+            branches[1]["properties"]["exam_question_id"]["enum"],
+            json!(["add-b1"])
         );
+        let none_left = TurnBounds {
+            available: &[],
+            ..bounds
+        };
         assert_eq!(
-            props["target_unit"]["enum"],
-            json!(["add"]),
-            "the policy's target only"
+            tutor_schema(none_left)["anyOf"].as_array().unwrap().len(),
+            1,
+            "no exam branch without a question to offer"
         );
-        assert_eq!(props["exam_question_id"]["enum"], json!(["add-b1", null]));
-        assert_eq!(props["key_ideas"]["maxItems"], 0, "no card unless stuck");
-        assert_eq!(
-            props["mapped_units"]["items"]["properties"]["unit_id"]["enum"],
-            json!(units)
-        );
+    }
+
+    #[test]
+    fn the_text_streams_only_after_an_allowed_opening() {
+        let ready = policy(&[Action::SocraticQuestion, Action::Exam], false);
+        let units = units();
+        let bounds = TurnBounds {
+            policy: &ready,
+            course_units: &units,
+            available: &["add-b1"],
+        };
+        let table = [
+            (
+                r#"{"action": "socratic_question", "target_"#,
+                Opening::Pending,
+            ),
+            (
+                r#"{"action": "socratic_question", "target_unit": "add", "text": "W"#,
+                Opening::Allowed,
+            ),
+            (
+                r#"{"text": "Hi", "action": "socratic_question", "target_unit": "add""#,
+                Opening::Allowed,
+            ),
+            (
+                r#"{"action": "drill", "target_unit": "add""#,
+                Opening::Refused("action_not_allowed"),
+            ),
+            (
+                r#"{"action": "lecture", "target_unit": "add""#,
+                Opening::Refused("unknown_action"),
+            ),
+            (
+                r#"{"action": "socratic_question", "target_unit": "mul""#,
+                Opening::Refused("target_out_of_scope"),
+            ),
+            (
+                r#"{"action": "socratic_question", "target_unit": "sub", "text": "x"#,
+                Opening::Pending,
+            ),
+            (
+                r#"{"action": "exam", "target_unit": "add", "te"#,
+                Opening::Pending,
+            ),
+            (
+                r#"{"action": "exam", "target_unit": "add", "exam_question_id": "add-b7""#,
+                Opening::Refused("exam_question_not_available"),
+            ),
+            (
+                r#"{"action": "exam", "target_unit": "add", "exam_question_id": "add-b1""#,
+                Opening::Allowed,
+            ),
+        ];
+        for (raw, expected) in table {
+            assert_eq!(opening(raw, bounds), expected, "{raw}");
+        }
     }
 }

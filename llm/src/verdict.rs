@@ -340,66 +340,6 @@ pub fn check_phrasing(reply: &str) -> Result<String, Rejection> {
     check_question(&raw.question)
 }
 
-/// The text of a JSON reply's `question` string as it streams in: fed the reply piece by
-/// piece, it gives back the newly decoded part of the question each time, so a client can
-/// be shown the words and not the JSON around them.
-#[derive(Debug, Default)]
-pub struct QuestionStream {
-    raw: String,
-    shown: usize,
-}
-
-impl QuestionStream {
-    /// Adds a piece of the reply; returns the question text it completes (may be empty).
-    pub fn feed(&mut self, piece: &str) -> String {
-        self.raw.push_str(piece);
-        let text = self.text();
-        let new: String = text.chars().skip(self.shown).collect();
-        self.shown += new.chars().count();
-        new
-    }
-
-    /// The question decoded so far.
-    pub fn text(&self) -> String {
-        value_start(&self.raw, "question").map_or_else(String::new, decode_prefix)
-    }
-}
-
-/// What follows `"key"`, the colon and the opening quote of its string value.
-fn value_start<'a>(raw: &'a str, key: &str) -> Option<&'a str> {
-    let quoted = format!("\"{key}\"");
-    let after_key = &raw[raw.find(&quoted)? + quoted.len()..];
-    let after_colon = after_key.trim_start().strip_prefix(':')?;
-    after_colon.trim_start().strip_prefix('"')
-}
-
-/// The decoded characters of a JSON string body up to its closing quote or to the end of
-/// what has arrived (an escape cut in half waits for its other half).
-fn decode_prefix(body: &str) -> String {
-    let mut out = String::new();
-    let mut chars = body.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => break,
-            '\\' => match chars.next() {
-                Some('n') => out.push('\n'),
-                Some('t') => out.push('\t'),
-                Some('u') => {
-                    let hex: String = chars.by_ref().take(4).collect();
-                    match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
-                        Some(decoded) if hex.len() == 4 => out.push(decoded),
-                        _ => break,
-                    }
-                }
-                Some(other) => out.push(other),
-                None => break,
-            },
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// The JSON schema for `response_format`: the verdict first (models write in schema order),
 /// bounded strings (asked shorter than the validator's limits: each character asked for is
 /// generation time, and a small model fills what it is given), and mentioned elements
@@ -570,21 +510,6 @@ mod tests {
             pattern,
             format!("^[A-Z][^?\\n]{{10,{}}}[?]$", MAX_QUESTION - 2)
         );
-    }
-
-    #[test]
-    fn a_streamed_question_shows_its_words_not_its_json() {
-        let reply = r#"{ "question" : "Say \"when\", then\u0020why?" }"#;
-        let mut stream = QuestionStream::default();
-        let shown: Vec<String> = reply
-            .as_bytes()
-            .chunks(3)
-            .map(|piece| stream.feed(std::str::from_utf8(piece).unwrap()))
-            .collect();
-        assert_eq!(shown.concat(), "Say \"when\", then why?");
-        assert_eq!(stream.text(), "Say \"when\", then why?");
-        assert!(shown.iter().filter(|piece| !piece.is_empty()).count() > 3);
-        assert_eq!(QuestionStream::default().feed(r#"{"quest"#), "");
     }
 
     #[test]

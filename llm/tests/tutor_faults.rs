@@ -2,11 +2,14 @@
 //! purpose. A reply within the policy is proposed; garbage, a forbidden action, a unit out of
 //! scope, an exam question that is not a candidate, card content on a plain reply, a hang, a
 //! failure and a truncation each come back as their reason (the brain's turn is then used),
-//! each after exactly one request (no retry), with the call in the turn log.
+//! each after exactly one request (no retry), with the call in the turn log. The reply's
+//! text streams to the deltas only after an allowed opening: a forbidden one shows nothing.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
 
+use std::sync::Mutex;
 use std::time::Duration;
 
+use viva_core::examiner::no_deltas;
 use viva_core::tutor::grounding::{Anchor, Candidate, Grounding};
 use viva_core::tutor::lite::{SnapshotLite, TierCounts};
 use viva_core::tutor::model::{ModelTurnRequest, TutorModel};
@@ -59,6 +62,7 @@ fn request() -> ModelTurnRequest {
         }],
     };
     ModelTurnRequest {
+        turn: 3,
         course_title: "Arithmetic".into(),
         policy,
         grounding,
@@ -83,10 +87,15 @@ const GOOD: &str = r#"{"action": "socratic_question", "target_unit": "add-1digit
 #[tokio::test]
 async fn a_reply_within_the_policy_is_proposed_and_the_prompt_carries_the_turn() {
     let (url, requests) = endpoint(Behaviour::Says(GOOD, "stop")).await;
-    let answer = tutor(url).propose(&request()).await;
+    let shown = Mutex::new(Vec::new());
+    let deltas = |piece: &str| shown.lock().unwrap().push(piece.to_owned());
+    let answer = tutor(url).propose(&request(), &deltas).await;
     let proposal = answer.value.expect("used");
     assert_eq!(proposal.action, Action::SocraticQuestion);
     assert!(proposal.text.contains("make ten"));
+    let shown = shown.into_inner().unwrap();
+    assert!(shown.len() > 1, "streamed in pieces: {shown:?}");
+    assert_eq!(shown.concat(), proposal.text, "the words, not the JSON");
     let call = answer.call.expect("logged");
     assert_eq!(
         (call.call.as_str(), call.outcome.as_str()),
@@ -99,12 +108,15 @@ async fn a_reply_within_the_policy_is_proposed_and_the_prompt_carries_the_turn()
         user.contains("POLICY") && user.contains("add-1digit-bronze-1"),
         "{user}"
     );
+    assert_eq!(sent[0]["stream"], true);
     let schema = &sent[0]["response_format"]["json_schema"]["schema"];
-    let actions = &schema["properties"]["action"]["enum"];
-    assert_eq!(
-        *actions,
-        serde_json::json!(["socratic_question", "drill", "exam"])
-    );
+    let actions: Vec<&serde_json::Value> = schema["anyOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|branch| &branch["properties"]["action"]["const"])
+        .collect();
+    assert_eq!(actions, ["socratic_question", "drill", "exam"]);
 }
 
 #[tokio::test]
@@ -145,8 +157,18 @@ async fn every_fault_is_named_and_made_once() {
     ];
     for (behaviour, reason) in cases {
         let (url, requests) = endpoint(behaviour).await;
-        let answer = tutor(url).propose(&request()).await;
+        let shown = Mutex::new(Vec::new());
+        let deltas = |piece: &str| shown.lock().unwrap().push(piece.to_owned());
+        let answer = tutor(url).propose(&request(), &deltas).await;
         assert_eq!(answer.value.clone().unwrap_err(), reason);
+        let opened_badly = [
+            "action_not_allowed",
+            "target_out_of_scope",
+            "exam_question_not_available",
+        ];
+        if opened_badly.contains(&reason) {
+            assert!(shown.lock().unwrap().is_empty(), "{reason}: nothing shown");
+        }
         let call = answer.call.expect("logged");
         assert_eq!(call.fallback_reason.as_deref(), Some(reason));
         assert_eq!(requests.count(), 1, "{reason}: no retry");
@@ -157,7 +179,7 @@ async fn every_fault_is_named_and_made_once() {
 async fn a_hang_ends_at_the_timeout() {
     let (url, requests) = endpoint(Behaviour::Hangs).await;
     let began = std::time::Instant::now();
-    let answer = tutor(url).propose(&request()).await;
+    let answer = tutor(url).propose(&request(), &no_deltas).await;
     assert_eq!(answer.value.unwrap_err(), "timeout");
     assert!(
         began.elapsed() < TIMEOUT * 4,

@@ -70,6 +70,9 @@ pub enum ServerEvent {
     /// `tutor.turn`.
     #[serde(rename = "tutor.turn")]
     TutorTurn(Box<crate::tutor::TutorTurn>),
+    /// `tutor.delta`.
+    #[serde(rename = "tutor.delta")]
+    TutorDelta(crate::tutor::TutorDelta),
     /// `pong`.
     ///
     /// # Format
@@ -96,6 +99,7 @@ impl ServerEvent {
         "ack",
         "error",
         "tutor.turn",
+        "tutor.delta",
         "pong",
     ];
 
@@ -115,6 +119,7 @@ impl ServerEvent {
             ServerEvent::Ack(_) => "ack",
             ServerEvent::Error(_) => "error",
             ServerEvent::TutorTurn(_) => "tutor.turn",
+            ServerEvent::TutorDelta(_) => "tutor.delta",
             ServerEvent::Pong => "pong",
         }
     }
@@ -477,6 +482,7 @@ mod tests {
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2"}"#,
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Pick one.","options":["a","b"]}"#,
             r#"{"type":"question.delta","question_id":"q3","number":3,"text":" privileges"}"#,
+            r#"{"type":"tutor.delta","turn":4,"text":" make ten first"}"#,
             r#"{"type":"transcript.partial","seq":5,"text":"you need a current"}"#,
             r#"{"type":"transcript.final","seq":6,"text":"you need a current medical"}"#,
             r#"{"type":"assessment","seq":4,"question_id":"q3","score":"partial","feedback":"f","source_summary":"s","credited_elements":["PA.I.A.K3"]}"#,

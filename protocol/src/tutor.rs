@@ -115,6 +115,28 @@ pub struct TutorTurn {
     pub debug: Option<PolicyDebug>,
 }
 
+/// `tutor.delta`: a piece of the tutor's words while a model tutor is still writing them.
+/// Sent only when a model tutor is configured, and only once the model has written an
+/// action and a target that the turn's policy allows.
+///
+/// Deltas are a preview, without `seq`, and never replayed on resume. Appending the `text`
+/// of a turn's deltas in order gives the words so far. The `tutor.turn` that follows, with
+/// the same `turn`, is authoritative: its messages replace whatever the deltas showed, and
+/// they differ from them when the model's reply broke a rule and the embedded tutor's turn
+/// is used instead.
+///
+/// # Format
+/// ```json
+/// {"type": "tutor.delta", "turn": 4, "text": " make ten first"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct TutorDelta {
+    /// The turn being written; the `tutor.turn` that follows carries the same number.
+    pub turn: u32,
+    /// The next piece of text, to append.
+    pub text: String,
+}
+
 /// What the tutor did in a turn (the policy's actions, and the results of cards).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

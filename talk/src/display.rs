@@ -50,8 +50,9 @@ pub fn render(event: &ServerEvent) -> Shown {
             error.code.as_str(),
             error.message
         )],
-        // The `question` that follows is shown (and spoken) whole; its pieces add nothing.
-        QuestionDelta(_) | Ack(_) | Pong => return Shown::Nothing,
+        // The `question` (or `tutor.turn`) that follows is shown and spoken whole; its
+        // pieces add nothing to a terminal that speaks.
+        QuestionDelta(_) | TutorDelta(_) | Ack(_) | Pong => return Shown::Nothing,
     };
     Shown::Lines(lines)
 }

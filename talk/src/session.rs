@@ -257,6 +257,7 @@ impl Talk {
             ServerEvent::SessionPaused(paused) => self.on_paused(paused.reason),
             ServerEvent::Error(error) => self.on_error(error),
             ServerEvent::QuestionDelta(_)
+            | ServerEvent::TutorDelta(_)
             | ServerEvent::TranscriptPartial(_)
             | ServerEvent::Ack(_)
             | ServerEvent::Pong => {}

@@ -35,6 +35,7 @@ pub use token::{
 };
 pub use tutor::{
     card, drill_answer, drill_key, exam_key, right_drill_answer, start_tutor, tutor_send,
+    tutor_send_streamed,
 };
 pub use viva_testkit::redis::{RedisCluster, RedisServer};
 

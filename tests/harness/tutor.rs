@@ -19,14 +19,28 @@ pub async fn start_tutor(client: &mut Client, course_id: &str) -> (Value, Value)
 }
 
 /// Sends a frame (with a fresh `event_id`) and returns the `tutor.turn` that answers it,
-/// after checking the `ack` came first.
-pub async fn tutor_send(client: &mut Client, mut frame: Value) -> Value {
+/// after checking the `ack` came first (a model tutor's `tutor.delta` previews skipped).
+pub async fn tutor_send(client: &mut Client, frame: Value) -> Value {
+    tutor_send_streamed(client, frame).await.1
+}
+
+/// Sends a frame (with a fresh `event_id`); returns the `tutor.delta` previews that came
+/// after its `ack` and the `tutor.turn` that followed them.
+pub async fn tutor_send_streamed(client: &mut Client, mut frame: Value) -> (Vec<Value>, Value) {
     let event_id = next_event_id("t");
     frame["event_id"] = json!(event_id);
     client.send_json(frame).await;
     let ack = client.expect("ack").await;
     assert_eq!(ack["event_id"], event_id, "{ack}");
-    client.expect("tutor.turn").await
+    let mut deltas = Vec::new();
+    loop {
+        let event = client.next_event().await;
+        match event["type"].as_str() {
+            Some("tutor.delta") => deltas.push(event),
+            Some("tutor.turn") => return (deltas, event),
+            _ => panic!("expected tutor.delta or tutor.turn, got {event}"),
+        }
+    }
 }
 
 /// The card of a turn's first message.

@@ -12,6 +12,7 @@ use viva_core::session::admission::Durability;
 
 use kameo::message::{Context, Message};
 use viva_protocol::server::QuestionDelta;
+use viva_protocol::tutor::TutorDelta;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::LiveSession;
@@ -114,7 +115,7 @@ impl LiveSession {
                 Work::Phrase(draft) => {
                     Answer::Phrased(phrase_streamed(&*examiner, link, quiet, draft).await)
                 }
-                Work::Tutor(_) => Answer::Tutored(propose(tutoring).await),
+                Work::Tutor(_) => Answer::Tutored(propose(tutoring, link, quiet).await),
                 Work::Step | Work::Nothing => return,
             };
             if let Some(session) = me.upgrade() {
@@ -185,14 +186,28 @@ impl LiveSession {
 }
 
 /// The model tutor's answer, or `no_model` when no model tutor is configured (the brain's
-/// turn then stands).
+/// turn then stands). Its words stream to `link`'s device as `tutor.delta` pieces, until
+/// `muted`.
 pub(super) async fn propose(
     tutoring: Option<(Arc<dyn TutorModel>, ModelTurnRequest)>,
+    link: Option<DeviceLink>,
+    muted: Arc<AtomicBool>,
 ) -> ModelAnswer {
-    match tutoring {
-        Some((model, request)) => model.propose(&request).await,
-        None => Examined::offline(Err("no_model")),
-    }
+    let Some((model, request)) = tutoring else {
+        return Examined::offline(Err("no_model"));
+    };
+    let turn = request.turn;
+    let deltas = move |text: &str| {
+        let Some(link) = link.as_ref().filter(|_| !muted.load(Ordering::Relaxed)) else {
+            return;
+        };
+        let delta = TutorDelta {
+            turn,
+            text: text.to_owned(),
+        };
+        link.send(ServerMessage::unsequenced(ServerEvent::TutorDelta(delta)));
+    };
+    model.propose(&request, &deltas).await
 }
 
 /// The examiner's words for `draft`, streamed to `link`'s device as `question.delta`

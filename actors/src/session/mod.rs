@@ -21,7 +21,7 @@ use crate::timer::Timer;
 use viva_core::checkpoint::{CheckpointStore, SessionKey};
 use viva_core::clock::Clock;
 use viva_core::exam::acs::AcsLibrary;
-use viva_core::examiner::Examiner;
+use viva_core::examiner::{Examined, Examiner};
 use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
@@ -292,7 +292,7 @@ impl LiveSession {
                     return self.start_examiner_call(work);
                 }
                 Work::Tutor(_) => {
-                    let answer = examining::propose(None).await;
+                    let answer = Examined::offline(Err("no_model"));
                     self.take_tutor_answer(answer, now)
                 }
                 Work::Assess(request) => {

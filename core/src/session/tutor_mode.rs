@@ -138,13 +138,11 @@ impl TutorCore {
         let message = self.pending.as_ref()?;
         let tutor = self.tutor(ctx).ok()?;
         let grounding = ctx.tutor.grounding(&self.course_id)?;
-        Some(model_request(
-            tutor,
-            &self.state,
-            grounding,
-            message,
-            now_ms,
-        ))
+        let request = model_request(tutor, &self.state, grounding, message, now_ms);
+        Some(ModelTurnRequest {
+            turn: self.turns + 1,
+            ..request
+        })
     }
 
     fn turn(

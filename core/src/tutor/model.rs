@@ -7,11 +7,13 @@ use super::grounding::Grounding;
 use super::lite::SnapshotLite;
 use super::policy::{Action, Policy};
 use super::scope::Mapped;
-use crate::examiner::{Examined, ExaminerFuture};
+use crate::examiner::{Examined, ExaminerFuture, TextDeltas};
 
 /// What a model is asked for one turn.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ModelTurnRequest {
+    /// The number the turn will have in the session (what its streamed text is tagged with).
+    pub turn: u32,
     /// The course's title.
     pub course_title: String,
     /// The turn's policy.
@@ -86,6 +88,12 @@ const MODEL_FAULTS: &[(&str, &str)] = &[
 
 /// A model that proposes tutor turns. Infallible by contract: a failure is an `Err` reason.
 pub trait TutorModel: Send + Sync + 'static {
-    /// A proposal for the turn `request` describes.
-    fn propose<'a>(&'a self, request: &'a ModelTurnRequest) -> ExaminerFuture<'a, ModelAnswer>;
+    /// A proposal for the turn `request` describes. The proposal's text goes to `deltas`
+    /// while it is written, and only once its action and target are known to be allowed;
+    /// the turn the brain then commits replaces it.
+    fn propose<'a>(
+        &'a self,
+        request: &'a ModelTurnRequest,
+        deltas: TextDeltas<'a>,
+    ) -> ExaminerFuture<'a, ModelAnswer>;
 }

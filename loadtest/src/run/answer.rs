@@ -109,7 +109,6 @@ async fn resend(
     Ok(acked(spec, run, began, mark, next))
 }
 
-/// The answer's ack, then the next question or the completion; true when completed.
 /// Waits for the answer's ack and what follows it; whether the exam completed, and when
 /// (since `began`) the first streamed word of the next question came, if any did.
 async fn wait_ack_and_next(
@@ -119,13 +118,14 @@ async fn wait_ack_and_next(
     wait_for(&mut live.socket, &["ack"]).await?;
     let next_types = [
         "question.delta",
+        "tutor.delta",
         "question",
         "tutor.turn",
         "session.completed",
     ];
     let mut next = wait_for(&mut live.socket, &next_types).await?;
     let mut first_word = None;
-    while next["type"] == "question.delta" {
+    while next["type"] == "question.delta" || next["type"] == "tutor.delta" {
         first_word.get_or_insert_with(|| began.elapsed());
         next = wait_for(&mut live.socket, &next_types).await?;
     }

@@ -20,8 +20,9 @@ pub enum Step {
     SessionStart,
     /// An answer sent → the next `question` (or `session.completed`).
     AnswerToNext,
-    /// An answer sent → the first `question.delta` of the next question (an LLM examiner
-    /// streaming its words; not measured otherwise).
+    /// An answer sent → the first `question.delta` of the next question, or the first
+    /// `tutor.delta` of the next tutor turn (a model streaming its words; not measured
+    /// otherwise).
     AnswerToFirstWord,
     /// `session.resume` → `session.resumed`.
     Resume,

@@ -477,6 +477,7 @@ pub fn model_request(
     let units = tutor.course.unit_ids();
     let lite = snapshot_lite(&state.snapshot, &tutor.course.graph, &units, now_ms);
     ModelTurnRequest {
+        turn: 0,
         course_title: tutor.course.doc.title.clone(),
         available: available.into_iter().map(str::to_owned).collect(),
         policy,
