@@ -43,7 +43,8 @@ pub struct ModelProposal {
     pub text: String,
     /// The exam question offered, for an exam.
     pub exam_question: Option<String>,
-    /// The units the model mapped the message to (logged; the policy reads the brain's).
+    /// The units the model mapped the message to; the policy reads them only through
+    /// [`super::scope::merge_mapping`], where retrieval left the mapping unsure.
     pub mapped: Vec<Mapped>,
 }
 

@@ -12,6 +12,8 @@ pub const TOP_MAPPED: usize = 3;
 pub const IN_PROGRESS: usize = 3;
 /// Most scoped units.
 pub const MAX_SCOPED: usize = 6;
+/// The confidence at which a model's mapping may settle what retrieval left unsure.
+pub const MODEL_MAPPING_CONFIDENCE: f64 = 0.8;
 
 /// A unit the student's message was mapped to, with the mapping's confidence.
 #[derive(Debug, Clone, PartialEq)]
@@ -32,6 +34,37 @@ pub fn top_mapped<'a>(mapped: &'a [Mapped], graph: &LearningPathGraph) -> Vec<&'
     known.sort_by(|a, b| b.confidence.total_cmp(&a.confidence));
     known.truncate(TOP_MAPPED);
     known
+}
+
+/// The mapping a turn's policy reads when a model mapped the message too. Retrieval's own
+/// mapping stands when it is sure: its top unit at `sure` or above and ahead of the next
+/// (word coverage often ties: "what about numbers with two digits" covers adding,
+/// subtracting and multiplying two-digit numbers alike). Otherwise the model's most
+/// confident unit, at [`MODEL_MAPPING_CONFIDENCE`] or above, leads — but only if retrieval
+/// found it too (the message shares course words with it): the model may settle a choice
+/// the evidence leaves open, never bring in a unit the evidence does not support. It leads
+/// at retrieval's top confidence (at least `sure`), followed by retrieval's other units.
+/// Unknown units and confidences that are not a number in [0, 1] never count.
+pub fn merge_mapping(retrieved: &[Mapped], model: &[Mapped], sure: f64) -> Vec<Mapped> {
+    let top = retrieved.first().map_or(0.0, |m| m.confidence);
+    let runner_up = retrieved.get(1).map_or(0.0, |m| m.confidence);
+    let retrieval_is_sure = top >= sure && top > runner_up;
+    let settled = model
+        .iter()
+        .filter(|m| (MODEL_MAPPING_CONFIDENCE..=1.0).contains(&m.confidence))
+        .max_by(|a, b| a.confidence.total_cmp(&b.confidence))
+        .filter(|m| retrieved.iter().any(|r| r.unit == m.unit));
+    match settled {
+        Some(chosen) if !retrieval_is_sure => {
+            let lead = Mapped {
+                unit: chosen.unit.clone(),
+                confidence: top.max(sure),
+            };
+            let rest = retrieved.iter().filter(|r| r.unit != chosen.unit).cloned();
+            std::iter::once(lead).chain(rest).collect()
+        }
+        _ => retrieved.to_vec(),
+    }
 }
 
 /// The turn's scoped units, in the document's order, at most [`MAX_SCOPED`].
@@ -77,6 +110,44 @@ mod tests {
                 confidence: *confidence,
             })
             .collect()
+    }
+
+    #[test]
+    fn a_models_mapping_settles_only_what_retrieval_left_unsure_and_allows() {
+        let sure = 0.55;
+        let unsure = mapped(&[("add", 0.4), ("sub", 0.3)]);
+        type Pairs<'a> = &'a [(&'a str, f64)];
+        let table: &[(&[Mapped], Pairs, Pairs)] = &[
+            // Retrieval unsure, model sure of a unit retrieval found: it leads.
+            (&unsure, &[("sub", 0.9)], &[("sub", 0.55), ("add", 0.4)]),
+            // The model unsure: retrieval's mapping stands.
+            (&unsure, &[("sub", 0.7)], &[("add", 0.4), ("sub", 0.3)]),
+            // A unit retrieval never found: no evidence, no say.
+            (&unsure, &[("mul", 1.0)], &[("add", 0.4), ("sub", 0.3)]),
+            // Not a confidence at all.
+            (&unsure, &[("sub", 1.5)], &[("add", 0.4), ("sub", 0.3)]),
+        ];
+        for (retrieved, model, expected) in table {
+            let merged = merge_mapping(retrieved, &mapped(model), sure);
+            assert_eq!(merged, mapped(expected), "{model:?}");
+        }
+        let certain = mapped(&[("add", 0.9), ("sub", 0.3)]);
+        assert_eq!(
+            merge_mapping(&certain, &mapped(&[("sub", 1.0)]), sure),
+            certain,
+            "a sure retrieval stands"
+        );
+        let tied = mapped(&[("add", 1.0), ("sub", 1.0), ("mul", 0.4)]);
+        assert_eq!(
+            merge_mapping(&tied, &mapped(&[("sub", 0.9)]), sure),
+            mapped(&[("sub", 1.0), ("add", 1.0), ("mul", 0.4)]),
+            "a tie is settled by the model, among the tied"
+        );
+        assert_eq!(
+            merge_mapping(&[], &mapped(&[("sub", 1.0)]), sure),
+            Vec::<Mapped>::new(),
+            "nothing retrieved: an off-course message stays off-course"
+        );
     }
 
     fn graph() -> LearningPathGraph {

@@ -93,6 +93,7 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "model_action_not_allowed",
     "model_target_out_of_scope",
     "model_target_not_the_policys",
+    "model_remapped",
     "model_exam_question_not_available",
     "model_card_not_allowed",
     "model_too_many_key_ideas",

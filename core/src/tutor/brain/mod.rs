@@ -30,9 +30,9 @@ use crate::tutor::grounding::CourseGrounding;
 use crate::tutor::library::TutorSettings;
 use crate::tutor::lite::snapshot_lite;
 use crate::tutor::model::{ModelProposal, ModelTurnRequest};
-use crate::tutor::policy::{Action, Policy, TurnFacts, policy};
+use crate::tutor::policy::{Action, Policy, TARGET_CONFIDENCE, TurnFacts, policy};
 use crate::tutor::retrieval::UnitIndex;
-use crate::tutor::scope::Mapped;
+use crate::tutor::scope::{Mapped, merge_mapping};
 use crate::tutor::snapshot::{StudentSnapshot, Tier};
 use crate::tutor::validate::{fallback_action, validate};
 
@@ -174,7 +174,8 @@ pub fn take_turn(
     match input {
         TutorInput::Opening => Ok(reply(tutor, state, &[], None, now_ms)),
         TutorInput::Message(text) => {
-            let mapped = tutor.index.map(&text);
+            let model_mapped = tutor.model.map_or(&[][..], |p| p.mapped.as_slice());
+            let mapped = merge_mapping(&tutor.index.map(&text), model_mapped, TARGET_CONFIDENCE);
             Ok(reply(tutor, state, &mapped, None, now_ms))
         }
         TutorInput::RequestDrill(unit) => {
@@ -412,7 +413,9 @@ fn move_focus(course: &Course, snapshot: &mut StudentSnapshot, policy: &Policy, 
 }
 
 /// The model's proposal, rendered: its action with the brain's card (cards hold the course's
-/// data, never the model's words) and the model's text. `Err` names why it was not used;
+/// data, never the model's words) and the model's text. A proposal for another target than
+/// the policy's is not used: `model_remapped` when the model's own mapping moved the target
+/// (its words were written for the old one; the brain speaks for the new one). `Err` names why it was not used;
 /// `None` when the proposal's action has nothing to show here.
 fn model_turn(
     tutor: Tutor<'_>,
@@ -433,7 +436,12 @@ fn model_turn(
         questions: proposal.text.matches('?').count() as u32,
     };
     if proposal.target != policy.target {
-        return Some(Err("model_target_not_the_policys"));
+        let remapped = proposal.mapped.iter().any(|m| m.unit == policy.target);
+        return Some(Err(if remapped {
+            "model_remapped"
+        } else {
+            "model_target_not_the_policys"
+        }));
     }
     if let Err(violation) = validate(&checked, policy, exams) {
         return Some(Err(model_label(violation)));

@@ -507,3 +507,52 @@ fn a_models_proposal_breaking_a_rule_gives_the_brains_turn() {
         assert_ne!(turn.messages[0].text, said.text);
     }
 }
+
+/// A model's mapping settles a tie retrieval left open (and moves the turn, whose words the
+/// brain then speaks), but cannot pull an off-course message onto a unit.
+#[test]
+fn a_models_mapping_feeds_the_policy_only_through_the_evidence() {
+    let fixture = Fixture::new();
+    let ambiguous = "what about numbers with two digits";
+    let retrieved = fixture.tutor().index.map(ambiguous);
+    assert_eq!(retrieved[0].confidence, retrieved[1].confidence, "a tie");
+    let brains_target = {
+        let mut state = cold();
+        let message = TutorInput::Message(ambiguous.into());
+        take_turn(fixture.tutor(), &mut state, message, NOW)
+            .unwrap()
+            .target
+    };
+    assert_eq!(brains_target, retrieved[0].unit);
+    let mut said = proposal(Action::PrerequisiteNudge, &brains_target, "First this.");
+    said.mapped = vec![Mapped {
+        unit: retrieved[1].unit.clone(),
+        confidence: 0.9,
+    }];
+    let tutor = Tutor {
+        model: Some(&said),
+        ..fixture.tutor()
+    };
+    let turn = take_turn(
+        tutor,
+        &mut cold(),
+        TutorInput::Message(ambiguous.into()),
+        NOW,
+    )
+    .unwrap();
+    assert_eq!(turn.target, retrieved[1].unit, "the model settled the tie");
+    assert_eq!(turn.fallback, Some("model_remapped"));
+    assert_ne!(turn.messages[0].text, "First this.");
+
+    let off_course = TutorInput::Message("my cat likes pizza".into());
+    said.mapped = vec![Mapped {
+        unit: "mul-single".into(),
+        confidence: 1.0,
+    }];
+    let tutor = Tutor {
+        model: Some(&said),
+        ..fixture.tutor()
+    };
+    let turn = take_turn(tutor, &mut cold(), off_course, NOW).unwrap();
+    assert_eq!(turn.target, "add-1digit", "the focus, as with no model");
+}
