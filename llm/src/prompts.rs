@@ -103,8 +103,10 @@ impl Template {
             Template::TutorSystem => {
                 json!({"course_title": "Arithmetic", "max_words": 170, "max_key_ideas": 3})
             }
-            Template::TutorTurn => json!({"policy_json": "{}", "context_json": "{}",
-                "event": "tutor.message", "student_input": "How do I carry?"}),
+            Template::TutorTurn => {
+                json!({"unit_json": "{}", "policy_json": "{}", "context_json": "{}",
+                "event": "tutor.message", "student_input": "How do I carry?"})
+            }
         }
     }
 }

@@ -1,10 +1,20 @@
-//! The model tutor's prompt bundle (PF-3.6): the fixed rules as the system message (the same
-//! for every turn of a course, so providers can cache it as a prefix), then one user message
-//! with the POLICY JSON and the CONTEXT JSON the backend built, and what the student did.
+//! The model tutor's prompt bundle (PF-3.6), ordered so that what changes least comes first
+//! and a model server can keep it as a cached prefix (llama-server reuses the longest prefix
+//! it has already evaluated; on two cores each token not reused costs milliseconds before
+//! the first word):
+//!
+//! 1. the fixed rules, as the system message: the same for every turn of a course;
+//! 2. the UNIT JSON: the target unit's anchor and its own content, the same turn after turn
+//!    on one unit;
+//! 3. the CONTEXT JSON of this turn: the other scoped units, their chunks the message
+//!    retrieved, the exam candidates (only when an exam is allowed) and a short summary of
+//!    the student;
+//! 4. the POLICY JSON, and what the student did.
+//!
 //! Nothing in it comes from the model; no answer key or open question's memo is ever in it.
 
 use serde_json::{Value, json};
-use viva_core::tutor::grounding::Grounding;
+use viva_core::tutor::grounding::{Anchor, GroundChunk, Grounding};
 use viva_core::tutor::lite::SnapshotLite;
 use viva_core::tutor::policy::Policy;
 
@@ -44,8 +54,9 @@ pub fn tutor_prompt(
     )?;
     let user = prompts.render(
         Template::TutorTurn,
-        &json!({"policy_json": compact(&policy_json(policy)),
+        &json!({"unit_json": compact(&unit_json(policy, grounding)),
                 "context_json": compact(&context_json(policy, grounding, lite)),
+                "policy_json": compact(&policy_json(policy)),
                 "event": student.event, "student_input": student.input}),
     )?;
     Ok(TutorPrompt { system, user })
@@ -56,9 +67,8 @@ fn compact(value: &Value) -> String {
     serde_json::to_string(value).unwrap_or_default()
 }
 
-/// The policy as the model reads it.
+/// The policy as the model reads it (its fixed limits are in the rules).
 pub fn policy_json(policy: &Policy) -> Value {
-    let limits = policy.constraints;
     json!({
         "target": policy.target,
         "blocker": policy.blocker,
@@ -66,16 +76,27 @@ pub fn policy_json(policy: &Policy) -> Value {
         "desired_exam_tier": policy.desired_exam_tier.map(|t| t.as_str()),
         "exam_ready": policy.exam_ready,
         "allowed_actions": policy.allowed_actions.iter().map(|a| action_name(*a)).collect::<Vec<_>>(),
-        "scoped_units": policy.scoped_units,
-        "constraints": {"max_words": limits.max_words,
-                        "max_worked_examples": limits.max_worked_examples,
-                        "max_drill_steps": limits.max_drill_steps,
-                        "max_key_ideas": limits.max_key_ideas},
     })
 }
 
-/// The retrieved context and a short summary of the student. Exam candidates are sent only
-/// when the policy allows an exam this turn.
+/// The target unit: its anchor and its own chunks.
+pub fn unit_json(policy: &Policy, grounding: &Grounding) -> Value {
+    let anchor = grounding
+        .anchors
+        .iter()
+        .find(|a| a.unit_id == policy.target)
+        .map(anchor_json);
+    let chunks: Vec<Value> = grounding
+        .chunks
+        .iter()
+        .filter(|c| c.unit == policy.target)
+        .map(chunk_json)
+        .collect();
+    json!({"unit": anchor, "chunks": chunks})
+}
+
+/// This turn's other retrieved context and a short summary of the student. Exam candidates
+/// are sent only when the policy allows an exam this turn.
 pub fn context_json(policy: &Policy, grounding: &Grounding, lite: &SnapshotLite) -> Value {
     let exam_allowed = policy
         .allowed_actions
@@ -83,15 +104,14 @@ pub fn context_json(policy: &Policy, grounding: &Grounding, lite: &SnapshotLite)
     let anchors: Vec<Value> = grounding
         .anchors
         .iter()
-        .map(|a| json!({"unit_id": a.unit_id, "title": a.title, "anchor": a.anchor}))
+        .filter(|a| a.unit_id != policy.target)
+        .map(anchor_json)
         .collect();
     let chunks: Vec<Value> = grounding
         .chunks
         .iter()
-        .map(|c| {
-            json!({"chunk_id": c.chunk_id, "unit_id": c.unit, "chunk_type": c.chunk_type.as_str(),
-                   "source": c.source, "section": c.section, "text": c.text})
-        })
+        .filter(|c| c.unit != policy.target)
+        .map(chunk_json)
         .collect();
     let candidates: Vec<Value> = grounding
         .candidates
@@ -104,7 +124,7 @@ pub fn context_json(policy: &Policy, grounding: &Grounding, lite: &SnapshotLite)
         .collect();
     let counts = lite.counts;
     json!({
-        "anchors": anchors,
+        "other_units": anchors,
         "chunks": chunks,
         "candidates": candidates,
         "student": {
@@ -118,9 +138,19 @@ pub fn context_json(policy: &Policy, grounding: &Grounding, lite: &SnapshotLite)
     })
 }
 
+fn anchor_json(anchor: &Anchor) -> Value {
+    json!({"unit_id": anchor.unit_id, "title": anchor.title, "anchor": anchor.anchor})
+}
+
+fn chunk_json(chunk: &GroundChunk) -> Value {
+    json!({"chunk_id": chunk.chunk_id, "unit_id": chunk.unit,
+           "chunk_type": chunk.chunk_type.as_str(), "source": chunk.source,
+           "section": chunk.section, "text": chunk.text})
+}
+
 #[cfg(test)]
 mod tests {
-    use viva_core::tutor::grounding::{Anchor, Candidate};
+    use viva_core::tutor::grounding::Candidate;
     use viva_core::tutor::lite::TierCounts;
     use viva_core::tutor::policy::{Action, CONSTRAINTS};
     use viva_core::tutor::snapshot::Tier;
@@ -213,6 +243,15 @@ mod tests {
             !first.user.contains("answer_index"),
             "no key reaches the model"
         );
-        assert!(first.user.find("POLICY") < first.user.find("CONTEXT"));
+        let at = |label: &str| first.user.find(label).unwrap();
+        assert!(
+            at("UNIT") < at("CONTEXT") && at("CONTEXT") < at("POLICY"),
+            "what changes least comes first: {}",
+            first.user
+        );
+        assert!(
+            first.user.find("Adding one-digit numbers.") < Some(at("CONTEXT")),
+            "the target's anchor is in the UNIT block"
+        );
     }
 }

@@ -3,10 +3,13 @@
 //!
 //! - **anchors**: the scoped units' titles and anchors, top [`ANCHORS`];
 //! - **chunks**: content of the scoped units, top [`CHUNKS`] within [`CHUNK_WORDS`] words —
-//!   the course's written lessons
-//!   and worked explanations, each rubric fact of the unit's drill elements (with its
-//!   source), and the memo of each exam question the student is locked out of (a memo of a
-//!   question the student may still take would hand the model its answer, so it is left out);
+//!   the course's written lessons and worked explanations, each rubric fact of the unit's
+//!   drill elements (with its source), and the memo of each exam question the student is
+//!   locked out of (a memo of a question the student may still take would hand the model
+//!   its answer, so it is left out). The target unit's own chunks come first (memos of
+//!   locked questions, then the rest in the course's order), whatever the message: the unit being taught is grounded in full, and
+//!   turn after turn on one unit its content reads the same, so a model server can keep it
+//!   as a cached prefix. The message's best chunks of the other scoped units fill the rest;
 //! - **candidates**: the target unit's exam questions at the desired tier that are not
 //!   locked, top [`CANDIDATES`], without their keys or memos.
 //!
@@ -154,19 +157,27 @@ impl CourseGrounding {
                     .as_ref()
                     .is_none_or(|q| snapshot.locked_for_ms(q, now_ms).is_some())
         };
+        let own_of = |kind: fn(ChunkType) -> bool| {
+            (0..self.chunks.len()).filter(move |i| {
+                let chunk = &self.chunks[*i];
+                chunk.unit == policy.target && kind(chunk.chunk_type) && allowed(*i)
+            })
+        };
+        // A locked question's memo first: it explains what the student just got wrong.
+        let own = own_of(|kind| kind == ChunkType::ExamSupport)
+            .chain(own_of(|kind| kind != ChunkType::ExamSupport));
         let ranked = self
             .chunk_index
             .search(message, allowed)
             .into_iter()
             .map(|h| h.doc);
-        let units = std::iter::once(&policy.target)
-            .chain(policy.scoped_units.iter().filter(|u| **u != policy.target));
-        let fill: Vec<usize> = units
+        let others = policy.scoped_units.iter().filter(|u| **u != policy.target);
+        let fill: Vec<usize> = others
             .flat_map(|unit| (0..self.chunks.len()).filter(move |i| self.chunks[*i].unit == *unit))
             .filter(|index| allowed(*index))
             .collect();
         let mut words = 0;
-        first_unique(ranked.chain(fill), CHUNKS)
+        first_unique(own.chain(ranked).chain(fill), CHUNKS)
             .into_iter()
             .map(|index| &self.chunks[index])
             .take_while(|chunk| {
@@ -372,10 +383,32 @@ mod tests {
             "no memo of an open question"
         );
         assert!(
-            turn.chunks[0].text.to_lowercase().contains("review"),
+            turn.chunks
+                .iter()
+                .any(|c| c.text.to_lowercase().contains("flight review")),
             "{:?}",
-            turn.chunks[0]
+            turn.chunks
         );
+        let other_words = grounding.ground(
+            (course, &units),
+            "what does a private pilot need to carry",
+            &policy,
+            (&snapshot, NOW),
+        );
+        let own = |g: &Grounding| -> Vec<String> {
+            g.chunks
+                .iter()
+                .filter(|c| c.unit == policy.target)
+                .map(|c| c.chunk_id.clone())
+                .collect()
+        };
+        assert!(!own(&turn).is_empty());
+        assert_eq!(
+            own(&turn),
+            own(&other_words),
+            "the target's own content reads the same whatever the message"
+        );
+        assert_eq!(turn.chunks[0].unit, policy.target, "and comes first");
         let question = &course.doc.exam_questions[0];
         snapshot.lock(&question.question_id, NOW, 1_000);
         let memo = format!("memo-{}", question.question_id);
