@@ -2,13 +2,18 @@
 //! a proposal within the policy streams its words as `tutor.delta` previews and is spoken
 //! with the brain's card; a proposal that breaks a rule (shown nothing), and a model that
 //! hangs, give the embedded brain's turn, with the reason in the turn log's metrics; a card
-//! event never waits for the model.
+//! event never waits for the model. A free-form answer to a rubric drill is judged by the
+//! model examiner (its quotes checked in code): "I don't know" stays wrong, a complete
+//! answer is right.
+
+use std::time::Duration;
 
 use serde_json::json;
 use viva_testkit::openai::{Behaviour, endpoint};
 
 use crate::harness::{
-    Auth, Client, Server, card, http_get, start_tutor, tutor_send, tutor_send_streamed,
+    Auth, Client, Server, card, http_get, satisfactory_answer, start_tutor, stored_checkpoint,
+    tutor_send, tutor_send_streamed,
 };
 
 const SAYS: &str = r#"{"action": "socratic_question", "target_unit": "add-1digit", "text": "What do you add to 8 to make ten?", "exam_question_id": null, "key_ideas": [], "worked_example": null, "mapped_units": []}"#;
@@ -78,4 +83,40 @@ async fn a_model_that_hangs_gives_the_brains_turn_after_its_timeout() {
     let metrics = http_get(&server, "/metrics", None).await.body;
     let counted = "viva_tutor_fallbacks_total{reason=\"model_timeout\"} 1";
     assert!(metrics.contains(counted), "{metrics}");
+}
+
+#[tokio::test]
+async fn a_rubric_drill_answer_is_judged_by_the_model_examiner_on_evidence() {
+    let behaviour = Behaviour::Examines {
+        question: "Unused?",
+        verdict: r#"{"score": "satisfactory", "feedback": "Fine.", "mentioned_elements": [],
+            "source_summary": "x", "follow_up": null}"#,
+        assess_delay: Duration::ZERO,
+    };
+    let (url, requests) = endpoint(behaviour).await;
+    let server = Server::start_with_llm(&url, "test", "8s").await;
+    let mut ann = Client::connect(&server, Auth::bearer("ann")).await;
+    let (started, _) = start_tutor(&mut ann, "PPL-GROUND").await;
+    let session_id = started["session_id"].as_str().unwrap().to_owned();
+    for (answer, right) in [("I don't know", false), ("", true)] {
+        let drill = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
+        let open = &stored_checkpoint(&server, &session_id)["tutor"]["open"];
+        assert_eq!(open["kind"], "rubric_drill", "{drill}");
+        let element = open["element"].as_str().unwrap().to_owned();
+        let text = if right {
+            satisfactory_answer(&element)
+        } else {
+            answer.to_owned()
+        };
+        let before = requests.count();
+        let result = tutor_send(&mut ann, json!({"type": "answer.text", "text": text})).await;
+        assert_eq!(result["action"], "drill_result", "{result}");
+        assert_eq!(card(&result)["correct"], right, "{text}: {result}");
+        assert!(requests.count() > before, "the model examiner was asked");
+    }
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    assert!(
+        metrics.contains("viva_llm_calls_total{call=\"assess\""),
+        "{metrics}"
+    );
 }

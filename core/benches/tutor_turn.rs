@@ -77,6 +77,7 @@ fn tutor<'a>(world: &'a World, course_id: &str) -> Tutor<'a> {
         acs: &world.acs,
         settings: world.tutor.settings,
         model: None,
+        verdict: None,
     }
 }
 

@@ -129,6 +129,7 @@ async fn main() {
         acs: &courses.acs,
         settings: courses.tutor.settings,
         model: None,
+        verdict: None,
     };
     let now = 1_700_000_000_000;
     let (mut pings, mut latencies, mut outcomes) = (Vec::new(), Vec::new(), BTreeMap::new());

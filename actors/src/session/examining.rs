@@ -162,7 +162,8 @@ impl LiveSession {
             ExaminerReply::Phrased(_, words) => words.call.as_ref(),
         };
         self.log_examiner_call(call);
-        self.state.take_examiner_reply(reply, now)
+        self.state
+            .take_examiner_reply(reply, Self::context(&self.deps), now)
     }
 
     /// The turn log of one model call, in the trace under this session. (The session's

@@ -91,6 +91,23 @@ pub struct TutorCheckpoint {
     /// the model tutor).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pending: Option<String>,
+    /// A rubric drill's answer acked and waiting for the examiner's verdict (absent in
+    /// checkpoints written before model-judged drills).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pending_answer: Option<PendingAnswerCheckpoint>,
+}
+
+/// A rubric drill's answer waiting for the examiner.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingAnswerCheckpoint {
+    /// The student's words.
+    pub text: String,
+    /// `private` or `commercial`.
+    pub rating: String,
+    /// The drill's ACS element.
+    pub element: String,
+    /// The drill's question.
+    pub ask: String,
 }
 
 /// A card waiting for the student.

@@ -245,6 +245,13 @@ impl AcsLibrary {
         AcsLibrary { rubrics, ..self }
     }
 
+    /// The rating whose catalog holds `element_code`.
+    pub fn rating_of(&self, element_code: &str) -> Option<Rating> {
+        [Rating::Private, Rating::Commercial]
+            .into_iter()
+            .find(|rating| self.catalog(*rating).element(element_code).is_some())
+    }
+
     /// The rubric of an element, if it has one.
     pub fn rubric(&self, element_code: &str) -> Option<&ElementRubric> {
         self.rubrics.get(element_code).map(|lazy| &lazy.rubric)

@@ -50,6 +50,7 @@ impl SessionMode for ExamCore {
         &mut self,
         life: &mut Lifecycle,
         reply: ExaminerReply,
+        _: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match (self.work(life), reply) {
@@ -166,7 +167,7 @@ mod tests {
             (verdict(Score::Satisfactory), Some(ErrorCode::Internal)),
         ];
         for (reply, refused) in cases {
-            let got = core.take_examiner_reply(&mut life, reply, START_MS);
+            let got = core.take_examiner_reply(&mut life, reply, world.ctx(), START_MS);
             assert_eq!(got.err().map(|r| r.code), refused);
         }
         assert_eq!(core.questions_asked, 1, "one question, asked once");

@@ -132,6 +132,7 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
         &mut self,
         _life: &mut Lifecycle,
         _reply: ExaminerReply,
+        _ctx: StepContext<'_>,
         _now_ms: u64,
     ) -> Result<(), Refusal> {
         Err(Refusal::new(
@@ -420,8 +421,11 @@ mod tests {
             ErrorCode::SessionPaused,
             "the lifecycle refuses"
         );
-        let reply =
-            state.take_examiner_reply(verdict(crate::exam::types::Score::Partial), START_MS);
+        let reply = state.take_examiner_reply(
+            verdict(crate::exam::types::Score::Partial),
+            world.ctx(),
+            START_MS,
+        );
         assert_eq!(
             reply.unwrap_err().code,
             ErrorCode::Internal,

@@ -87,9 +87,11 @@ impl SessionState {
     pub fn take_examiner_reply(
         &mut self,
         reply: ExaminerReply,
+        ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.mode.take_examiner_reply(&mut self.life, reply, now_ms)
+        self.mode
+            .take_examiner_reply(&mut self.life, reply, ctx, now_ms)
     }
 
     /// Takes a model tutor's answer to the [`Work::Tutor`] it was asked for.
@@ -259,7 +261,8 @@ mod tests {
             ("exam awaiting its answer", exam),
         ] {
             let before = crate::session::snapshot::checkpoint_of(&state);
-            let refusal = state.take_examiner_reply(verdict(Score::Satisfactory), START_MS + 1);
+            let refusal =
+                state.take_examiner_reply(verdict(Score::Satisfactory), world.ctx(), START_MS + 1);
             assert_eq!(refusal.unwrap_err().code, ErrorCode::Internal, "{what}");
             assert_eq!(
                 crate::session::snapshot::checkpoint_of(&state),

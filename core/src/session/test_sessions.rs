@@ -124,9 +124,13 @@ impl World {
                 Work::Step => state.step(self.ctx(), now_ms),
                 Work::Phrase(draft) => {
                     let words = Examined::offline(format!("Question {}?", draft.number));
-                    state.take_examiner_reply(ExaminerReply::Phrased(draft, words), now_ms)
+                    state.take_examiner_reply(
+                        ExaminerReply::Phrased(draft, words),
+                        self.ctx(),
+                        now_ms,
+                    )
                 }
-                Work::Assess(_) => state.take_examiner_reply(verdict(score), now_ms),
+                Work::Assess(_) => state.take_examiner_reply(verdict(score), self.ctx(), now_ms),
                 Work::Tutor(_) => {
                     let none = Examined::offline(Err("no_model"));
                     state.take_tutor_answer(none, self.ctx(), now_ms)

@@ -12,15 +12,47 @@ use super::assessment::AnswerInput;
 use super::lifecycle::{Lifecycle, Refusal};
 use super::mode::{Listening, OpenQuestionRef, SessionMode, StepContext, Work};
 use super::phase::{LivePhase, PhaseEvent};
+use super::state::ExaminerReply;
 use super::tutor_snapshot::tutor_checkpoint;
 use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
+use crate::exam::acs::Rating;
+use crate::examiner::AssessRequest;
 use crate::tutor::brain::{
     OpenCard, Tally, Turn, Tutor, TutorInput, TutorState, model_request, take_turn,
 };
 use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
-use crate::tutor::model::{ModelAnswer, ModelProposal, ModelTurnRequest, model_fault};
+use crate::tutor::model::{ModelAnswer, ModelTurnRequest, model_fault};
 use crate::tutor::snapshot::StudentSnapshot;
+
+/// A rubric drill's free-form answer, waiting for the examiner's verdict: with a model
+/// configured, the model judges it against the element's rubric (every quote checked in
+/// code, the embedded judge's verdict on any failure).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PendingAnswer {
+    /// The student's words.
+    pub text: String,
+    /// The rating whose catalog holds the element.
+    pub rating: Rating,
+    /// The drill's ACS element.
+    pub element: String,
+    /// The drill's question.
+    pub ask: String,
+}
+
+impl PendingAnswer {
+    /// What the examiner is asked: one element, no other pending, no follow-up.
+    pub fn request(&self) -> AssessRequest {
+        AssessRequest {
+            rating: self.rating,
+            element_code: self.element.clone(),
+            question: self.ask.clone(),
+            answer: self.text.clone(),
+            other_pending: Vec::new(),
+            follow_ups_left: 0,
+        }
+    }
+}
 
 /// How a turn-log entry names the reason its proposal was replaced (`feedback`).
 pub const FALLBACK_PREFIX: &str = "fallback: ";
@@ -48,6 +80,8 @@ pub struct TutorCore {
     pub result: Option<TutorResult>,
     /// A message acked and waiting for the model tutor's proposal.
     pub pending: Option<String>,
+    /// A rubric drill's answer acked and waiting for the examiner's verdict.
+    pub pending_answer: Option<PendingAnswer>,
     /// The model call behind the turn being logged.
     pub model_call: Option<viva_protocol::result::ExaminerCall>,
 }
@@ -87,6 +121,7 @@ impl TutorCore {
             transcript: Vec::new(),
             result: None,
             pending: None,
+            pending_answer: None,
             model_call: None,
         })
     }
@@ -112,11 +147,17 @@ impl TutorCore {
                 "the tutor's last turn has not reached a device yet; resume to see it",
             ));
         }
-        if self.pending.is_some() {
+        if self.pending.is_some() || self.pending_answer.is_some() {
             return Err(Refusal::new(
                 ErrorCode::NoOpenQuestion,
                 "the tutor is still answering your last message",
             ));
+        }
+        if let Some(answer) = self.examined_answer(&input, ctx) {
+            // Acked now; the examiner's verdict, then the drill's result, follow as work.
+            self.pending_answer = Some(answer);
+            life.acknowledge(event_id);
+            return Ok(());
         }
         if let TutorInput::Message(text) = &input
             && ctx.tutor.settings.model
@@ -131,6 +172,34 @@ impl TutorCore {
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         life.acknowledge(event_id);
         self.emit_turn(life, turn, Some(said), ctx, now_ms)
+    }
+
+    /// A free-form answer to the open rubric drill, when a model is configured to judge it.
+    fn examined_answer(&self, input: &TutorInput, ctx: StepContext<'_>) -> Option<PendingAnswer> {
+        let TutorInput::DrillCheck {
+            drill_id,
+            answer: AnswerInput::Text(text),
+        } = input
+        else {
+            return None;
+        };
+        let Some(OpenCard::Drill {
+            drill_id: open,
+            question: DrillQuestion::Rubric { element, ask },
+            ..
+        }) = &self.state.open
+        else {
+            return None;
+        };
+        if !ctx.tutor.settings.model || drill_id.as_ref().is_some_and(|id| id != open) {
+            return None;
+        }
+        Some(PendingAnswer {
+            text: text.clone(),
+            rating: ctx.acs.rating_of(element)?,
+            element: element.clone(),
+            ask: ask.clone(),
+        })
     }
 
     /// What the model tutor is asked for the pending message.
@@ -151,22 +220,17 @@ impl TutorCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<Turn, Refusal> {
-        self.turn_with(input, None, ctx, now_ms)
+        self.turn_with(self.tutor(ctx)?, input, now_ms)
     }
 
-    /// One turn of the brain (with a model's proposal, if any), applied only if it is not
-    /// refused; a changed snapshot bumps the revision.
+    /// One turn of `tutor` (which may carry a model's proposal or an examiner's verdict),
+    /// applied only if it is not refused; a changed snapshot bumps the revision.
     fn turn_with(
         &mut self,
+        tutor: Tutor<'_>,
         input: TutorInput,
-        model: Option<&ModelProposal>,
-        ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<Turn, Refusal> {
-        let tutor = Tutor {
-            model,
-            ..self.tutor(ctx)?
-        };
         let mut state = self.state.clone();
         let turn = take_turn(tutor, &mut state, input, now_ms)?;
         if state.snapshot != self.state.snapshot {
@@ -190,6 +254,7 @@ impl TutorCore {
             acs: ctx.acs,
             settings: ctx.tutor.settings,
             model: None,
+            verdict: None,
         })
     }
 
@@ -387,11 +452,44 @@ impl SessionMode for TutorCore {
     }
 
     fn work(&self, life: &Lifecycle) -> Work {
-        match (life.phase.live(), &self.pending) {
-            (Some(LivePhase::Idle), _) => Work::Step,
-            (Some(LivePhase::AwaitingAnswer), Some(message)) => Work::Tutor(message.clone()),
+        match (life.phase.live(), &self.pending, &self.pending_answer) {
+            (Some(LivePhase::Idle), ..) => Work::Step,
+            (Some(LivePhase::AwaitingAnswer), Some(message), _) => Work::Tutor(message.clone()),
+            (Some(LivePhase::AwaitingAnswer), None, Some(answer)) => Work::Assess(answer.request()),
             _ => Work::Nothing,
         }
+    }
+
+    /// The examiner's verdict on the pending rubric drill answer: the drill's result.
+    fn take_examiner_reply(
+        &mut self,
+        life: &mut Lifecycle,
+        reply: ExaminerReply,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let (Some(pending), ExaminerReply::Assessed(verdict)) =
+            (self.pending_answer.clone(), reply)
+        else {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "no drill answer awaits the examiner",
+            ));
+        };
+        let input = TutorInput::DrillCheck {
+            drill_id: None,
+            answer: AnswerInput::Text(pending.text),
+        };
+        let said = describe(&input);
+        let tutor = Tutor {
+            verdict: Some(&verdict.value),
+            ..self.tutor(ctx)?
+        };
+        let turn = self.turn_with(tutor, input, now_ms)?;
+        self.pending_answer = None;
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        self.model_call = verdict.call;
+        self.emit_turn(life, turn, Some(said), ctx, now_ms)
     }
 
     /// The pending message's turn: the model's proposal where it holds to the policy, else
@@ -410,7 +508,11 @@ impl SessionMode for TutorCore {
             ));
         };
         let input = TutorInput::Message(message.clone());
-        let mut turn = self.turn_with(input, answer.value.as_ref().ok(), ctx, now_ms)?;
+        let tutor = Tutor {
+            model: answer.value.as_ref().ok(),
+            ..self.tutor(ctx)?
+        };
+        let mut turn = self.turn_with(tutor, input, now_ms)?;
         if let Err(reason) = &answer.value {
             turn.fallback = Some(model_fault(reason));
         }
@@ -731,6 +833,74 @@ mod tests {
             restore_mode(&broken).unwrap_err(),
             "unknown tier \"platinum\""
         );
+    }
+
+    /// With a model configured, a free-form answer to a rubric drill is acked, then judged by
+    /// the examiner as work (surviving a checkpoint meanwhile); the verdict grades the drill.
+    #[test]
+    fn a_rubric_drill_answer_waits_for_the_examiners_verdict_when_a_model_judges() {
+        let mut world = World::new();
+        let settings = TutorSettings {
+            model: true,
+            ..TutorSettings::default()
+        };
+        world.tutor =
+            TutorLibrary::new(world.courses.courses.clone(), &world.courses.acs, settings);
+        let snapshot = StudentSnapshot::cold_start("ada", "PPL-GROUND", "pilot-qualifications");
+        let core = TutorCore::create("PPL-GROUND", snapshot, 1, 7, world.ctx()).unwrap();
+        let life = Lifecycle::new("s1".into(), "ada".into(), NOW);
+        let mut state = SessionState::new(life, Box::new(core));
+        state.announce_start(world.ctx());
+        state.step(world.ctx(), NOW).unwrap();
+        state.life_mut().mark_delivered(NOW);
+        let (life, core) = split(&mut state);
+        core.take_tutor_input(life, TutorInput::RequestDrill(None), None, world.ctx(), NOW)
+            .unwrap();
+        let Some(OpenCard::Drill {
+            question: DrillQuestion::Rubric { element, .. },
+            ..
+        }) = core.state.open.clone()
+        else {
+            panic!("a rubric drill opens: {:?}", core.state.open);
+        };
+        state.life_mut().mark_delivered(NOW);
+        turns(&mut state);
+        let answer = TutorInput::DrillCheck {
+            drill_id: None,
+            answer: AnswerInput::Text("I don't know".into()),
+        };
+        let (life, core) = split(&mut state);
+        core.take_tutor_input(life, answer, Some("e1".into()), world.ctx(), NOW)
+            .unwrap();
+        let Work::Assess(request) = state.work() else {
+            panic!("the examiner is asked: {:?}", state.work());
+        };
+        assert_eq!(request.element_code, element);
+        assert_eq!(request.answer, "I don't know");
+        assert!(turns(&mut state).is_empty(), "only the ack so far");
+        let restored = restore_mode(&checkpoint_of(&state)).unwrap();
+        assert_eq!(
+            restored.tutor(),
+            state.mode_state().tutor(),
+            "the wait is checkpointed"
+        );
+        let verdict =
+            crate::session::test_sessions::verdict(crate::exam::types::Score::Unsatisfactory);
+        state
+            .take_examiner_reply(verdict, world.ctx(), NOW)
+            .unwrap();
+        let result = turns(&mut state);
+        assert_eq!(result.len(), 1);
+        assert_eq!(
+            result[0].action,
+            viva_protocol::tutor::TurnAction::DrillResult
+        );
+        assert!(
+            result[0].messages[0].text.starts_with("feedback"),
+            "{:?}",
+            result[0]
+        );
+        assert_eq!(state.work(), Work::Nothing);
     }
 
     #[test]

@@ -2,7 +2,8 @@
 
 use crate::checkpoint::format::TurnCheckpoint;
 use crate::checkpoint::tutor_format::{
-    OpenCardCheckpoint, SnapshotRecord, TallyCheckpoint, TutorCheckpoint, UnitRecord,
+    OpenCardCheckpoint, PendingAnswerCheckpoint, SnapshotRecord, TallyCheckpoint, TutorCheckpoint,
+    UnitRecord,
 };
 use crate::tutor::brain::{OpenCard, Tally, TutorState};
 use crate::tutor::drawn::DrillQuestion;
@@ -10,7 +11,8 @@ use crate::tutor::snapshot::{StudentSnapshot, Tier, UnitProgress};
 use viva_blueprint::skill::Difficulty;
 
 use super::assessment_snapshot::{generated_checkpoint, restore_generated};
-use super::tutor_mode::TutorCore;
+use super::tutor_mode::{PendingAnswer, TutorCore};
+use crate::exam::acs::Rating;
 
 /// The tutor's section of its checkpoint.
 pub fn tutor_checkpoint(core: &TutorCore) -> TutorCheckpoint {
@@ -40,6 +42,15 @@ pub fn tutor_checkpoint(core: &TutorCore) -> TutorCheckpoint {
         last_turn: core.last_turn.clone(),
         result: core.result.clone(),
         pending: core.pending.clone(),
+        pending_answer: core
+            .pending_answer
+            .as_ref()
+            .map(|p| PendingAnswerCheckpoint {
+                text: p.text.clone(),
+                rating: p.rating.as_str().to_owned(),
+                element: p.element.clone(),
+                ask: p.ask.clone(),
+            }),
     }
 }
 
@@ -79,7 +90,22 @@ pub fn restore_tutor(
         transcript: transcript.to_vec(),
         result: stored.result.clone(),
         pending: stored.pending.clone(),
+        pending_answer: stored
+            .pending_answer
+            .as_ref()
+            .map(restore_pending_answer)
+            .transpose()?,
         model_call: None,
+    })
+}
+
+fn restore_pending_answer(stored: &PendingAnswerCheckpoint) -> Result<PendingAnswer, String> {
+    Ok(PendingAnswer {
+        text: stored.text.clone(),
+        rating: Rating::parse(&stored.rating)
+            .ok_or_else(|| format!("unknown rating {:?}", stored.rating))?,
+        element: stored.element.clone(),
+        ask: stored.ask.clone(),
     })
 }
 

@@ -2,7 +2,10 @@
 //! drill sources, never stored in the course. A skill drill is a generated item, graded
 //! exactly ([`super::drill::grade_drill`]); a rubric drill is one of an ACS element's rubric
 //! questions, judged by the rubric assessor, whose misconception (if it found one) is the
-//! confusion tag.
+//! confusion tag. With a model configured, the session asks the examiner for the verdict
+//! (the model's findings, every quote checked in code, or the embedded judge's when the
+//! model fails); the verdict decides right or wrong, and the confusion tag still comes only
+//! from the rubric's own list of misconceptions, as the embedded judge reads the answer.
 
 use viva_blueprint::course::Course;
 use viva_blueprint::generate::{Item, generate};
@@ -15,6 +18,7 @@ use crate::exam::acs::AcsLibrary;
 use crate::exam::examiner::judge::ReadAnswer;
 use crate::exam::examiner::rubric_exam::assess_prepared;
 use crate::exam::types::Score;
+use crate::examiner::ExaminerAssessment;
 use crate::session::assessment::AnswerInput;
 
 /// A drill's question.
@@ -120,11 +124,13 @@ fn tier_rank(tier: Tier) -> usize {
     }
 }
 
-/// Grades `input` to `question`.
+/// Grades `input` to `question`; a rubric drill by the examiner's `verdict` when the session
+/// asked for one.
 pub fn check_drill(
     question: &DrillQuestion,
     input: &AnswerInput,
     acs: &AcsLibrary,
+    verdict: Option<&ExaminerAssessment>,
 ) -> CheckedDrill {
     match question {
         DrillQuestion::Skill(item) => {
@@ -132,7 +138,26 @@ pub fn check_drill(
             let feedback = skill_feedback(item, grade.right);
             CheckedDrill { grade, feedback }
         }
-        DrillQuestion::Rubric { element, ask } => check_rubric(element, ask, input, acs),
+        DrillQuestion::Rubric { element, ask } => {
+            let checked = check_rubric(element, ask, input, acs);
+            match verdict {
+                Some(verdict) => judged_by(verdict, checked),
+                None => checked,
+            }
+        }
+    }
+}
+
+/// The examiner's verdict decides; a confusion tag only on a wrong answer, and only the
+/// rubric misconception the embedded judge found.
+fn judged_by(verdict: &ExaminerAssessment, embedded: CheckedDrill) -> CheckedDrill {
+    let right = verdict.score == Score::Satisfactory;
+    CheckedDrill {
+        grade: DrillGrade {
+            right,
+            confusion: embedded.grade.confusion.filter(|_| !right),
+        },
+        feedback: verdict.feedback.clone(),
     }
 }
 
@@ -209,6 +234,7 @@ mod tests {
             &question,
             &AnswerInput::Text(item.answer.clone()),
             &world.acs,
+            None,
         );
         assert!(right.grade.right, "{right:?}");
         assert!(right.feedback.starts_with("Right"));
@@ -217,6 +243,7 @@ mod tests {
             &question,
             &AnswerInput::Choice(wrong_index as u32),
             &world.acs,
+            None,
         );
         assert!(!wrong.grade.right);
         assert_eq!(wrong.grade.confusion, item.option_mistakes[wrong_index]);
@@ -257,11 +284,67 @@ mod tests {
             &drawn,
             &AnswerInput::Text("I don't know".into()),
             &world.acs,
+            None,
         );
         assert!(!dont_know.grade.right, "a non-answer never passes");
         assert_eq!(dont_know.grade.confusion, None);
-        let choice = check_drill(&drawn, &AnswerInput::Choice(0), &world.acs);
+        let choice = check_drill(&drawn, &AnswerInput::Choice(0), &world.acs, None);
         assert!(!choice.grade.right);
+    }
+
+    /// With the examiner's verdict (a model's, evidence-checked), the verdict decides right or
+    /// wrong and gives the feedback; the confusion tag is still the rubric's own
+    /// misconception, and only on a wrong answer.
+    #[test]
+    fn a_rubric_drill_judged_by_the_examiner_keeps_the_rubrics_confusion_tags() {
+        let world = Courses::load();
+        let (element, misconception) = world
+            .course("PPL-GROUND")
+            .doc
+            .drills
+            .iter()
+            .filter_map(|d| d.rubric_element.as_ref())
+            .find_map(|element| {
+                let first = world.acs.rubric(element)?.misconceptions.first()?;
+                Some((element.clone(), first.clone()))
+            })
+            .expect("a drilled element with a misconception");
+        let question = DrillQuestion::Rubric {
+            element,
+            ask: "Explain.".into(),
+        };
+        let mistaken = AnswerInput::Text(misconception.claim.clone());
+        let embedded = check_drill(&question, &mistaken, &world.acs, None);
+        assert_eq!(
+            embedded.grade.confusion.as_deref(),
+            Some(misconception.id.as_str())
+        );
+        let verdict = |score| ExaminerAssessment {
+            score,
+            feedback: "The examiner's words.".into(),
+            missing_terms: Vec::new(),
+            mentioned_elements: Vec::new(),
+            source_summary: String::new(),
+        };
+        let wrong = check_drill(
+            &question,
+            &mistaken,
+            &world.acs,
+            Some(&verdict(Score::Unsatisfactory)),
+        );
+        assert_eq!(
+            (wrong.grade.right, wrong.feedback.as_str()),
+            (false, "The examiner's words.")
+        );
+        assert_eq!(wrong.grade.confusion, embedded.grade.confusion);
+        let right = check_drill(
+            &question,
+            &mistaken,
+            &world.acs,
+            Some(&verdict(Score::Satisfactory)),
+        );
+        assert!(right.grade.right);
+        assert_eq!(right.grade.confusion, None, "no tag on a right answer");
     }
 
     #[test]

@@ -38,7 +38,7 @@ pub(super) fn check_open_drill(
     if drill_id.is_some_and(|id| id != open_id) {
         return Err(no_open("that drill is no longer open"));
     }
-    let checked = check_drill(&question, answer, tutor.acs);
+    let checked = check_drill(&question, answer, tutor.acs, tutor.verdict);
     state.open = None;
     state
         .snapshot

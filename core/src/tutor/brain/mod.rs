@@ -22,6 +22,7 @@ use viva_protocol::ErrorCode;
 use viva_protocol::tutor::{PolicyDebug, TimelineMessage, TurnAction};
 
 use crate::exam::acs::AcsLibrary;
+use crate::examiner::ExaminerAssessment;
 use crate::session::assessment::AnswerInput;
 use crate::session::lifecycle::Refusal;
 use crate::tutor::drawn::DrillQuestion;
@@ -51,6 +52,9 @@ pub struct Tutor<'a> {
     pub settings: TutorSettings,
     /// A model's proposal for this turn, if one was asked for and came back.
     pub model: Option<&'a ModelProposal>,
+    /// The examiner's verdict on the open rubric drill's answer, if the session asked for
+    /// one (a model is configured); it decides right or wrong.
+    pub verdict: Option<&'a ExaminerAssessment>,
 }
 
 /// A card waiting for the student.

@@ -34,6 +34,7 @@ impl Fixture {
             acs: &self.courses.acs,
             settings: TutorSettings::default(),
             model: None,
+            verdict: None,
         }
     }
 }
