@@ -5,10 +5,10 @@
 //! timeout or a reply that breaks a rule comes back as the reason, and the brain's own turn
 //! is used. Every call comes back with its turn log.
 //!
-//! The reply streams: its text goes to the client as `tutor.delta` pieces, but only once
-//! the action and target written before it are allowed (and an exam's question is one of
-//! the available ones); a reply that opens with anything else is dropped at once, and the
-//! brain's turn follows without waiting for the rest.
+//! The reply streams: its text goes to the client as `tutor.delta` pieces as it is written
+//! (the schema puts it first); a reply that writes a forbidden action, target or exam
+//! question is dropped as soon as it does (nothing more is shown), and the brain's turn
+//! follows without waiting for the rest. The `tutor.turn` replaces the preview either way.
 
 use std::sync::Arc;
 
@@ -21,7 +21,7 @@ use crate::metrics::LlmMetrics;
 use crate::prompts::Prompts;
 use crate::provider::{Flow, Provider};
 use crate::tutor_prompt::{StudentTurn, tutor_prompt};
-use crate::tutor_reply::{Opening, TurnBounds, check_tutor_reply, opening, tutor_schema};
+use crate::tutor_reply::{TurnBounds, check_tutor_reply, refused_so_far, tutor_schema};
 
 /// The model-backed tutor.
 pub struct LlmTutor {
@@ -74,13 +74,9 @@ impl LlmTutor {
         let (mut first_words, mut refused, began) = (None, None, log.began);
         let mut piece = |piece: &str| {
             text.push(piece);
-            match opening(text.raw(), bounds) {
-                Opening::Pending => return Flow::Continue,
-                Opening::Refused(reason) => {
-                    refused = Some(reason);
-                    return Flow::Stop;
-                }
-                Opening::Allowed => {}
+            if let Some(reason) = refused_so_far(text.raw(), bounds) {
+                refused = Some(reason);
+                return Flow::Stop;
             }
             let words = text.take_new();
             if !words.is_empty() {

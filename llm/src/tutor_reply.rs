@@ -102,7 +102,8 @@ impl TutorRejection {
 #[serde(deny_unknown_fields)]
 struct Raw {
     action: String,
-    target_unit: String,
+    #[serde(default)]
+    target_unit: Option<String>,
     text: String,
     #[serde(default)]
     exam_question_id: Option<String>,
@@ -174,7 +175,10 @@ pub fn check_tutor_reply(
     }
     let proposal = ProposedReply {
         action,
-        target: raw.target_unit.clone(),
+        target: raw
+            .target_unit
+            .clone()
+            .unwrap_or_else(|| bounds.policy.target.clone()),
         questions: text.matches('?').count() as u32,
         text,
         exam_question: raw.exam_question_id.clone(),
@@ -191,50 +195,29 @@ pub fn check_tutor_reply(
     })
 }
 
-/// How far a streaming reply's opening (the fields before its text) has got.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Opening {
-    /// Not all of the action and target (and an exam's question) have arrived.
-    Pending,
-    /// They have, and this turn allows them: the text may be shown as it comes.
-    Allowed,
-    /// They have, and the reply cannot be used: why.
-    Refused(&'static str),
-}
-
-/// Reads the opening of a reply that is still arriving: its action, target and, for an
-/// exam, the question offered. The text is shown only after an allowed opening; a target in
-/// scope that is not the policy's is never shown and is left for the brain to refuse.
-pub fn opening(raw: &str, bounds: TurnBounds<'_>) -> Opening {
-    let (Some(action), Some(target)) = (
-        complete_value(raw, "action"),
-        complete_value(raw, "target_unit"),
-    ) else {
-        return Opening::Pending;
-    };
-    let Some(action) = action_named(&action) else {
-        return Opening::Refused("unknown_action");
-    };
-    if !bounds.policy.allowed_actions.contains(&action) {
-        return Opening::Refused("action_not_allowed");
-    }
-    if !bounds.policy.scoped_units.contains(&target) {
-        return Opening::Refused("target_out_of_scope");
-    }
-    if action == Action::Exam {
-        match complete_value(raw, "exam_question_id") {
-            None => return Opening::Pending,
-            Some(id) if !bounds.available.contains(&id.as_str()) => {
-                return Opening::Refused("exam_question_not_available");
+/// Why a reply that is still arriving cannot be used, as soon as what it has written shows
+/// it: an action that is unknown or not allowed, a target out of scope, an exam question
+/// that is not available. `None` while nothing written so far breaks the policy. The stream
+/// is dropped at once on a refusal (nothing more is shown, and the brain's turn follows
+/// without waiting for the rest).
+pub fn refused_so_far(raw: &str, bounds: TurnBounds<'_>) -> Option<&'static str> {
+    if let Some(action) = complete_value(raw, "action") {
+        match action_named(&action) {
+            None => return Some("unknown_action"),
+            Some(action) if !bounds.policy.allowed_actions.contains(&action) => {
+                return Some("action_not_allowed");
             }
             Some(_) => {}
         }
     }
-    if target == bounds.policy.target {
-        Opening::Allowed
-    } else {
-        Opening::Pending
+    if complete_value(raw, "target_unit")
+        .is_some_and(|target| !bounds.policy.scoped_units.contains(&target))
+    {
+        return Some("target_out_of_scope");
     }
+    complete_value(raw, "exam_question_id")
+        .filter(|id| !bounds.available.contains(&id.as_str()))
+        .map(|_| "exam_question_not_available")
 }
 
 /// The model's mapping, as the policy may read it: known units only, at most
@@ -252,12 +235,13 @@ fn cleaned(mapped: Vec<RawMapped>, course_units: &[String]) -> Vec<Mapped> {
 }
 
 /// The response format asked of the model for this turn: one branch per allowed action
-/// (`anyOf`), each naming its action as a constant, the policy's target as the only unit
-/// (the unit whose card the turn shows; the brain refuses any other), and only the fields
-/// that action may carry: an exam names one of the available questions, and no branch has
-/// card content (a card's key ideas and worked example come from the course's data, never
-/// from the model). A model that honours schemas can write nothing this turn forbids. The
-/// fields come in the order the stream is read: action and target before the text.
+/// (`anyOf`), each naming its action as a constant, with only the fields that action may
+/// carry: an exam names one of the available questions, and no branch has card content (a
+/// card's key ideas and worked example come from the course's data, never from the model).
+/// The target is not asked for: it is the policy's, decided in code (a reply that names
+/// another is refused). A model that honours schemas can write nothing this turn forbids.
+/// The text comes first, so the student's first word is not kept waiting behind the
+/// fields before it (each token costs tens of milliseconds on a small CPU).
 pub fn tutor_schema(bounds: TurnBounds<'_>) -> Value {
     let branches: Vec<Value> = bounds
         .policy
@@ -271,18 +255,17 @@ pub fn tutor_schema(bounds: TurnBounds<'_>) -> Value {
 
 fn action_branch(action: Action, bounds: TurnBounds<'_>) -> Value {
     let mut properties = serde_json::Map::new();
+    properties.insert(
+        "text".into(),
+        json!({"type": "string", "minLength": 1, "maxLength": MAX_TEXT}),
+    );
     properties.insert("action".into(), json!({"const": action_name(action)}));
-    properties.insert("target_unit".into(), json!({"const": bounds.policy.target}));
     if action == Action::Exam {
         properties.insert(
             "exam_question_id".into(),
             json!({"type": "string", "enum": bounds.available}),
         );
     }
-    properties.insert(
-        "text".into(),
-        json!({"type": "string", "minLength": 1, "maxLength": MAX_TEXT}),
-    );
     properties.insert(
         "mapped_units".into(),
         json!({"type": "array", "maxItems": MAX_MAPPED, "items": {
@@ -479,10 +462,7 @@ mod tests {
         assert_eq!(actions, [&json!("socratic_question"), &json!("exam")]);
         for branch in &branches {
             let props = &branch["properties"];
-            assert_eq!(
-                props["target_unit"]["const"], "add",
-                "the policy's target only"
-            );
+            assert!(props.get("target_unit").is_none(), "the target is code's");
             assert!(props.get("key_ideas").is_none(), "no card content, ever");
             assert_eq!(
                 props["mapped_units"]["items"]["properties"]["unit_id"]["enum"],
@@ -494,11 +474,7 @@ mod tests {
                 .keys()
                 .map(String::as_str)
                 .collect();
-            assert_eq!(
-                names.first(),
-                Some(&"action"),
-                "the action is written first"
-            );
+            assert_eq!(names.first(), Some(&"text"), "the words come first");
             assert_eq!(branch["required"].as_array().unwrap().len(), names.len());
         }
         assert!(branches[0]["properties"].get("exam_question_id").is_none());
@@ -518,7 +494,7 @@ mod tests {
     }
 
     #[test]
-    fn the_text_streams_only_after_an_allowed_opening() {
+    fn a_streaming_reply_is_refused_as_soon_as_it_breaks_the_policy() {
         let ready = policy(&[Action::SocraticQuestion, Action::Exam], false);
         let units = units();
         let bounds = TurnBounds {
@@ -527,49 +503,34 @@ mod tests {
             available: &["add-b1"],
         };
         let table = [
+            (r#"{"text": "What is 3 + 4?", "acti"#, None),
+            (r#"{"text": "Hi", "action": "socratic_question""#, None),
             (
-                r#"{"action": "socratic_question", "target_"#,
-                Opening::Pending,
+                r#"{"text": "Hi", "action": "drill""#,
+                Some("action_not_allowed"),
             ),
-            (
-                r#"{"action": "socratic_question", "target_unit": "add", "text": "W"#,
-                Opening::Allowed,
-            ),
-            (
-                r#"{"text": "Hi", "action": "socratic_question", "target_unit": "add""#,
-                Opening::Allowed,
-            ),
-            (
-                r#"{"action": "drill", "target_unit": "add""#,
-                Opening::Refused("action_not_allowed"),
-            ),
-            (
-                r#"{"action": "lecture", "target_unit": "add""#,
-                Opening::Refused("unknown_action"),
-            ),
+            (r#"{"action": "lecture", "text": "#, Some("unknown_action")),
             (
                 r#"{"action": "socratic_question", "target_unit": "mul""#,
-                Opening::Refused("target_out_of_scope"),
+                Some("target_out_of_scope"),
             ),
+            (r#"{"action": "exam", "exam_question_id": "add-b"#, None),
             (
-                r#"{"action": "socratic_question", "target_unit": "sub", "text": "x"#,
-                Opening::Pending,
+                r#"{"action": "exam", "exam_question_id": "add-b7""#,
+                Some("exam_question_not_available"),
             ),
-            (
-                r#"{"action": "exam", "target_unit": "add", "te"#,
-                Opening::Pending,
-            ),
-            (
-                r#"{"action": "exam", "target_unit": "add", "exam_question_id": "add-b7""#,
-                Opening::Refused("exam_question_not_available"),
-            ),
-            (
-                r#"{"action": "exam", "target_unit": "add", "exam_question_id": "add-b1""#,
-                Opening::Allowed,
-            ),
+            (r#"{"action": "exam", "exam_question_id": "add-b1""#, None),
         ];
         for (raw, expected) in table {
-            assert_eq!(opening(raw, bounds), expected, "{raw}");
+            assert_eq!(refused_so_far(raw, bounds), expected, "{raw}");
         }
+    }
+
+    #[test]
+    fn a_reply_without_a_target_is_the_policys() {
+        let open = policy(&[Action::SocraticQuestion], false);
+        let reply = json!({"text": "What is 3 + 4?", "action": "socratic_question",
+                           "mapped_units": []});
+        assert_eq!(check(reply, &open).unwrap().proposal.target, "add");
     }
 }

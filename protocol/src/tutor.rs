@@ -116,8 +116,9 @@ pub struct TutorTurn {
 }
 
 /// `tutor.delta`: a piece of the tutor's words while a model tutor is still writing them.
-/// Sent only when a model tutor is configured, and only once the model has written an
-/// action and a target that the turn's policy allows.
+/// Sent only when a model tutor is configured, as the model writes; a reply is dropped (no
+/// more deltas) as soon as it writes an action, target or exam question that the turn's
+/// policy forbids.
 ///
 /// Deltas are a preview, without `seq`, and never replayed on resume. Appending the `text`
 /// of a turn's deltas in order gives the words so far. The `tutor.turn` that follows, with

@@ -6,8 +6,9 @@
 //! Programs come from a seeded generator (SplitMix64, so a failure names a reproducible
 //! program): operators, comparisons, calls of every whitelisted function, subscripts, lists,
 //! f-strings and stem templates with format specs, and repetition by counts from 0 to
-//! `i64::MAX`. A program over the limit is run again a few times and judged by its fastest
-//! run, so a busy machine does not fail the test; a real hole is slower by orders of magnitude.
+//! `i64::MAX`. A program over the limit is run again a few times at once, and again once
+//! every shard has finished, and judged by its fastest run, so a busy machine does not fail
+//! the test; a real hole is slower by orders of magnitude.
 //!
 //! - `random`: the million random programs.
 //! - `costliest`: for each kind of work, the program that spends its budget on it fastest.

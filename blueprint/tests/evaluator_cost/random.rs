@@ -204,7 +204,7 @@ const SLOWEST_KEPT: usize = 16;
 struct Tally {
     outcomes: [u64; 3],
     slowest: Vec<(Duration, Case)>,
-    over_limit: Vec<(Duration, String)>,
+    over_limit: Vec<(Duration, Case)>,
 }
 
 impl Tally {
@@ -225,7 +225,11 @@ impl Tally {
             self.keep_slowest();
         }
         if elapsed > LIMIT {
-            self.over_limit.push((elapsed, case.source.clone()));
+            let copy = Case {
+                source: case.source.clone(),
+                template: case.template,
+            };
+            self.over_limit.push((elapsed, copy));
         }
     }
 
@@ -243,6 +247,18 @@ impl Tally {
         self.keep_slowest();
         self.over_limit.extend(other.over_limit);
         self
+    }
+
+    /// The programs still over the limit when timed again once every shard has finished
+    /// (fastest of a few runs each): a program caught over it while the machine was busy
+    /// (the shards, other tests, a build) gets a second chance on a quieter machine.
+    fn still_over_limit(&self) -> Vec<(Duration, String)> {
+        let env = environment();
+        self.over_limit
+            .iter()
+            .map(|(first, case)| (fastest(case, &env, *first), case.source.clone()))
+            .filter(|(time, _)| *time > LIMIT)
+            .collect()
     }
 
     /// The slowest program once the slowest single runs are timed again (fastest of a few
@@ -301,11 +317,12 @@ fn a_million_random_programs_each_run_within_10_ms() {
          {RETRIES} runs) {slowest:?}: {source}"
     );
     assert_eq!(tally.outcomes.iter().sum::<u64>(), PROGRAMS);
+    let over_limit = tally.still_over_limit();
     assert!(
-        tally.over_limit.is_empty(),
+        over_limit.is_empty(),
         "{} program(s) over {LIMIT:?}: {:#?}",
-        tally.over_limit.len(),
-        &tally.over_limit[..tally.over_limit.len().min(10)]
+        over_limit.len(),
+        &over_limit[..over_limit.len().min(10)]
     );
     assert!(
         rejected * 100 < PROGRAMS,
