@@ -258,6 +258,21 @@ impl TutorCore {
         })
     }
 
+    /// Commits the turn of an input that waited for a model (a message for the model tutor,
+    /// a rubric drill answer for the examiner), logged with the call behind it.
+    fn commit_awaited(
+        &mut self,
+        life: &mut Lifecycle,
+        (turn, call): (Turn, Option<viva_protocol::result::ExaminerCall>),
+        said: String,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        self.model_call = call;
+        self.emit_turn(life, turn, Some(said), ctx, now_ms)
+    }
+
     /// Commits the turn: the phase moves to a new open turn, the turn is logged and queued.
     fn emit_turn(
         &mut self,
@@ -487,9 +502,7 @@ impl SessionMode for TutorCore {
         };
         let turn = self.turn_with(tutor, input, now_ms)?;
         self.pending_answer = None;
-        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
-        self.model_call = verdict.call;
-        self.emit_turn(life, turn, Some(said), ctx, now_ms)
+        self.commit_awaited(life, (turn, verdict.call), said, ctx, now_ms)
     }
 
     /// The pending message's turn: the model's proposal where it holds to the policy, else
@@ -517,9 +530,7 @@ impl SessionMode for TutorCore {
             turn.fallback = Some(model_fault(reason));
         }
         self.pending = None;
-        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
-        self.model_call = answer.call;
-        self.emit_turn(life, turn, Some(message), ctx, now_ms)
+        self.commit_awaited(life, (turn, answer.call), message, ctx, now_ms)
     }
 
     /// The opening turn: the tutor greets the student on the focus unit.
