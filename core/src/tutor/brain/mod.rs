@@ -473,7 +473,8 @@ fn model_label(violation: super::validate::Violation) -> &'static str {
 }
 
 /// What a model tutor is asked for a message: the policy the message leads to (the brain's
-/// own mapping), the grounding retrieved for it, and the bounds of the reply.
+/// own mapping), the grounding retrieved for it, and the bounds of the reply. Its `turn` is
+/// 0: a session sets the number the turn will have.
 pub fn model_request(
     tutor: Tutor<'_>,
     state: &TutorState,
