@@ -101,7 +101,7 @@ impl Template {
                 "misconceptions": [{"id": "one-a-year", "claim": "One landing a year."}]}),
             ),
             Template::TutorSystem => {
-                json!({"course_title": "Arithmetic", "max_words": 170, "max_key_ideas": 3})
+                json!({"course_title": "Arithmetic", "max_words": 170})
             }
             Template::TutorTurn => {
                 json!({"unit_json": "{}", "policy_json": "{}", "context_json": "{}",

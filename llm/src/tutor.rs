@@ -74,8 +74,8 @@ impl LlmTutor {
         let (mut first_words, mut refused, began) = (None, None, log.began);
         let mut piece = |piece: &str| {
             text.push(piece);
-            if let Some(reason) = refused_so_far(text.raw(), bounds) {
-                refused = Some(reason);
+            if let Some(rejection) = refused_so_far(text.raw(), bounds) {
+                refused = Some(rejection.label());
                 return Flow::Stop;
             }
             let words = text.take_new();

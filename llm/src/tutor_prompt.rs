@@ -49,8 +49,7 @@ pub fn tutor_prompt(
     let limits = policy.constraints;
     let system = prompts.render(
         Template::TutorSystem,
-        &json!({"course_title": course_title, "max_words": limits.max_words,
-                "max_key_ideas": limits.max_key_ideas}),
+        &json!({"course_title": course_title, "max_words": limits.max_words}),
     )?;
     let user = prompts.render(
         Template::TutorTurn,

@@ -200,12 +200,12 @@ pub fn check_tutor_reply(
 /// that is not available. `None` while nothing written so far breaks the policy. The stream
 /// is dropped at once on a refusal (nothing more is shown, and the brain's turn follows
 /// without waiting for the rest).
-pub fn refused_so_far(raw: &str, bounds: TurnBounds<'_>) -> Option<&'static str> {
+pub fn refused_so_far(raw: &str, bounds: TurnBounds<'_>) -> Option<TutorRejection> {
     if let Some(action) = complete_value(raw, "action") {
         match action_named(&action) {
-            None => return Some("unknown_action"),
+            None => return Some(TutorRejection::UnknownAction(action)),
             Some(action) if !bounds.policy.allowed_actions.contains(&action) => {
-                return Some("action_not_allowed");
+                return Some(TutorRejection::Policy(Violation::ActionNotAllowed));
             }
             Some(_) => {}
         }
@@ -213,11 +213,11 @@ pub fn refused_so_far(raw: &str, bounds: TurnBounds<'_>) -> Option<&'static str>
     if complete_value(raw, "target_unit")
         .is_some_and(|target| !bounds.policy.scoped_units.contains(&target))
     {
-        return Some("target_out_of_scope");
+        return Some(TutorRejection::Policy(Violation::TargetOutOfScope));
     }
     complete_value(raw, "exam_question_id")
         .filter(|id| !bounds.available.contains(&id.as_str()))
-        .map(|_| "exam_question_not_available")
+        .map(|_| TutorRejection::Policy(Violation::ExamQuestionNotAvailable))
 }
 
 /// The model's mapping, as the policy may read it: known units only, at most
@@ -522,7 +522,8 @@ mod tests {
             (r#"{"action": "exam", "exam_question_id": "add-b1""#, None),
         ];
         for (raw, expected) in table {
-            assert_eq!(refused_so_far(raw, bounds), expected, "{raw}");
+            let label = refused_so_far(raw, bounds).map(|rejection| rejection.label());
+            assert_eq!(label, expected, "{raw}");
         }
     }
 
