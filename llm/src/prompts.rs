@@ -104,7 +104,8 @@ impl Template {
                 json!({"course_title": "Arithmetic", "max_words": 170})
             }
             Template::TutorTurn => {
-                json!({"unit_json": "{}", "policy_json": "{}", "context_json": "{}",
+                json!({"course_json": "[]", "unit_json": "{}", "student_json": "{}",
+                "candidates_json": "[]", "policy_json": "{}",
                 "event": "tutor.message", "student_input": "How do I carry?"})
             }
         }

@@ -64,9 +64,12 @@ impl LlmTutor {
         )?;
         log.prompt_hash = prompt_hash(&prompt.system, &prompt.user);
         let available: Vec<&str> = request.available.iter().map(String::as_str).collect();
+        let course_units: Vec<String> = (request.grounding.course_units.iter())
+            .map(|unit| unit.unit_id.clone())
+            .collect();
         let bounds = TurnBounds {
             policy: &request.policy,
-            course_units: &request.course_units,
+            course_units: &course_units,
             available: &available,
         };
         let schema = Some(("tutor_turn", tutor_schema(bounds)));

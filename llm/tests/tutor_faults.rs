@@ -11,7 +11,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use viva_core::examiner::no_deltas;
-use viva_core::tutor::grounding::{Anchor, Candidate, Grounding};
+use viva_core::tutor::grounding::{Anchor, Candidate, Grounding, UnitTitle};
 use viva_core::tutor::lite::{SnapshotLite, TierCounts};
 use viva_core::tutor::model::{ModelTurnRequest, TutorModel};
 use viva_core::tutor::policy::{Action, CONSTRAINTS, Policy};
@@ -47,7 +47,15 @@ fn request() -> ModelTurnRequest {
         scoped_units: vec!["add-1digit".into()],
         constraints: CONSTRAINTS,
     };
+    let title = |unit_id: &str, title: &str| UnitTitle {
+        unit_id: unit_id.into(),
+        title: title.into(),
+    };
     let grounding = Grounding {
+        course_units: vec![
+            title("add-1digit", "Adding one-digit numbers"),
+            title("add-2digit", "Adding two-digit numbers"),
+        ],
         anchors: vec![Anchor {
             unit_id: "add-1digit".into(),
             title: "Adding one-digit numbers".into(),
@@ -78,7 +86,6 @@ fn request() -> ModelTurnRequest {
         },
         event: "tutor.message".into(),
         input: "how do I add 8 and 5?".into(),
-        course_units: vec!["add-1digit".into(), "add-2digit".into()],
         available: vec!["add-1digit-bronze-1".into()],
     }
 }

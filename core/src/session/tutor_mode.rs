@@ -40,6 +40,15 @@ pub struct PendingAnswer {
     pub ask: String,
 }
 
+/// What an acked input waits for, off the mailbox; at most one at a time.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Awaiting {
+    /// A message (its text), for the model tutor's proposal.
+    Proposal(String),
+    /// A rubric drill's answer, for the examiner's verdict.
+    Verdict(PendingAnswer),
+}
+
 impl PendingAnswer {
     /// What the examiner is asked: one element, no other pending, no follow-up.
     pub fn request(&self) -> AssessRequest {
@@ -78,10 +87,8 @@ pub struct TutorCore {
     pub transcript: Vec<TurnCheckpoint>,
     /// The summary, once ended.
     pub result: Option<TutorResult>,
-    /// A message acked and waiting for the model tutor's proposal.
-    pub pending: Option<String>,
-    /// A rubric drill's answer acked and waiting for the examiner's verdict.
-    pub pending_answer: Option<PendingAnswer>,
+    /// An input acked and waiting for a model.
+    pub awaiting: Option<Awaiting>,
     /// The model call behind the turn being logged.
     pub model_call: Option<viva_protocol::result::ExaminerCall>,
 }
@@ -120,8 +127,7 @@ impl TutorCore {
             last_turn: None,
             transcript: Vec::new(),
             result: None,
-            pending: None,
-            pending_answer: None,
+            awaiting: None,
             model_call: None,
         })
     }
@@ -147,7 +153,7 @@ impl TutorCore {
                 "the tutor's last turn has not reached a device yet; resume to see it",
             ));
         }
-        if self.pending.is_some() || self.pending_answer.is_some() {
+        if self.awaiting.is_some() {
             return Err(Refusal::new(
                 ErrorCode::NoOpenQuestion,
                 "the tutor is still answering your last message",
@@ -155,7 +161,7 @@ impl TutorCore {
         }
         if let Some(answer) = self.examined_answer(&input, ctx) {
             // Acked now; the examiner's verdict, then the drill's result, follow as work.
-            self.pending_answer = Some(answer);
+            self.awaiting = Some(Awaiting::Verdict(answer));
             life.acknowledge(event_id);
             return Ok(());
         }
@@ -163,7 +169,7 @@ impl TutorCore {
             && ctx.tutor.settings.model
         {
             // Acked now; the model's proposal (or the brain's turn) follows as work.
-            self.pending = Some(text.clone());
+            self.awaiting = Some(Awaiting::Proposal(text.clone()));
             life.acknowledge(event_id);
             return Ok(());
         }
@@ -204,7 +210,9 @@ impl TutorCore {
 
     /// What the model tutor is asked for the pending message.
     pub fn model_request(&self, ctx: StepContext<'_>, now_ms: u64) -> Option<ModelTurnRequest> {
-        let message = self.pending.as_ref()?;
+        let Some(Awaiting::Proposal(message)) = &self.awaiting else {
+            return None;
+        };
         let tutor = self.tutor(ctx).ok()?;
         let grounding = ctx.tutor.grounding(&self.course_id)?;
         let request = model_request(tutor, &self.state, grounding, message, now_ms);
@@ -467,10 +475,14 @@ impl SessionMode for TutorCore {
     }
 
     fn work(&self, life: &Lifecycle) -> Work {
-        match (life.phase.live(), &self.pending, &self.pending_answer) {
-            (Some(LivePhase::Idle), ..) => Work::Step,
-            (Some(LivePhase::AwaitingAnswer), Some(message), _) => Work::Tutor(message.clone()),
-            (Some(LivePhase::AwaitingAnswer), None, Some(answer)) => Work::Assess(answer.request()),
+        match (life.phase.live(), &self.awaiting) {
+            (Some(LivePhase::Idle), _) => Work::Step,
+            (Some(LivePhase::AwaitingAnswer), Some(Awaiting::Proposal(message))) => {
+                Work::Tutor(message.clone())
+            }
+            (Some(LivePhase::AwaitingAnswer), Some(Awaiting::Verdict(answer))) => {
+                Work::Assess(answer.request())
+            }
             _ => Work::Nothing,
         }
     }
@@ -483,8 +495,8 @@ impl SessionMode for TutorCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        let (Some(pending), ExaminerReply::Assessed(verdict)) =
-            (self.pending_answer.clone(), reply)
+        let (Some(Awaiting::Verdict(pending)), ExaminerReply::Assessed(verdict)) =
+            (self.awaiting.clone(), reply)
         else {
             return Err(Refusal::new(
                 ErrorCode::Internal,
@@ -501,7 +513,7 @@ impl SessionMode for TutorCore {
             ..self.tutor(ctx)?
         };
         let turn = self.turn_with(tutor, input, now_ms)?;
-        self.pending_answer = None;
+        self.awaiting = None;
         self.commit_awaited(life, (turn, verdict.call), said, ctx, now_ms)
     }
 
@@ -514,7 +526,7 @@ impl SessionMode for TutorCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        let Some(message) = self.pending.clone() else {
+        let Some(Awaiting::Proposal(message)) = self.awaiting.clone() else {
             return Err(Refusal::new(
                 ErrorCode::Internal,
                 "no message awaits the model",
@@ -529,7 +541,7 @@ impl SessionMode for TutorCore {
         if let Err(reason) = &answer.value {
             turn.fallback = Some(model_fault(reason));
         }
-        self.pending = None;
+        self.awaiting = None;
         self.commit_awaited(life, (turn, answer.call), message, ctx, now_ms)
     }
 

@@ -11,7 +11,7 @@ use crate::tutor::snapshot::{StudentSnapshot, Tier, UnitProgress};
 use viva_blueprint::skill::Difficulty;
 
 use super::assessment_snapshot::{generated_checkpoint, restore_generated};
-use super::tutor_mode::{PendingAnswer, TutorCore};
+use super::tutor_mode::{Awaiting, PendingAnswer, TutorCore};
 use crate::exam::acs::Rating;
 
 /// The tutor's section of its checkpoint.
@@ -41,16 +41,19 @@ pub fn tutor_checkpoint(core: &TutorCore) -> TutorCheckpoint {
         },
         last_turn: core.last_turn.clone(),
         result: core.result.clone(),
-        pending: core.pending.clone(),
-        pending_answer: core
-            .pending_answer
-            .as_ref()
-            .map(|p| PendingAnswerCheckpoint {
-                text: p.text.clone(),
-                rating: p.rating.as_str().to_owned(),
-                element: p.element.clone(),
-                ask: p.ask.clone(),
+        pending: match &core.awaiting {
+            Some(Awaiting::Proposal(message)) => Some(message.clone()),
+            _ => None,
+        },
+        pending_answer: match &core.awaiting {
+            Some(Awaiting::Verdict(answer)) => Some(PendingAnswerCheckpoint {
+                text: answer.text.clone(),
+                rating: answer.rating.as_str().to_owned(),
+                element: answer.element.clone(),
+                ask: answer.ask.clone(),
             }),
+            _ => None,
+        },
     }
 }
 
@@ -89,14 +92,18 @@ pub fn restore_tutor(
         last_turn: stored.last_turn.clone(),
         transcript: transcript.to_vec(),
         result: stored.result.clone(),
-        pending: stored.pending.clone(),
-        pending_answer: stored
-            .pending_answer
-            .as_ref()
-            .map(restore_pending_answer)
-            .transpose()?,
+        awaiting: restore_awaiting(stored)?,
         model_call: None,
     })
+}
+
+fn restore_awaiting(stored: &TutorCheckpoint) -> Result<Option<Awaiting>, String> {
+    match (&stored.pending, &stored.pending_answer) {
+        (None, None) => Ok(None),
+        (Some(message), None) => Ok(Some(Awaiting::Proposal(message.clone()))),
+        (None, Some(answer)) => Ok(Some(Awaiting::Verdict(restore_pending_answer(answer)?))),
+        (Some(_), Some(_)) => Err("a message and a drill answer both awaiting a model".into()),
+    }
 }
 
 fn restore_pending_answer(stored: &PendingAnswerCheckpoint) -> Result<PendingAnswer, String> {

@@ -11,7 +11,8 @@
 //!   turn after turn on one unit its content reads the same, so a model server can keep it
 //!   as a cached prefix. The message's best chunks of the other scoped units fill the rest;
 //! - **candidates**: the target unit's exam questions at the desired tier that are not
-//!   locked, top [`CANDIDATES`], without their keys or memos.
+//!   locked, top [`CANDIDATES`], without their keys or memos, listed in the course's order;
+//! - **course units**: every unit's id and title, in the course's order, whatever the turn.
 //!
 //! When the message matches nothing (a card event carries no words), each list keeps the
 //! course's order, the target unit first.
@@ -80,9 +81,21 @@ pub struct Candidate {
     pub options: Vec<String>,
 }
 
+/// A unit of the course by name only.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnitTitle {
+    /// The unit.
+    pub unit_id: String,
+    /// Its title.
+    pub title: String,
+}
+
 /// One turn's grounding.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Grounding {
+    /// Every unit of the course, in the course's order: the same on every turn, so a model
+    /// server can keep it in a cached prefix; the list a model maps a message onto.
+    pub course_units: Vec<UnitTitle>,
     /// Scoped units' anchors.
     pub anchors: Vec<Anchor>,
     /// Content chunks.
@@ -137,6 +150,7 @@ impl CourseGrounding {
         (snapshot, now_ms): (&StudentSnapshot, u64),
     ) -> Grounding {
         Grounding {
+            course_units: course_units(course),
             anchors: anchors((course, units), message, &policy.scoped_units),
             chunks: self.pick_chunks(message, policy, (snapshot, now_ms)),
             candidates: self.candidates(course, message, policy, (snapshot, now_ms)),
@@ -212,7 +226,11 @@ impl CourseGrounding {
             .into_iter()
             .map(|h| h.doc);
         let fill = (0..questions.len()).filter(|i| allowed(*i));
-        first_unique(ranked.chain(fill), CANDIDATES)
+        let mut picked = first_unique(ranked.chain(fill), CANDIDATES);
+        // The message chose which; the course's order keeps the list the same from turn to
+        // turn (a cacheable prompt) whenever the choice is the same.
+        picked.sort_unstable();
+        picked
             .into_iter()
             .map(|index| candidate(&questions[index]))
             .collect()
@@ -253,6 +271,18 @@ fn anchors(
             unit_id: unit.unit_id.clone(),
             title: unit.title.clone(),
             anchor: unit.anchor.clone(),
+        })
+        .collect()
+}
+
+fn course_units(course: &Course) -> Vec<UnitTitle> {
+    course
+        .doc
+        .units
+        .iter()
+        .map(|unit| UnitTitle {
+            unit_id: unit.unit_id.clone(),
+            title: unit.title.clone(),
         })
         .collect()
 }
@@ -434,6 +464,17 @@ mod tests {
         assert!(
             all.iter()
                 .all(|c| c.unit_id == "add-1digit" && c.tier == "bronze")
+        );
+        let last_stem = &all[all.len() - 1].stem;
+        let asked = grounding.ground((course, &units), last_stem, &policy, (&snapshot, NOW));
+        assert_eq!(
+            asked.candidates, all,
+            "the message chooses which, not in what order (a cacheable prompt)"
+        );
+        assert_eq!(
+            (asked.course_units.len(), &asked.course_units[0].unit_id),
+            (course.doc.units.len(), &course.doc.units[0].unit_id),
+            "every unit of the course, in its order"
         );
         snapshot.lock(&all[0].question_id, NOW, 1_000);
         let fewer = grounding

@@ -26,8 +26,6 @@ pub struct ModelTurnRequest {
     pub event: String,
     /// What the student said or did.
     pub input: String,
-    /// Every unit of the course.
-    pub course_units: Vec<String>,
     /// The exam questions available at the desired tier.
     pub available: Vec<String>,
 }

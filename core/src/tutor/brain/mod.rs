@@ -498,6 +498,5 @@ pub fn model_request(
         lite,
         event: "tutor.message".to_owned(),
         input: message.to_owned(),
-        course_units: units,
     }
 }
