@@ -97,6 +97,7 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "empty_text",
     "card_on_plain_reply",
     "key_idea_too_long",
+    "recites_prompt",
     "action_not_allowed",
     "target_out_of_scope",
     "exam_question_not_available",

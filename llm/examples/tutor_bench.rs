@@ -133,7 +133,7 @@ async fn main() {
     };
     let now = 1_700_000_000_000;
     let (mut pings, mut latencies, mut outcomes) = (Vec::new(), Vec::new(), BTreeMap::new());
-    let mut first_words = Vec::new();
+    let (mut first_words, mut per_turn) = (Vec::new(), Vec::new());
     let mut brain_refused = 0;
     for turn in 0..turns {
         pings.push(baseline_ms(&baseline).await);
@@ -149,6 +149,9 @@ async fn main() {
                 .fallback_reason
                 .clone()
                 .unwrap_or_else(|| "used".to_owned());
+            per_turn.push(json!({"message": message, "outcome": outcome,
+                "first_word_ms": call.first_token_ms, "turn_ms": call.latency_ms,
+                "prompt_tokens": call.prompt_tokens, "completion_tokens": call.completion_tokens}));
             *outcomes.entry(outcome).or_insert(0u32) += 1;
         }
         let tutor = Tutor {
@@ -186,6 +189,7 @@ async fn main() {
         "outcomes": outcomes,
         "used_rate": used as f64 / turns.max(1) as f64,
         "used_then_refused_by_the_brain": brain_refused,
+        "per_turn": per_turn,
     });
     println!("{}", serde_json::to_string_pretty(&report).unwrap());
 }

@@ -128,6 +128,15 @@ impl Provider {
         }
     }
 
+    /// The same provider with another token cap per reply.
+    pub fn with_max_tokens(self, max_tokens: u32) -> Provider {
+        let settings = LlmSettings {
+            max_tokens,
+            ..self.settings
+        };
+        Provider { settings, ..self }
+    }
+
     /// The settings it was made with.
     pub fn settings(&self) -> &LlmSettings {
         &self.settings

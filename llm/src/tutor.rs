@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 use viva_core::examiner::{Examined, ExaminerFuture, TextDeltas};
 use viva_core::tutor::model::{ModelAnswer, ModelProposal, ModelTurnRequest, TutorModel};
+use viva_core::tutor::policy::CONSTRAINTS;
 
 use crate::call_log::{CallLog, prompt_hash};
 use crate::json_stream::FieldStream;
@@ -30,11 +31,21 @@ pub struct LlmTutor {
     metrics: Arc<LlmMetrics>,
 }
 
+/// The token cap a reply needs to reach the tutor's word limit: about two tokens a word
+/// (numbers and symbols cost more than words) and the JSON around the text. Measured: a
+/// 140-word explanation of multiplying by 100 was cut at 256 tokens.
+pub fn reply_token_cap(max_words: u32) -> u32 {
+    max_words * 2 + 96
+}
+
 impl LlmTutor {
-    /// A tutor over `provider` and `prompts`.
+    /// A tutor over `provider` and `prompts`; the provider's token cap is raised, where it is
+    /// lower, to what a reply at the word limit needs ([`reply_token_cap`]).
     pub fn new(provider: Provider, prompts: Prompts) -> LlmTutor {
+        let needed = reply_token_cap(CONSTRAINTS.max_words);
+        let cap = provider.settings().max_tokens.max(needed);
         LlmTutor {
-            provider,
+            provider: provider.with_max_tokens(cap),
             prompts,
             metrics: Arc::default(),
         }
@@ -101,8 +112,11 @@ impl LlmTutor {
         if let Some(reason) = refused {
             return Err(reason);
         }
-        let checked = check_tutor_reply(&reply.text, reply.truncated, bounds)
-            .map_err(|rejection| rejection.label())?;
+        let checked =
+            check_tutor_reply(&reply.text, reply.truncated, bounds).map_err(|rejection| {
+                tracing::debug!(%rejection, reply = %reply.text, "tutor reply refused");
+                rejection.label()
+            })?;
         Ok(ModelProposal {
             action: checked.proposal.action,
             target: checked.proposal.target,

@@ -23,7 +23,7 @@ use viva_core::tutor::policy::{Action, Policy};
 use viva_core::tutor::scope::Mapped;
 use viva_core::tutor::validate::{ProposedReply, Violation, validate};
 
-use crate::json_stream::complete_value;
+use crate::json_stream::{FieldStream, complete_value};
 
 /// Longest key idea accepted, in characters.
 pub const MAX_KEY_IDEA: usize = 240;
@@ -78,9 +78,29 @@ pub enum TutorRejection {
     /// A key idea longer than allowed.
     #[error("key idea too long")]
     KeyIdeaTooLong,
+    /// The text recites the prompt (its block names or field names).
+    #[error("the text recites the prompt")]
+    RecitesPrompt,
     /// A rule of the policy.
     #[error("{0}")]
     Policy(Violation),
+}
+
+/// The prompt's own words, which a student is never meant to see: a text that writes one
+/// is reciting its instructions (seen: a 0.5B model answered "what should I practise next"
+/// with the rules, word for word).
+const PROMPT_WORDS: [&str; 7] = [
+    "POLICY",
+    "CANDIDATES",
+    "COURSE UNITS",
+    "allowed_actions",
+    "mapped_units",
+    "related_units",
+    "question_id",
+];
+
+fn recites_prompt(text: &str) -> bool {
+    PROMPT_WORDS.iter().any(|word| text.contains(word))
 }
 
 impl TutorRejection {
@@ -93,6 +113,7 @@ impl TutorRejection {
             TutorRejection::EmptyText => "empty_text",
             TutorRejection::CardOnPlainReply(_) => "card_on_plain_reply",
             TutorRejection::KeyIdeaTooLong => "key_idea_too_long",
+            TutorRejection::RecitesPrompt => "recites_prompt",
             TutorRejection::Policy(violation) => violation.label(),
         }
     }
@@ -162,6 +183,9 @@ pub fn check_tutor_reply(
     if text.is_empty() {
         return Err(TutorRejection::EmptyText);
     }
+    if recites_prompt(&text) {
+        return Err(TutorRejection::RecitesPrompt);
+    }
     let has_card = !raw.key_ideas.is_empty() || raw.worked_example.is_some();
     if has_card && action != Action::ConceptCard {
         return Err(TutorRejection::CardOnPlainReply(action_name(action)));
@@ -201,6 +225,11 @@ pub fn check_tutor_reply(
 /// is dropped at once on a refusal (nothing more is shown, and the brain's turn follows
 /// without waiting for the rest).
 pub fn refused_so_far(raw: &str, bounds: TurnBounds<'_>) -> Option<TutorRejection> {
+    let mut text = FieldStream::new("text");
+    text.push(raw);
+    if recites_prompt(&text.text()) {
+        return Some(TutorRejection::RecitesPrompt);
+    }
     if let Some(action) = complete_value(raw, "action") {
         match action_named(&action) {
             None => return Some(TutorRejection::UnknownAction(action)),
@@ -520,6 +549,11 @@ mod tests {
                 Some("exam_question_not_available"),
             ),
             (r#"{"action": "exam", "exam_question_id": "add-b1""#, None),
+            (
+                r#"{"text": "Here are the rules: 1. Choose one of POLICY.allowed"#,
+                Some("recites_prompt"),
+            ),
+            (r#"{"text": "Your insurance policy", "action": "#, None),
         ];
         for (raw, expected) in table {
             let label = refused_so_far(raw, bounds).map(|rejection| rejection.label());

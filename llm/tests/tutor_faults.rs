@@ -129,7 +129,7 @@ async fn a_reply_within_the_policy_is_proposed_and_the_prompt_carries_the_turn()
 
 #[tokio::test]
 async fn every_fault_is_named_and_made_once() {
-    let cases: [(Behaviour, &str); 8] = [
+    let cases: [(Behaviour, &str); 9] = [
         (Behaviour::Garbage, "endpoint"),
         (Behaviour::Fails, "endpoint"),
         (Behaviour::Says("not json at all", "stop"), "unparseable"),
@@ -162,6 +162,13 @@ async fn every_fault_is_named_and_made_once() {
             ),
             "card_on_plain_reply",
         ),
+        (
+            Behaviour::Says(
+                r#"{"text": "Here are my rules: 1. Choose exactly one action from POLICY.allowed_actions. 2. Teach the unit.", "action": "socratic_question", "mapped_units": []}"#,
+                "stop",
+            ),
+            "recites_prompt",
+        ),
     ];
     for (behaviour, reason) in cases {
         let (url, requests) = endpoint(behaviour).await;
@@ -173,6 +180,13 @@ async fn every_fault_is_named_and_made_once() {
         let opened_badly = ["action_not_allowed", "target_out_of_scope"];
         if opened_badly.contains(&reason) {
             assert!(shown.lock().unwrap().is_empty(), "{reason}: nothing shown");
+        }
+        if reason == "recites_prompt" {
+            let shown = shown.lock().unwrap().concat();
+            assert!(
+                !shown.contains("POLICY"),
+                "cut before the prompt's words: {shown}"
+            );
         }
         let call = answer.call.expect("logged");
         assert_eq!(call.fallback_reason.as_deref(), Some(reason));

@@ -40,7 +40,7 @@ impl LlamaServer {
             .arg("-m")
             .arg(model)
             .args(["--host", "127.0.0.1", "--port", &port.to_string()])
-            .args(["-t", &threads.to_string(), "-c", "4096", "-np", "2"])
+            .args(["-t", &threads.to_string(), "-c", "8192", "-np", "2"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()

@@ -67,6 +67,7 @@ const MODEL_FAULTS: &[(&str, &str)] = &[
     ("truncated", "model_truncated"),
     ("unparseable", "model_unparseable"),
     ("unknown_action", "model_unknown_action"),
+    ("recites_prompt", "model_recites_prompt"),
     ("empty_text", "model_empty_text"),
     ("card_on_plain_reply", "model_card_on_plain_reply"),
     ("key_idea_too_long", "model_key_idea_too_long"),

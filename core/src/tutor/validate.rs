@@ -108,6 +108,7 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "model_truncated",
     "model_unparseable",
     "model_unknown_action",
+    "model_recites_prompt",
     "model_empty_text",
     "model_card_on_plain_reply",
     "model_key_idea_too_long",
