@@ -20,7 +20,7 @@ use viva_blueprint::library::BlueprintLibrary;
 use viva_blueprint::rubric::RubricSet;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::session::assessment::AnswerInput;
-use viva_core::tutor::brain::{Tally, Tutor, TutorInput, TutorState, take_turn};
+use viva_core::tutor::brain::{Tutor, TutorInput, TutorState, take_turn};
 use viva_core::tutor::library::{TutorLibrary, TutorSettings};
 use viva_core::tutor::policy::{TurnFacts, policy};
 use viva_core::tutor::snapshot::StudentSnapshot;
@@ -83,14 +83,8 @@ fn tutor<'a>(world: &'a World, course_id: &str) -> Tutor<'a> {
 
 fn cold(tutor: Tutor<'_>) -> TutorState {
     let doc = &tutor.course.doc;
-    TutorState {
-        snapshot: StudentSnapshot::cold_start("bench", &doc.course_id, &doc.entry_unit),
-        open: None,
-        seed: 7,
-        drills_drawn: 0,
-        last_passed: None,
-        tally: Tally::default(),
-    }
+    let snapshot = StudentSnapshot::cold_start("bench", &doc.course_id, &doc.entry_unit);
+    TutorState::new(snapshot, 7)
 }
 
 /// Times of each kind of input over the rounds, and of the bare policy.

@@ -20,9 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use viva_core::examiner::no_deltas;
 use viva_core::session::assessment::AnswerInput;
-use viva_core::tutor::brain::{
-    OpenCard, Tally, Tutor, TutorInput, TutorState, model_request, take_turn,
-};
+use viva_core::tutor::brain::{OpenCard, Tutor, TutorInput, TutorState, model_request, take_turn};
 use viva_core::tutor::drawn::DrillQuestion;
 use viva_core::tutor::library::TutorSettings;
 use viva_core::tutor::model::TutorModel;
@@ -114,14 +112,8 @@ async fn main() {
         Prompts::load(None).unwrap(),
     );
     let baseline = provider(&url, &model, timeout, 1);
-    let mut state = TutorState {
-        snapshot: StudentSnapshot::cold_start("bench", "ARITHMETIC", &course.doc.entry_unit),
-        open: None,
-        seed: 7,
-        drills_drawn: 0,
-        last_passed: None,
-        tally: Tally::default(),
-    };
+    let snapshot = StudentSnapshot::cold_start("bench", "ARITHMETIC", &course.doc.entry_unit);
+    let mut state = TutorState::new(snapshot, 7);
     let embedded = Tutor {
         course,
         index,

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::json;
 use viva_blueprint::library::{Source, parse};
 use viva_core::examiner::no_deltas;
-use viva_core::tutor::brain::{Tally, Tutor, TutorState, model_request};
+use viva_core::tutor::brain::{Tutor, TutorState, model_request};
 use viva_core::tutor::library::TutorSettings;
 use viva_core::tutor::model::TutorModel;
 use viva_core::tutor::policy::TARGET_CONFIDENCE;
@@ -110,18 +110,9 @@ async fn main() {
             .tutor
             .grounding(&query.course_id)
             .expect("grounding");
-        let state = TutorState {
-            snapshot: StudentSnapshot::cold_start(
-                "bench",
-                &query.course_id,
-                &course.doc.entry_unit,
-            ),
-            open: None,
-            seed: 7,
-            drills_drawn: 0,
-            last_passed: None,
-            tally: Tally::default(),
-        };
+        let snapshot =
+            StudentSnapshot::cold_start("bench", &query.course_id, &course.doc.entry_unit);
+        let state = TutorState::new(snapshot, 7);
         let tutor = Tutor {
             course,
             index,

@@ -18,7 +18,7 @@ use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
 use crate::exam::acs::Rating;
 use crate::examiner::AssessRequest;
 use crate::tutor::brain::{
-    OpenCard, Tally, Turn, Tutor, TutorInput, TutorState, model_request, take_turn,
+    OpenCard, Turn, Tutor, TutorInput, TutorState, model_request, take_turn,
 };
 use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
@@ -112,14 +112,7 @@ impl TutorCore {
         }
         Ok(TutorCore {
             course_id: course_id.to_owned(),
-            state: TutorState {
-                snapshot,
-                open: None,
-                seed,
-                drills_drawn: 0,
-                last_passed: None,
-                tally: Tally::default(),
-            },
+            state: TutorState::new(snapshot, seed),
             fence,
             revision: 0,
             stored_revision: 0,

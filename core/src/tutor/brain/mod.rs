@@ -150,6 +150,21 @@ pub struct TutorState {
     pub tally: Tally,
 }
 
+impl TutorState {
+    /// A new session's state for `snapshot` (stored, or a cold start), drawing drills from
+    /// `seed`.
+    pub fn new(snapshot: StudentSnapshot, seed: u64) -> TutorState {
+        TutorState {
+            snapshot,
+            open: None,
+            seed,
+            drills_drawn: 0,
+            last_passed: None,
+            tally: Tally::default(),
+        }
+    }
+}
+
 /// One tutor turn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Turn {

@@ -40,14 +40,10 @@ impl Fixture {
 }
 
 fn cold() -> TutorState {
-    TutorState {
-        snapshot: StudentSnapshot::cold_start("ada", "ARITHMETIC", "add-1digit"),
-        open: None,
-        seed: 42,
-        drills_drawn: 0,
-        last_passed: None,
-        tally: Tally::default(),
-    }
+    TutorState::new(
+        StudentSnapshot::cold_start("ada", "ARITHMETIC", "add-1digit"),
+        42,
+    )
 }
 
 fn card(turn: &Turn) -> &Card {
