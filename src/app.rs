@@ -42,6 +42,8 @@ pub struct App {
     pub metrics: Arc<AllMetrics>,
     /// Courses and stored snapshots, for progress boards.
     pub tutor: TutorBoards,
+    /// What can be started here (`GET /v1/catalog`).
+    pub catalog: viva_protocol::catalog::Catalog,
     next_connection_id: AtomicU64,
 }
 
@@ -60,7 +62,7 @@ impl App {
         connections: ConnectionLimits,
         speech: Option<Arc<dyn SpeechToText>>,
         metrics: Arc<AllMetrics>,
-        tutor: TutorBoards,
+        (tutor, catalog): (TutorBoards, viva_protocol::catalog::Catalog),
     ) -> App {
         App {
             directory,
@@ -70,6 +72,7 @@ impl App {
             speech,
             metrics,
             tutor,
+            catalog,
             next_connection_id: AtomicU64::new(1),
         }
     }
@@ -96,8 +99,13 @@ impl App {
 
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
-    Router::new()
+    let client = crate::web::asset_paths().fold(Router::new(), |router, path| {
+        router.route(path, get(crate::web::asset))
+    });
+    client
         .route("/healthz", get(healthz))
+        .route("/v1/catalog", get(crate::web::catalog))
+        .route("/v1/sessions", get(crate::web::sessions))
         .route("/metrics", get(metrics))
         .route("/v1/ws", get(websocket))
         .route("/v1/sessions/{id}/result", get(session_result))
@@ -161,7 +169,7 @@ async fn metrics(State(app): State<Arc<App>>) -> Response {
     (headers, app.metrics_text()).into_response()
 }
 
-fn authenticate(
+pub(crate) fn authenticate(
     app: &App,
     headers: &HeaderMap,
     query: &HashMap<String, String>,

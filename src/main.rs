@@ -20,6 +20,7 @@ mod app;
 mod auth;
 mod bench;
 mod blueprints;
+mod catalog;
 mod config;
 mod connections;
 mod llm_config;
@@ -27,6 +28,7 @@ mod metrics;
 mod models;
 mod server;
 mod talk;
+mod web;
 mod ws;
 
 use std::net::SocketAddr;

@@ -96,6 +96,12 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     };
     let metrics = Arc::new(AllMetrics::default());
     let speech = start_speech(&settings, &metrics.speech)?;
+    let features = viva_protocol::catalog::ServerFeatures {
+        dev_mode: settings.dev_mode,
+        voice: speech.is_some(),
+        model: settings.llm.is_some(),
+    };
+    let catalog = crate::catalog::build(&library, &blueprints, &tutor, features);
     let session = Arc::new(SessionDeps {
         store: storage.store,
         examiner: examiner(&settings, &library, &metrics.llm)?,
@@ -128,7 +134,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         ConnectionLimits::new(settings.connections),
         speech,
         metrics,
-        boards,
+        (boards, catalog),
     ));
     let listener = tokio::net::TcpListener::bind(settings.listen)
         .await
@@ -365,6 +371,7 @@ fn print_where_to_connect(address: std::net::SocketAddr, dev_mode: bool, voice: 
     } else {
         "off, text answers only (no speech model; `viva models install` makes one)"
     };
+    println!("  open in a browser: http://{address}/");
     println!("  voice: {voice}");
     if dev_mode {
         println!("  connect: ws://{address}/v1/ws?user=<any name>  (development mode, no token)");

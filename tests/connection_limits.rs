@@ -38,6 +38,7 @@ fn server_args(args: &[&str]) -> Options {
     Options {
         blueprints: None,
         args: args.iter().map(|arg| (*arg).to_owned()).collect(),
+        ..Default::default()
     }
 }
 

@@ -69,6 +69,7 @@ async fn a_config_that_refuses_starts_is_overridden_by_the_switch_until_it_is_re
     let server = Server::start_with_options(crate::harness::Options {
         blueprints: None,
         args: vec!["--config".into(), config.clone()],
+        ..Default::default()
     })
     .await;
     let mut storage = data_dir_of(&server);

@@ -22,3 +22,4 @@ mod tutor;
 mod tutor_model;
 mod voice;
 mod voice_turns;
+mod web;

@@ -22,6 +22,7 @@ async fn server_with_lockout(lockout: &str) -> (Server, tempfile::TempDir) {
     let options = Options {
         blueprints: None,
         args: vec!["--config".into(), config.display().to_string()],
+        ..Default::default()
     };
     (Server::start_with_options(options).await, dir)
 }

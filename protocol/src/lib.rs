@@ -12,11 +12,14 @@
 //!   `error` to send back.
 //! - [`excerpt`]: quoting at most 64 characters of client input in an error message.
 //! - [`tutor`]: tutoring's card events, the tutor's turn and cards, and the progress board.
+//! - [`catalog`]: what a client reads over HTTP: the catalogue of what can be started and
+//!   the user's session list.
 //! - [`schema`]: JSON Schema generation (committed under `protocol/schema/`).
 //!
 //! Invariant: this crate depends only on serde, serde_json and schemars.
 #![warn(missing_docs)]
 
+pub mod catalog;
 pub mod client;
 pub mod config;
 pub mod decode;

@@ -13,6 +13,16 @@ pub fn server_schema_json() -> String {
     pretty(&schemars::schema_for!(ServerMessage))
 }
 
+/// The schema of `GET /v1/catalog`'s body, pretty-printed.
+pub fn catalog_schema_json() -> String {
+    pretty(&schemars::schema_for!(crate::catalog::Catalog))
+}
+
+/// The schema of `GET /v1/sessions`'s body, pretty-printed.
+pub fn sessions_schema_json() -> String {
+    pretty(&schemars::schema_for!(crate::catalog::SessionList))
+}
+
 fn pretty(schema: &schemars::Schema) -> String {
     // unwrap: a schemars::Schema is a JSON value and always serializes.
     #[allow(clippy::unwrap_used)]
@@ -32,6 +42,8 @@ mod tests {
         let files = [
             ("client.schema.json", client_schema_json()),
             ("server.schema.json", server_schema_json()),
+            ("catalog.schema.json", catalog_schema_json()),
+            ("sessions.schema.json", sessions_schema_json()),
         ];
         for (name, generated) in files {
             let path = dir.join(name);

@@ -36,6 +36,7 @@ pub async fn server_with(blueprints: &Path, args: &[&str]) -> Server {
     let options = super::Options {
         blueprints: Some(PathBuf::from(blueprints)),
         args: args.iter().map(|a| a.to_string()).collect(),
+        ..Default::default()
     };
     Server::start_with_options(options).await
 }

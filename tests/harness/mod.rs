@@ -3,6 +3,8 @@
 mod acs;
 mod admin;
 mod assessment;
+#[allow(dead_code)] // the browser binary's alone
+pub mod browser;
 mod client;
 mod exam;
 mod http;

@@ -44,6 +44,11 @@ pub struct Options {
     pub blueprints: Option<PathBuf>,
     /// Extra command-line arguments, such as `--config FILE`.
     pub args: Vec<String>,
+    /// The address to listen on instead of a free port (kept across restarts: a browser
+    /// page reconnects to the address it came from).
+    pub listen: Option<String>,
+    /// `--dev`: a user name signs in.
+    pub dev: bool,
 }
 
 impl Server {
@@ -82,6 +87,7 @@ impl Server {
         Self::start_with_options(Options {
             blueprints: None,
             args: vec!["--config".into(), config.display().to_string()],
+            ..Default::default()
         })
         .await
     }
@@ -103,9 +109,11 @@ impl Server {
             .blueprints
             .clone()
             .unwrap_or_else(|| PathBuf::from(BLUEPRINTS));
+        let listen = options.listen.as_deref().unwrap_or("127.0.0.1:0");
+        let dev = dev || options.dev;
         let mut command = Command::new(viva_bin());
         command
-            .args(["serve", "--listen", "127.0.0.1:0", "--data-dir"])
+            .args(["serve", "--listen", listen, "--data-dir"])
             .arg(data_dir)
             .arg("--blueprints")
             .arg(blueprints)
@@ -158,6 +166,7 @@ impl Server {
         Self::start_with_options(Options {
             blueprints: None,
             args,
+            ..Default::default()
         })
         .await
     }

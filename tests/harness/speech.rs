@@ -42,6 +42,7 @@ pub async fn voice_server(extra: &[&str]) -> Server {
     Server::start_with_options(Options {
         blueprints: None,
         args,
+        ..Default::default()
     })
     .await
 }

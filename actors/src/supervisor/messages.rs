@@ -3,6 +3,7 @@
 use kameo::message::{Context, Message};
 use viva_protocol::config::SessionConfig;
 use viva_protocol::result::SessionResult;
+use viva_protocol::server::SessionStatus;
 
 use super::record::{note_session, repeated_open_start};
 use super::{Attached, UserSupervisor};
@@ -10,6 +11,7 @@ use crate::link::DeviceLink;
 use crate::session::{Evict, Yield};
 use crate::session::{Inspect, SessionFinished, Shutdown};
 use viva_core::checkpoint::Notice;
+use viva_core::checkpoint::format::SessionEntry;
 use viva_core::session::snapshot::state_from_checkpoint;
 
 /// `session.start`.
@@ -156,6 +158,34 @@ impl Message<ReadResult> for UserSupervisor {
                 .map_or(ResultLookup::NotCompleted, ResultLookup::Completed);
         }
         self.read_stored_result(&msg.session_id).await
+    }
+}
+
+/// List the user's sessions (`GET /v1/sessions`): the record as it is stored now (another
+/// node may have changed it), most recent first; `None` when storage could not be read.
+#[derive(Debug)]
+pub struct ListSessions;
+
+impl Message<ListSessions> for UserSupervisor {
+    type Reply = Option<Vec<SessionEntry>>;
+
+    async fn handle(
+        &mut self,
+        _: ListSessions,
+        _: &mut Context<Self, Option<Vec<SessionEntry>>>,
+    ) -> Option<Vec<SessionEntry>> {
+        self.refresh_record().await.ok()?;
+        let active = self.record.active_session.as_deref();
+        let listed = self.record.sessions.iter().rev().map(|entry| {
+            let mut entry = entry.clone();
+            // The record names the one active session; another still marked active is
+            // being paused by its actor (the mark follows when the pause is stored).
+            if entry.status == SessionStatus::Active && active != Some(entry.session_id.as_str()) {
+                entry.status = SessionStatus::Paused;
+            }
+            entry
+        });
+        Some(listed.collect())
     }
 }
 

@@ -16,6 +16,7 @@ use viva_protocol::ErrorCode;
 use viva_protocol::config::SessionConfig;
 
 use crate::session::{LiveSession, SessionDeps};
+use record::SessionLabel;
 use viva_core::checkpoint::{NodeBus, UserRecord};
 use viva_core::exam::plan::PlanDefaults;
 use viva_core::session::assessment::AssessmentCore;
@@ -32,8 +33,8 @@ mod tutoring;
 
 pub use crate::session::SessionFinished;
 pub use messages::{
-    ConnectionClosed, Delivered, IsIdle, ReadResult, ResultLookup, ResumeSession, Retire,
-    StartSession,
+    ConnectionClosed, Delivered, IsIdle, ListSessions, ReadResult, ResultLookup, ResumeSession,
+    Retire, StartSession,
 };
 
 /// Capacity of each session actor's mailbox.
@@ -175,6 +176,45 @@ impl UserSupervisor {
                 let core = self.tutor_core(&config.course_id, &life, seed).await?;
                 Ok(SessionState::new(life, Box::new(core)))
             }
+        }
+    }
+}
+
+impl UserSupervisor {
+    /// What a session started with `config` is, for its user's list: "Private pilot oral
+    /// exam", "Math fundamentals (evaluation)", "Arithmetic (tutoring)".
+    fn label(&self, config: &SessionConfig) -> SessionLabel {
+        let title = match config {
+            SessionConfig::Exam(exam) => {
+                let rating = match exam.rating {
+                    viva_protocol::config::ExamRating::Private => "Private",
+                    viva_protocol::config::ExamRating::Commercial => "Commercial",
+                };
+                format!("{rating} pilot oral exam")
+            }
+            SessionConfig::Assessment(assessment) => {
+                let id = &assessment.assessment_id;
+                let found = self.deps.session.blueprints.assessment(id);
+                let name = found.map_or(id.as_str(), |a| a.title.as_str());
+                let kind = if assessment.learning {
+                    "learning"
+                } else {
+                    "evaluation"
+                };
+                format!("{name} ({kind})")
+            }
+            SessionConfig::Tutor(tutor) => {
+                let id = &tutor.course_id;
+                let found = self.deps.session.tutor.course(id);
+                let name = found.map_or(id.as_str(), |(course, _)| course.doc.title.as_str());
+                format!("{name} (tutoring)")
+            }
+        };
+        let evaluation = matches!(config, SessionConfig::Assessment(c) if !c.learning);
+        SessionLabel {
+            mode: config.mode(),
+            title,
+            evaluation,
         }
     }
 }

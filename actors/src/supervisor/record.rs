@@ -1,8 +1,8 @@
 //! The user record: refreshed from the store before each decision and updated by
 //! compare-and-set on its version, retrying on a concurrent change from another node.
 
-use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
+use viva_protocol::{ErrorCode, Mode};
 
 use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
 use viva_core::checkpoint::format::{Holder, SessionEntry};
@@ -109,6 +109,8 @@ pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: Se
             session_id: session_id.to_owned(),
             status,
             evaluation: false,
+            mode: None,
+            title: None,
         }),
     }
     while record.sessions.len() > SESSIONS_PER_USER {
@@ -146,14 +148,25 @@ pub(super) fn repeated_open_start(record: &UserRecord, event_id: Option<&str>) -
 }
 
 /// Makes `session_id` the user's active exam on `node`; returns the previous holder.
-/// Marks `session_id` as an evaluation-mode assessment.
-pub(super) fn mark_evaluation(record: &mut UserRecord, session_id: &str) {
+/// What a new session is, as its user's list shows it.
+#[derive(Debug, Clone)]
+pub(super) struct SessionLabel {
+    pub mode: Mode,
+    pub title: String,
+    /// An evaluation-mode assessment.
+    pub evaluation: bool,
+}
+
+/// Labels `session_id` in the record.
+pub(super) fn label_session(record: &mut UserRecord, session_id: &str, label: &SessionLabel) {
     if let Some(entry) = record
         .sessions
         .iter_mut()
         .find(|e| e.session_id == session_id)
     {
-        entry.evaluation = true;
+        entry.evaluation = label.evaluation;
+        entry.mode = Some(label.mode);
+        entry.title = Some(label.title.clone());
     }
 }
 
@@ -178,7 +191,16 @@ mod tests {
         take_active(&mut record, "exam", "n");
         assert!(!evaluation_open(&record));
         take_active(&mut record, "eval", "n");
-        mark_evaluation(&mut record, "eval");
+        let label = SessionLabel {
+            mode: Mode::Assessment,
+            title: "Math (evaluation)".into(),
+            evaluation: true,
+        };
+        label_session(&mut record, "eval", &label);
+        assert_eq!(
+            record.sessions[1].title.as_deref(),
+            Some("Math (evaluation)")
+        );
         assert!(evaluation_open(&record));
         note_session(&mut record, "eval", SessionStatus::Paused);
         assert!(evaluation_open(&record), "paused is still open");

@@ -4,11 +4,10 @@
 use kameo::actor::{ActorRef, Spawn};
 use viva_protocol::ErrorCode;
 use viva_protocol::Mode;
-use viva_protocol::config::SessionConfig;
 use viva_protocol::server::SessionStatus;
 
 use super::messages::{ResumeSession, StartSession};
-use super::record::{mark_evaluation, note_session, note_start_event, take_active};
+use super::record::{label_session, note_session, note_start_event, take_active};
 use super::tutoring::refuse_tutoring_during_evaluation;
 use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
 use crate::link::DeviceLink;
@@ -105,7 +104,7 @@ impl UserSupervisor {
     ) -> Result<Attached, Refusal> {
         self.deps.new_sessions.check_start().await?;
         let session_id = uuid::Uuid::new_v4().to_string();
-        let evaluation = matches!(&msg.config, SessionConfig::Assessment(c) if !c.learning);
+        let label = self.label(&msg.config);
         let state = self.new_state(msg.config, session_id.clone()).await?;
         self.check_limits(tokio::time::Instant::now())?;
         let node = self.node_id().to_owned();
@@ -114,9 +113,7 @@ impl UserSupervisor {
             .update_record(|record| {
                 note_start_event(record, event_id.as_deref(), &session_id);
                 let previous = take_active(record, &session_id, &node);
-                if evaluation {
-                    mark_evaluation(record, &session_id);
-                }
+                label_session(record, &session_id, &label);
                 previous
             })
             .await?;

@@ -364,6 +364,12 @@ pub struct SessionEntry {
     /// Absent in records written before tutoring, and for every other session.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub evaluation: bool,
+    /// Its mode; absent in records written before sessions were listed to their user.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<viva_protocol::Mode>,
+    /// What it is, for people ("Private pilot oral exam"); absent like `mode`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
 }
 
 impl SessionEntry {
@@ -468,6 +474,8 @@ mod tests {
                 session_id: "s1".into(),
                 status,
                 evaluation: false,
+                mode: None,
+                title: None,
             };
             let written = serde_json::to_string(&entry).unwrap();
             assert_eq!(

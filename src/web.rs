@@ -1,0 +1,129 @@
+//! The browser client, served by the binary itself: the page and its scripts are compiled
+//! in (`web/`), so the client works offline and always matches the server it came from;
+//! and the two small JSON endpoints it reads, `GET /v1/catalog` and `GET /v1/sessions`.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use viva_actors::supervisor::ListSessions;
+use viva_protocol::catalog::{Catalog, SessionList, SessionListed};
+
+use crate::app::{App, AppError, authenticate};
+
+/// One file of the client.
+struct Asset {
+    path: &'static str,
+    content_type: &'static str,
+    body: &'static str,
+}
+
+/// Every file of the client, by the path it is served at.
+const ASSETS: [Asset; 4] = [
+    Asset {
+        path: "/",
+        content_type: "text/html; charset=utf-8",
+        body: include_str!("../web/index.html"),
+    },
+    Asset {
+        path: "/app.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/app.js"),
+    },
+    Asset {
+        path: "/app.css",
+        content_type: "text/css; charset=utf-8",
+        body: include_str!("../web/app.css"),
+    },
+    Asset {
+        path: "/mic-worklet.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/mic-worklet.js"),
+    },
+];
+
+/// Scripts, styles and connections from this server only; no inline script, no frames.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; connect-src 'self' ws: wss:; \
+     img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+
+/// The routes of the client's files.
+pub fn asset_paths() -> impl Iterator<Item = &'static str> {
+    ASSETS.iter().map(|asset| asset.path)
+}
+
+/// Serves the asset at `path` (the router only sends paths from [`asset_paths`]).
+pub async fn asset(uri: axum::http::Uri) -> Response {
+    let Some(asset) = ASSETS.iter().find(|a| a.path == uri.path()) else {
+        return axum::http::StatusCode::NOT_FOUND.into_response();
+    };
+    let headers = [
+        (
+            header::CONTENT_TYPE,
+            HeaderValue::from_static(asset.content_type),
+        ),
+        (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
+        (
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ),
+        (
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ),
+    ];
+    (headers, asset.body).into_response()
+}
+
+/// `GET /v1/catalog`: what can be started here. Public: it names no user.
+pub async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
+    Json(app.catalog.clone())
+}
+
+/// `GET /v1/sessions`: the signed-in user's sessions, most recent first.
+pub async fn sessions(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<SessionList>, AppError> {
+    let user_id = authenticate(&app, &headers, &query)?;
+    let entries = app
+        .directory
+        .supervisor(&user_id)
+        .ask(ListSessions)
+        .await
+        .map_err(|err| AppError::Internal(format!("{err:?}")))?
+        .ok_or(AppError::StorageUnavailable)?;
+    let sessions = entries
+        .into_iter()
+        .map(|entry| SessionListed {
+            session_id: entry.session_id,
+            status: entry.status,
+            mode: entry.mode,
+            title: entry.title,
+        })
+        .collect();
+    Ok(Json(SessionList { sessions }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_client_is_small_and_loads_nothing_from_elsewhere() {
+        let total: usize = ASSETS.iter().map(|a| a.body.len()).sum();
+        assert!(total < 100 * 1024, "{total} bytes of assets");
+        for asset in &ASSETS {
+            for outside in ["http://", "https://", "//cdn", "fonts.googleapis"] {
+                assert!(
+                    !asset.body.contains(outside),
+                    "{} loads {outside}",
+                    asset.path
+                );
+            }
+        }
+    }
+}

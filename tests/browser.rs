@@ -1,0 +1,341 @@
+//! The web client in a real browser: headless Chromium (Debian's `chromium` under
+//! `chromedriver`) against a real `viva serve --dev`, driven over WebDriver. A voice exam
+//! answered by a fake microphone playing festival's speech, a takeover between two
+//! browsers, a reconnect after the server is killed and restarted, an assessment answered
+//! by clicks and a tutoring session from a drill to an exam block. Each test saves
+//! screenshots (`screenshots/` under cargo's target directory, or `$VIVA_SCREENSHOTS`) and
+//! fails on any console error. Its own binary, so the browsers have the machine to
+//! themselves; the tests take it in turn.
+
+#[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
+mod harness;
+
+use std::path::{Path, PathBuf};
+
+use harness::browser::{Browser, Driver};
+use harness::speech::{RATE, model_file, synthesize};
+use harness::{Options, Server, drill_key, exam_key};
+
+/// One test at a time: each runs Chromium, and the voice test whisper too.
+static MACHINE: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn page(server: &Server) -> String {
+    format!("http://{}/", server.addr())
+}
+
+async fn dev_server() -> Server {
+    Server::start_with_options(Options {
+        dev: true,
+        ..Default::default()
+    })
+    .await
+}
+
+async fn sign_in(browser: &Browser, server: &Server, user: &str) {
+    browser.open(&page(server)).await;
+    browser.type_into("#user", user).await;
+    browser.click("form button[type=submit]").await;
+    browser.text_containing("#who", user).await;
+    browser
+        .text_when("#sessions", |text| !text.contains("Loading"))
+        .await;
+}
+
+async fn assert_no_console_errors(browser: &Browser, what: &str) {
+    let errors = browser.console_errors().await;
+    assert!(errors.is_empty(), "{what}: console errors {errors:?}");
+}
+
+async fn session_id(browser: &Browser) -> String {
+    let value = browser
+        .run("return sessionStorage.getItem('viva.session');", vec![])
+        .await;
+    value.as_str().expect("a session in the page").to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    sign_in(&browser, &server, "ada").await;
+    browser.screenshot("home").await;
+    browser
+        .choose("#assessment-id", "MATH-FUNDAMENTALS-L1")
+        .await;
+    browser.click("#assessment-learning").await;
+    browser.click("#start-assessment-button").await;
+    let mut answered = 0;
+    loop {
+        let progress = browser
+            .text_when("#progress, #result-title", |t| !t.is_empty())
+            .await;
+        if progress == "Result" {
+            break;
+        }
+        let options = browser
+            .run(
+                "return document.querySelectorAll('#options button').length;",
+                vec![],
+            )
+            .await;
+        if options.as_u64().unwrap_or(0) > 0 {
+            browser.click("#options button").await;
+        } else {
+            browser.type_into("#answer", "42").await;
+            browser.click("#answer-send").await;
+        }
+        answered += 1;
+        if answered == 1 {
+            browser.text_when("#assessment", |t| !t.is_empty()).await;
+            browser.screenshot("assessment-item").await;
+        }
+        // The next item, or the result: the page moves on by itself.
+        browser
+            .text_when("#progress, #result-title", |t| t != progress)
+            .await;
+        assert!(answered <= 60, "the assessment never ended");
+    }
+    let outcome = browser.text_containing("#outcome", "%").await;
+    assert!(outcome.contains("passed"), "a verdict: {outcome}");
+    let sections = browser.text_containing("#areas", "Addition").await;
+    assert!(sections.contains("Division"), "{sections}");
+    browser.screenshot("assessment-result").await;
+    assert_no_console_errors(&browser, "assessment").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    sign_in(&browser, &server, "tia").await;
+    browser.choose("#tutor-course", "ARITHMETIC").await;
+    browser.click("#start-tutor-button").await;
+    browser.text_when("#timeline", |t| !t.is_empty()).await;
+    browser.text_containing("#snapshot", "Focus").await;
+    let session = session_id(&browser).await;
+    browser
+        .click("button[data-action=drill]:not([disabled])")
+        .await;
+    for streak in 1..=2 {
+        browser.text_containing("#timeline", "Drill (").await;
+        let key = drill_key(&server, &session);
+        let option = format!(
+            "#timeline > .msg:last-child .options button:nth-child({})",
+            key + 1
+        );
+        browser.click(&option).await;
+        if streak == 1 {
+            browser.screenshot("tutor-drill").await;
+        }
+        browser
+            .click("button[data-action=check]:not([disabled])")
+            .await;
+        browser
+            .text_containing("#timeline > .msg:last-child", &format!("Streak: {streak}"))
+            .await;
+        browser
+            .click("button[data-action=continue]:not([disabled])")
+            .await;
+    }
+    let exam = browser
+        .text_containing("#timeline > .msg:last-child", "bronze")
+        .await;
+    let question: String = browser
+        .run(
+            "return document.querySelector('#timeline > .msg:last-child').dataset.action;",
+            vec![],
+        )
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert_eq!(
+        question, "exam",
+        "an exam block follows two right drills: {exam}"
+    );
+    browser.screenshot("tutor-exam").await;
+    let checkpoint = harness::stored_checkpoint(&server, &session);
+    let open = checkpoint["tutor"]["open"]["question_id"]
+        .as_str()
+        .expect("the open exam question")
+        .to_owned();
+    let key = exam_key("arithmetic.yaml", &open);
+    browser
+        .click(&format!(
+            "#timeline > .msg:last-child .options button:nth-child({})",
+            key + 1
+        ))
+        .await;
+    browser
+        .click("button[data-action=submit]:not([disabled])")
+        .await;
+    browser
+        .text_containing("#timeline > .msg:last-child", "Passed")
+        .await;
+    browser.text_containing("#snapshot", "bronze").await;
+    browser.screenshot("tutor-exam-passed").await;
+    assert_no_console_errors(&browser, "tutoring").await;
+    browser.close().await;
+}
+
+async fn start_text_exam(browser: &Browser) {
+    browser.choose("#exam-input", "text").await;
+    browser.click("#start-exam-button").await;
+    browser.text_when("#question", |t| t.len() > 10).await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_second_browser_takes_the_exam_and_the_first_continues_here() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let laptop = driver.browser(None).await;
+    sign_in(&laptop, &server, "bo").await;
+    start_text_exam(&laptop).await;
+    let asked = laptop.text_when("#question", |t| t.len() > 10).await;
+    let phone = driver.browser(None).await;
+    sign_in(&phone, &server, "bo").await;
+    phone.click("#sessions button[aria-label^=Resume]").await;
+    let resumed = phone.text_when("#question", |t| t.len() > 10).await;
+    assert_eq!(resumed, asked, "the same question, where the exam stood");
+    laptop
+        .text_containing("#paused-title", "another device")
+        .await;
+    laptop.screenshot("takeover-paused").await;
+    laptop.click("#continue-here").await;
+    phone
+        .text_containing("#paused-title", "another device")
+        .await;
+    let back = laptop.text_when("#question", |t| t.len() > 10).await;
+    assert_eq!(back, asked);
+    laptop.type_into("#answer", "I do not know.").await;
+    laptop.click("#answer-send").await;
+    laptop.text_when("#assessment", |t| !t.is_empty()).await;
+    assert_no_console_errors(&laptop, "laptop").await;
+    assert_no_console_errors(&phone, "phone").await;
+    laptop.close().await;
+    phone.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_answer_typed_while_the_server_is_down_is_sent_when_it_is_back() {
+    let _machine = MACHINE.lock().await;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut server = Server::start_with_options(Options {
+        dev: true,
+        listen: Some(format!("127.0.0.1:{port}")),
+        ..Default::default()
+    })
+    .await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    sign_in(&browser, &server, "cy").await;
+    start_text_exam(&browser).await;
+    let asked = browser.text_when("#question", |t| t.len() > 10).await;
+    server.kill().await;
+    browser.text_containing("#link-state", "Reconnecting").await;
+    browser.type_into("#answer", "I do not know.").await;
+    browser.click("#answer-send").await;
+    browser.screenshot("reconnecting").await;
+    let server = server.restart().await;
+    browser.text_containing("#link-state", "Connected").await;
+    let feedback = browser.text_when("#assessment", |t| !t.is_empty()).await;
+    assert!(
+        feedback.contains("unsatisfactory"),
+        "the answer typed offline was assessed once: {feedback}"
+    );
+    let question = browser.text_when("#question", |t| t != asked).await;
+    assert!(!question.is_empty());
+    let errors = browser.console_errors().await;
+    // While the server was down the page's reconnect attempts failed; that is all.
+    let unexpected: Vec<&String> = errors
+        .iter()
+        .filter(|e| !e.contains("WebSocket connection to"))
+        .collect();
+    assert!(unexpected.is_empty(), "console errors {unexpected:?}");
+    drop(server);
+    browser.close().await;
+}
+
+/// A WAV file the fake microphone plays: a second of silence, the answer, then silence
+/// longer than the thinking pause, so the server ends the turn by itself.
+fn spoken_answer(dir: &Path, text: &str) -> PathBuf {
+    let mut samples = vec![0i16; RATE];
+    samples.extend(synthesize(text));
+    samples.extend(std::iter::repeat_n(0i16, RATE * 8));
+    let path = dir.join("answer.wav");
+    let spec = hound::WavSpec {
+        channels: 1,
+        sample_rate: RATE as u32,
+        bits_per_sample: 16,
+        sample_format: hound::SampleFormat::Int,
+    };
+    let mut writer = hound::WavWriter::create(&path, spec).expect("write the answer");
+    for sample in samples {
+        writer.write_sample(sample).expect("a sample");
+    }
+    writer.finalize().expect("finish the answer");
+    path
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
+    let _machine = MACHINE.lock().await;
+    let model = model_file("ggml-tiny.en.bin");
+    let server = Server::start_with_options(Options {
+        dev: true,
+        args: vec!["--whisper-model".into(), model.display().to_string()],
+        ..Default::default()
+    })
+    .await;
+    let audio = tempfile::tempdir().expect("audio dir");
+    let wav = spoken_answer(
+        audio.path(),
+        "A private pilot needs a pilot certificate, a current medical certificate and a flight review.",
+    );
+    let driver = Driver::start().await;
+    let browser = driver.browser(Some(&wav)).await;
+    sign_in(&browser, &server, "dee").await;
+    browser.choose("#exam-input", "voice").await;
+    browser.click("#start-exam-button").await;
+    browser.text_when("#question", |t| t.len() > 10).await;
+    browser.screenshot("exam-question").await;
+    // The page does not listen while it reads aloud; the fake microphone starts at once.
+    if browser
+        .run(
+            "return document.querySelector('#speak').getAttribute('aria-pressed');",
+            vec![],
+        )
+        .await
+        == "true"
+    {
+        browser.click("#speak").await;
+    }
+    browser.click("#mic").await;
+    let heard = browser.text_containing("#transcript", "You said").await;
+    assert!(
+        heard.to_lowercase().contains("medical"),
+        "the transcript of what the microphone played: {heard}"
+    );
+    browser.text_when("#assessment", |t| !t.is_empty()).await;
+    browser.screenshot("exam-assessed").await;
+    browser.click("#end").await;
+    browser.click("#end").await;
+    browser.text_containing("#result-title", "Result").await;
+    browser.text_when("#outcome", |t| !t.is_empty()).await;
+    let transcript = browser
+        .text_containing("#result-transcript", "medical")
+        .await;
+    assert!(transcript.contains("PA."), "{transcript}");
+    browser.screenshot("exam-result").await;
+    assert_no_console_errors(&browser, "voice exam").await;
+    browser.close().await;
+}

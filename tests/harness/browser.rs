@@ -1,0 +1,265 @@
+//! A real browser for the web client's tests: Debian's headless Chromium under chromedriver,
+//! driven over WebDriver (fantoccini), with a fake microphone that plays a WAV file (what
+//! `scripts/setup --test` installs). Each browser is its own Chromium with its own profile,
+//! so two of them are two devices. Screenshots go to `$VIVA_SCREENSHOTS`, by default
+//! `screenshots/` under cargo's target directory, where CI keeps them.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+use tokio::process::{Child, Command};
+
+/// Long enough only for a hang: a page event, a model decode on a busy machine.
+const WAIT: Duration = Duration::from_secs(90);
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+/// A running chromedriver; browsers open sessions on it. Killed on drop.
+pub struct Driver {
+    child: Child,
+    url: String,
+}
+
+impl Driver {
+    /// Starts chromedriver on a free loopback port.
+    pub async fn start() -> Driver {
+        assert!(
+            Path::new(CHROMIUM).exists() && Path::new(CHROMEDRIVER).exists(),
+            "{CHROMIUM} and {CHROMEDRIVER} are missing: run scripts/setup --test \
+             (apt-get install chromium chromium-driver)"
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .expect("a free port")
+            .port();
+        let child = Command::new(CHROMEDRIVER)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("start chromedriver");
+        let url = format!("http://127.0.0.1:{port}");
+        let status = format!("127.0.0.1:{port}");
+        tokio::time::timeout(WAIT, async {
+            while tokio::net::TcpStream::connect(&status).await.is_err() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+        .await
+        .expect("chromedriver listening");
+        Driver { child, url }
+    }
+
+    /// A new browser (its own Chromium and profile); `microphone` is the WAV file its fake
+    /// microphone plays once, from when the page opens it.
+    pub async fn browser(&self, microphone: Option<&Path>) -> Browser {
+        let profile = tempfile::tempdir().expect("a browser profile");
+        let mut args = vec![
+            "--headless=new".to_owned(),
+            "--no-sandbox".to_owned(),
+            "--disable-gpu".to_owned(),
+            "--disable-dev-shm-usage".to_owned(),
+            "--window-size=1280,900".to_owned(),
+            "--use-fake-ui-for-media-stream".to_owned(),
+            "--use-fake-device-for-media-stream".to_owned(),
+            "--autoplay-policy=no-user-gesture-required".to_owned(),
+            format!("--user-data-dir={}", profile.path().display()),
+        ];
+        if let Some(wav) = microphone {
+            args.push(format!(
+                "--use-file-for-fake-audio-capture={}%noloop",
+                wav.display()
+            ));
+        }
+        let mut capabilities = Capabilities::new();
+        capabilities.insert(
+            "goog:chromeOptions".into(),
+            json!({"binary": CHROMIUM, "args": args}),
+        );
+        capabilities.insert("goog:loggingPrefs".into(), json!({"browser": "ALL"}));
+        let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+        let client = ClientBuilder::new(connector)
+            .capabilities(capabilities)
+            .connect(&self.url)
+            .await
+            .expect("a Chromium session");
+        Browser {
+            client,
+            _profile: profile,
+        }
+    }
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.start_kill();
+    }
+}
+
+/// One browser window.
+pub struct Browser {
+    client: Client,
+    _profile: TempDir,
+}
+
+impl Browser {
+    /// Opens `url`.
+    pub async fn open(&self, url: &str) {
+        self.client.goto(url).await.expect("open the page");
+    }
+
+    /// Waits until `css` matches an element, then clicks it.
+    pub async fn click(&self, css: &str) {
+        let element = self.find(css).await;
+        element
+            .click()
+            .await
+            .unwrap_or_else(|err| panic!("click {css}: {err}"));
+    }
+
+    /// Waits until `css` matches an element, then types `text` into it.
+    pub async fn type_into(&self, css: &str, text: &str) {
+        let element = self.find(css).await;
+        element
+            .send_keys(text)
+            .await
+            .unwrap_or_else(|err| panic!("type into {css}: {err}"));
+    }
+
+    /// Picks the option whose value is `value` in the select `css`.
+    pub async fn choose(&self, css: &str, value: &str) {
+        let element = self.find(css).await;
+        element
+            .select_by_value(value)
+            .await
+            .unwrap_or_else(|err| panic!("choose {value} in {css}: {err}"));
+    }
+
+    async fn find(&self, css: &str) -> fantoccini::elements::Element {
+        let wait = self.client.wait().forever().for_element(Locator::Css(css));
+        match tokio::time::timeout(WAIT, wait).await {
+            Ok(Ok(element)) => element,
+            Ok(Err(err)) => panic!("find {css}: {err}"),
+            Err(_) => panic!(
+                "no {css} within {WAIT:?}; the page: {}",
+                self.page_text().await
+            ),
+        }
+    }
+
+    /// Waits until the text of `css` satisfies `ready`; returns it.
+    pub async fn text_when(&self, css: &str, ready: impl Fn(&str) -> bool) -> String {
+        let wait = async {
+            loop {
+                if let Ok(element) = self.client.find(Locator::Css(css)).await
+                    && let Ok(text) = element.text().await
+                    && ready(&text)
+                {
+                    return text;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        };
+        match tokio::time::timeout(WAIT, wait).await {
+            Ok(text) => text,
+            Err(_) => panic!(
+                "{css} never became ready within {WAIT:?}; the page: {}",
+                self.page_text().await
+            ),
+        }
+    }
+
+    /// Waits until `css` holds some text containing `part`.
+    pub async fn text_containing(&self, css: &str, part: &str) -> String {
+        self.text_when(css, |text| text.contains(part)).await
+    }
+
+    /// The page's visible text.
+    pub async fn page_text(&self) -> String {
+        match self.client.find(Locator::Css("body")).await {
+            Ok(body) => body.text().await.unwrap_or_default(),
+            Err(err) => format!("(no body: {err})"),
+        }
+    }
+
+    /// Runs `script` in the page (its `arguments` are `args`) and returns its value.
+    pub async fn run(&self, script: &str, args: Vec<Value>) -> Value {
+        self.client
+            .execute(script, args)
+            .await
+            .unwrap_or_else(|err| panic!("script failed: {err}"))
+    }
+
+    /// Saves a screenshot as `name.png`; returns where.
+    pub async fn screenshot(&self, name: &str) -> PathBuf {
+        let png = self.client.screenshot().await.expect("a screenshot");
+        let dir = screenshots_dir();
+        std::fs::create_dir_all(&dir).expect("the screenshot folder");
+        let path = dir.join(format!("{name}.png"));
+        std::fs::write(&path, png).expect("write the screenshot");
+        path
+    }
+
+    /// What the page logged at level SEVERE (console errors, failed loads, uncaught
+    /// exceptions) since the last call.
+    pub async fn console_errors(&self) -> Vec<String> {
+        let logs = self
+            .client
+            .issue_cmd(BrowserLog)
+            .await
+            .expect("read the browser log");
+        logs.as_array()
+            .into_iter()
+            .flatten()
+            .filter(|entry| entry["level"] == "SEVERE")
+            .map(|entry| entry["message"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// Closes the browser.
+    pub async fn close(self) {
+        let _ = self.client.close().await;
+    }
+}
+
+/// Where screenshots go.
+pub fn screenshots_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("VIVA_SCREENSHOTS") {
+        return PathBuf::from(dir);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(
+        || PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target"),
+        PathBuf::from,
+    );
+    target.join("screenshots")
+}
+
+/// chromedriver's log endpoint (`goog:loggingPrefs` turns the browser log on).
+#[derive(Debug)]
+struct BrowserLog;
+
+impl WebDriverCompatibleCommand for BrowserLog {
+    fn endpoint(
+        &self,
+        base_url: &url::Url,
+        session_id: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base_url.join(&format!(
+            "session/{}/se/log",
+            session_id.unwrap_or_default()
+        ))
+    }
+
+    fn method_and_body(&self, _: &url::Url) -> (::http::Method, Option<String>) {
+        (
+            ::http::Method::POST,
+            Some(r#"{"type": "browser"}"#.to_owned()),
+        )
+    }
+}

@@ -1,0 +1,904 @@
+// Viva's browser client: sign-in, the start screen, and one screen per session mode (exam,
+// assessment, tutor), over the wire protocol of shared/spec/protocol.md. No framework: each
+// screen is a function that renders into <main> and handles the server events of its mode.
+// Every client event that changes a session carries an event_id and stays in `pending`
+// until its ack (or error), so a reconnect resends it and the server applies it once.
+
+const $ = (selector, root = document) => root.querySelector(selector);
+
+/** A button that asks to be pressed again within 5 s before it acts (ending a session). */
+function confirmingButton(id, label, confirmLabel, action) {
+  let armed = null;
+  const button = el("button", {
+    type: "button", class: "danger", id,
+    onclick: () => {
+      if (armed) { clearTimeout(armed); armed = null; button.textContent = label; action(); return; }
+      button.textContent = confirmLabel;
+      armed = setTimeout(() => { armed = null; button.textContent = label; }, 5000);
+    },
+  }, label);
+  return button;
+}
+
+/** Builds an element: el("button", {type: "button", onclick}, "Text", child…). */
+function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "class") node.className = value;
+    else if (key === "text") node.textContent = value;
+    else node.setAttribute(key, value === true ? "" : value);
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return node;
+}
+
+function newId(prefix) {
+  const random = globalThis.crypto?.randomUUID?.() ??
+    `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return `${prefix}-${random}`;
+}
+
+function notice(message, kind = "error") {
+  const box = $("#notice");
+  box.textContent = message;
+  box.className = kind === "error" ? "notice" : "notice info";
+  box.hidden = !message;
+}
+
+function show(...nodes) {
+  const main = $("#app");
+  main.replaceChildren(...nodes);
+  main.focus({ preventScroll: true });
+}
+
+// ---------------------------------------------------------------- sign-in and HTTP
+
+const auth = {
+  user: sessionStorage.getItem("viva.user"),
+  token: sessionStorage.getItem("viva.token"),
+  query() {
+    return this.token ? `access_token=${encodeURIComponent(this.token)}`
+      : `user=${encodeURIComponent(this.user ?? "")}`;
+  },
+  signedIn() { return Boolean(this.token || this.user); },
+  save(user, token) {
+    this.user = user; this.token = token;
+    if (user) sessionStorage.setItem("viva.user", user); else sessionStorage.removeItem("viva.user");
+    if (token) sessionStorage.setItem("viva.token", token); else sessionStorage.removeItem("viva.token");
+  },
+};
+
+const deviceId = sessionStorage.getItem("viva.device") ?? newId("web");
+sessionStorage.setItem("viva.device", deviceId);
+
+async function getJson(path) {
+  const separator = path.includes("?") ? "&" : "?";
+  const response = await fetch(`${path}${separator}${auth.query()}`);
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    throw new Error(body.message ?? body.error ?? `${path}: HTTP ${response.status}`);
+  }
+  return response.json();
+}
+
+let catalog = null;
+
+// ---------------------------------------------------------------- the connection
+
+class Link {
+  constructor() {
+    this.socket = null;
+    this.pending = new Map(); // event_id → event, until acked or refused
+    this.attempt = 0;
+    this.wanted = false;
+    this.handlers = new Set();
+    this.onOpen = null;
+  }
+
+  open() {
+    this.wanted = true;
+    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/v1/ws?${auth.query()}`);
+    socket.binaryType = "arraybuffer";
+    this.socket = socket;
+    this.state("Connecting…");
+    socket.addEventListener("open", () => {
+      this.attempt = 0;
+      this.state("Connected");
+      this.onOpen?.();
+    });
+    socket.addEventListener("message", (message) => this.receive(message.data));
+    socket.addEventListener("close", () => this.closed(socket));
+  }
+
+  closed(socket) {
+    if (socket !== this.socket) return;
+    this.socket = null;
+    if (!this.wanted) { this.state(""); return; }
+    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
+    this.attempt += 1;
+    this.state(`Reconnecting in ${Math.round(delay / 100) / 10} s…`);
+    setTimeout(() => { if (this.wanted) this.open(); }, delay);
+  }
+
+  close() {
+    this.wanted = false;
+    this.socket?.close(1000);
+    this.pending.clear();
+  }
+
+  state(text) { $("#link-state").textContent = text; }
+
+  ready() { return this.socket?.readyState === WebSocket.OPEN; }
+
+  /** Sends a client event; one that changes a session is kept until acked. */
+  send(event, { track = true } = {}) {
+    if (track) {
+      event.event_id ??= newId("e");
+      this.pending.set(event.event_id, event);
+    }
+    if (this.ready()) this.socket.send(JSON.stringify(event));
+    return event.event_id;
+  }
+
+  /** Resends what was not acked, in order (the server applies each event id once). */
+  resendPending(except = () => false) {
+    for (const event of this.pending.values()) {
+      if (!except(event) && this.ready()) this.socket.send(JSON.stringify(event));
+    }
+  }
+
+  sendAudio(buffer) {
+    if (this.ready() && this.socket.bufferedAmount < 256 * 1024) this.socket.send(buffer);
+  }
+
+  receive(data) {
+    if (typeof data !== "string") return;
+    let event;
+    try { event = JSON.parse(data); } catch { return; }
+    if (event.type === "ack") this.pending.delete(event.event_id);
+    let refused = null;
+    if (event.type === "error" && event.event_id) {
+      refused = this.pending.get(event.event_id) ?? null;
+      this.pending.delete(event.event_id);
+    }
+    for (const handler of this.handlers) handler(event, refused);
+  }
+
+  on(handler) { this.handlers.add(handler); return () => this.handlers.delete(handler); }
+}
+
+const link = new Link();
+
+// ---------------------------------------------------------------- voice
+
+/** The microphone: 16 kHz PCM16 frames of 20 ms from the worklet, sent as binary frames. */
+class Mic {
+  constructor(meter) {
+    this.meter = meter;
+    this.context = null;
+    this.stream = null;
+    this.sending = false;
+    this.muted = () => false;
+  }
+
+  async start() {
+    if (this.context) { this.sending = true; return; }
+    this.stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 },
+    });
+    this.context = new AudioContext();
+    await this.context.audioWorklet.addModule("/mic-worklet.js");
+    const source = this.context.createMediaStreamSource(this.stream);
+    const frames = new AudioWorkletNode(this.context, "mic-frames");
+    frames.port.onmessage = ({ data }) => {
+      if (this.meter) this.meter.style.width = `${Math.min(100, data.level * 400)}%`;
+      if (this.sending && !this.muted()) link.sendAudio(data.pcm);
+    };
+    source.connect(frames);
+    this.sending = true;
+  }
+
+  pause() { this.sending = false; if (this.meter) this.meter.style.width = "0"; }
+
+  stop() {
+    this.pause();
+    this.stream?.getTracks().forEach((track) => track.stop());
+    this.context?.close();
+    this.context = null;
+    this.stream = null;
+  }
+}
+
+/** Reads text aloud with the browser's speech synthesis, when switched on. */
+const speaker = {
+  on: localStorage.getItem("viva.speak") !== "off",
+  say(text) {
+    if (!this.on || !globalThis.speechSynthesis || !text) return;
+    speechSynthesis.cancel();
+    speechSynthesis.speak(new SpeechSynthesisUtterance(text));
+  },
+  speaking() { return Boolean(globalThis.speechSynthesis?.speaking); },
+  toggle() {
+    this.on = !this.on;
+    localStorage.setItem("viva.speak", this.on ? "on" : "off");
+    if (!this.on) globalThis.speechSynthesis?.cancel();
+    return this.on;
+  },
+};
+
+/** The voice controls of a screen: hands-free, push-to-talk, a level meter, and a speaker
+ * toggle. Audio is not sent while the screen's own voice is speaking. */
+function voiceControls() {
+  const meter = el("span");
+  const mic = new Mic(meter);
+  mic.muted = () => speaker.speaking();
+  const status = el("span", { class: "muted", "aria-live": "polite" });
+  const handsFree = el("button", {
+    type: "button", id: "mic", "aria-pressed": "false",
+    onclick: async () => {
+      if (handsFree.getAttribute("aria-pressed") === "true") {
+        mic.pause();
+        handsFree.setAttribute("aria-pressed", "false");
+        handsFree.classList.remove("mic-on");
+        handsFree.textContent = "Start microphone";
+        return;
+      }
+      try {
+        await mic.start();
+        handsFree.setAttribute("aria-pressed", "true");
+        handsFree.classList.add("mic-on");
+        handsFree.textContent = "Stop microphone";
+        status.textContent = "Listening: pause when you are done.";
+      } catch (err) {
+        notice(`The microphone could not start: ${err.message}`);
+      }
+    },
+  }, "Start microphone");
+  let held = false;
+  const talk = el("button", { type: "button", id: "push-to-talk", class: "quiet" }, "Hold to talk");
+  const press = async (event) => {
+    event.preventDefault();
+    if (held) return;
+    held = true;
+    link.send({ type: "audio.clear" }, { track: false });
+    try { await mic.start(); status.textContent = "Talking… release to send."; } catch (err) {
+      notice(`The microphone could not start: ${err.message}`);
+    }
+  };
+  const release = () => {
+    if (!held) return;
+    held = false;
+    mic.pause();
+    link.send({ type: "audio.commit" });
+    status.textContent = "Sent.";
+  };
+  talk.addEventListener("pointerdown", press);
+  talk.addEventListener("pointerup", release);
+  talk.addEventListener("pointerleave", release);
+  talk.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") press(e); });
+  talk.addEventListener("keyup", (e) => { if (e.key === " " || e.key === "Enter") release(); });
+  const speak = el("button", {
+    type: "button", class: "quiet", id: "speak", "aria-pressed": String(speaker.on),
+    onclick: () => speak.setAttribute("aria-pressed", String(speaker.toggle())),
+  }, "Read aloud");
+  const controls = el("div", { class: "row" }, handsFree, talk,
+    el("span", { class: "meter", role: "img", "aria-label": "microphone level" }, meter), speak, status);
+  return { controls, mic, status };
+}
+
+// ---------------------------------------------------------------- the session
+
+const session = { id: null, mode: null, screen: null };
+
+/** Starts or resumes; the screen for the session's mode takes its events. */
+function attach(event) {
+  session.id = event.session_id;
+  session.mode = event.mode;
+  sessionStorage.setItem("viva.session", session.id);
+  const screens = { exam: examScreen, assessment: assessmentScreen, tutor: tutorScreen };
+  if (!session.screen || session.screen.mode !== event.mode || session.screen.id !== event.session_id) {
+    session.screen?.leave?.();
+    session.screen = screens[event.mode](event);
+    session.screen.mode = event.mode;
+    session.screen.id = event.session_id;
+  }
+  session.screen.attached?.(event);
+}
+
+function resume(sessionId) {
+  link.open();
+  link.send({ type: "session.resume", device_id: deviceId, session_id: sessionId });
+}
+
+link.onOpen = () => {
+  // After a drop: take the session back, then resend what was not acked.
+  const current = session.id ?? sessionStorage.getItem("viva.session");
+  if (current && session.screen && !session.screen.done) {
+    link.pending.forEach((event, id) => { if (event.type === "session.resume") link.pending.delete(id); });
+    link.send({ type: "session.resume", device_id: deviceId, session_id: current });
+  } else {
+    link.resendPending();
+  }
+};
+
+link.on((event, refused) => {
+  if (event.type === "session.started" || event.type === "session.resumed") {
+    attach(event);
+    if (event.type === "session.resumed") {
+      link.resendPending((pending) => pending.type === "session.resume" || pending.type === "session.start");
+    }
+  } else if (event.type === "session.paused") {
+    paused(event);
+  } else if (event.type === "error") {
+    notice(event.message ?? event.code);
+    session.screen?.refused?.(event, refused);
+  }
+  if (session.screen && event.type !== "error") session.screen.event?.(event);
+});
+
+function paused(event) {
+  if (event.reason === "server_shutdown") return; // the reconnect resumes it
+  const text = event.reason === "other_device"
+    ? "This session continues on another device."
+    : "This session is paused.";
+  const dialog = el("div", { class: "overlay", role: "dialog", "aria-modal": "true", "aria-labelledby": "paused-title" },
+    el("div", { class: "card" },
+      el("h2", { id: "paused-title" }, text),
+      el("p", { class: "muted" }, "Nothing is lost: it stands exactly where you left it."),
+      el("div", { class: "row" },
+        el("button", { type: "button", id: "continue-here", onclick: () => { dialog.remove(); resume(event.session_id); } }, "Continue here"),
+        el("button", { type: "button", class: "quiet", onclick: () => { dialog.remove(); goHome(); } }, "Home"))));
+  document.body.append(dialog);
+  $("#continue-here").focus();
+}
+
+// ---------------------------------------------------------------- sign-in and home
+
+function signInScreen() {
+  const dev = catalog?.server?.dev_mode;
+  const field = dev
+    ? [el("label", { for: "user" }, "Your name"), el("input", { type: "text", id: "user", autocomplete: "username", required: true, pattern: "[A-Za-z0-9._\\-]{1,64}" })]
+    : [el("label", { for: "token" }, "Access token"), el("input", { type: "password", id: "token", required: true })];
+  const form = el("form", {
+    class: "card",
+    onsubmit: (e) => {
+      e.preventDefault();
+      if (dev) auth.save($("#user").value.trim(), null); else auth.save(null, $("#token").value.trim());
+      goHome();
+    },
+  }, el("h1", {}, "Sign in"), ...field,
+  el("p", { class: "muted" }, dev ? "Development mode: a name is enough (letters, digits, . _ -)." : "Paste the token your school or examiner gave you."),
+  el("button", { type: "submit" }, "Sign in"));
+  show(form);
+  $(dev ? "#user" : "#token").focus();
+}
+
+function signedInBar() {
+  $("#who").textContent = auth.user ? `Signed in as ${auth.user}` : "Signed in";
+  $("#sign-out").hidden = false;
+}
+
+async function goHome() {
+  session.screen?.leave?.();
+  session.screen = null;
+  session.id = null;
+  sessionStorage.removeItem("viva.session");
+  if (!auth.signedIn()) { signInScreen(); return; }
+  signedInBar();
+  link.open();
+  const list = el("div", { id: "sessions" }, el("p", { class: "muted" }, "Loading your sessions…"));
+  show(el("h1", {}, "Start or resume"),
+    el("div", { class: "grid" }, examStartCard(), assessmentStartCard(), tutorStartCard()),
+    el("section", { class: "card", "aria-labelledby": "open-title" }, el("h2", { id: "open-title" }, "Your sessions"), list));
+  try {
+    const { sessions } = await getJson("/v1/sessions");
+    list.replaceChildren(sessionsTable(sessions));
+  } catch (err) {
+    list.replaceChildren(el("p", { class: "bad" }, `Your sessions could not be read: ${err.message}`));
+  }
+}
+
+function sessionsTable(sessions) {
+  if (!sessions.length) return el("p", { class: "muted" }, "None yet.");
+  return el("table", {},
+    el("thead", {}, el("tr", {}, el("th", {}, "Session"), el("th", {}, "Status"), el("th", {}, ""))),
+    el("tbody", {}, sessions.map((s) => el("tr", {},
+      el("td", {}, s.title ?? s.session_id.slice(0, 8)),
+      el("td", {}, s.status),
+      el("td", {}, s.status === "active" || s.status === "paused"
+        ? el("button", { type: "button", class: "quiet", onclick: () => resume(s.session_id), "aria-label": `Resume ${s.title ?? s.session_id}` }, "Resume")
+        : s.status === "completed"
+          ? el("button", { type: "button", class: "quiet", onclick: () => resultScreen(s.session_id, s.mode) }, "Result")
+          : "")))));
+}
+
+function select(id, label, options, value) {
+  return [el("label", { for: id }, label),
+    el("select", { id }, options.map(([v, text]) => el("option", { value: v, selected: v === value }, text)))];
+}
+
+function start(mode, config) {
+  link.open();
+  link.send({ type: "session.start", device_id: deviceId, mode, config });
+  notice("Starting…", "info");
+}
+
+function examStartCard() {
+  const ratings = catalog?.ratings ?? [];
+  const areaBox = el("div", { class: "checks", id: "exam-areas", role: "group", "aria-label": "Areas and tasks (none: all)" });
+  const fillAreas = () => {
+    const rating = ratings.find((r) => r.rating === $("#exam-rating").value);
+    areaBox.replaceChildren(...(rating?.areas ?? []).flatMap((area) => [
+      el("label", {}, el("input", { type: "checkbox", name: "area", value: area.area }), `${area.area}. ${area.title}`),
+      ...area.tasks.map((task) => el("label", { class: "muted" }, "\u00a0\u00a0\u00a0",
+        el("input", { type: "checkbox", name: "task", value: task.task_code }), `${task.task_code} ${task.title}`)),
+    ]));
+  };
+  const card = el("form", {
+    class: "card", id: "start-exam",
+    onsubmit: (e) => {
+      e.preventDefault();
+      const picked = (name) => [...areaBox.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
+      const config = {
+        rating: $("#exam-rating").value, study_mode: $("#exam-study").value,
+        difficulty: $("#exam-difficulty").value, input: $("#exam-input").value,
+      };
+      if (picked("area").length) config.areas = picked("area");
+      if (picked("task").length) config.tasks = picked("task");
+      start("exam", config);
+    },
+  }, el("h2", {}, "Oral exam"),
+  ...select("exam-rating", "Rating", ratings.map((r) => [r.rating, r.title]), "private"),
+  ...select("exam-study", "Study mode", [["linear", "In ACS order"], ["cross_acs", "Across the ACS"], ["weak_areas", "Weak areas first"]], "linear"),
+  ...select("exam-difficulty", "Difficulty", [["mixed", "Mixed"], ["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]], "mixed"),
+  ...select("exam-input", "Answer by", catalog?.server?.voice ? [["voice", "Voice"], ["text", "Typing"]] : [["text", "Typing"]], catalog?.server?.voice ? "voice" : "text"),
+  el("label", {}, "Areas and tasks (none ticked: all)"), areaBox,
+  el("div", { class: "row" }, el("button", { type: "submit", id: "start-exam-button" }, "Start exam")));
+  queueMicrotask(() => { $("#exam-rating")?.addEventListener("change", fillAreas); fillAreas(); });
+  return card;
+}
+
+function assessmentStartCard() {
+  const assessments = catalog?.assessments ?? [];
+  return el("form", {
+    class: "card", id: "start-assessment",
+    onsubmit: (e) => {
+      e.preventDefault();
+      start("assessment", { assessment_id: $("#assessment-id").value, learning: $("#assessment-learning").checked });
+    },
+  }, el("h2", {}, "Assessment"),
+  ...select("assessment-id", "Assessment", assessments.map((a) => [a.assessment_id, `${a.title} (${a.total_items} items)`]), assessments[0]?.assessment_id),
+  el("label", {}, el("input", { type: "checkbox", id: "assessment-learning" }), " Learning mode (feedback after each answer)"),
+  el("div", { class: "row" }, el("button", { type: "submit", id: "start-assessment-button" }, "Start assessment")));
+}
+
+function tutorStartCard() {
+  const courses = catalog?.courses ?? [];
+  return el("form", {
+    class: "card", id: "start-tutor",
+    onsubmit: (e) => { e.preventDefault(); start("tutor", { course_id: $("#tutor-course").value }); },
+  }, el("h2", {}, "Tutoring"),
+  ...select("tutor-course", "Course", courses.map((c) => [c.course_id, `${c.title} (${c.units} units)`]), courses[0]?.course_id),
+  el("div", { class: "row" }, el("button", { type: "submit", id: "start-tutor-button" }, "Start tutoring")));
+}
+
+// ---------------------------------------------------------------- the exam
+
+/** A typed answer box whose text comes back if the server refuses it. */
+function answerBox(id, label, onSend) {
+  const input = el("textarea", { id, "aria-label": label });
+  const send = () => {
+    const text = input.value.trim();
+    if (!text) return;
+    const eventId = onSend(text);
+    input.dataset.pending = eventId;
+    input.dataset.text = text;
+    input.value = "";
+  };
+  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(); } });
+  const button = el("button", { type: "button", id: `${id}-send`, onclick: send }, "Send");
+  const restore = (refused) => {
+    if (refused && input.dataset.pending === refused.event_id && !input.value) input.value = input.dataset.text ?? "";
+  };
+  return { input, button, restore };
+}
+
+function examScreen(started) {
+  const voice = catalog?.server?.voice;
+  const state = { planned: started.plan?.planned_questions ?? started.progress?.planned_questions ?? 0,
+    bonus: started.progress?.bonus_used ?? 0, bonusMax: started.plan?.bonus_max, asked: started.progress?.asked ?? 0,
+    question: null, done: false };
+  const progress = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
+  const question = el("p", { class: "question", id: "question", "aria-live": "polite" });
+  const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "polite" });
+  const feedback = el("div", { id: "feedback", "aria-live": "polite" });
+  const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
+  const { controls, mic } = voice ? voiceControls() : { controls: null, mic: null };
+  const end = confirmingButton("end", "End exam", "Press again to end: it is graded as it stands", () => link.send({ type: "session.end" }));
+  const drawProgress = () => {
+    progress.textContent = `Question ${state.asked} of ${state.planned} planned` +
+      (state.bonusMax ? ` · bonus ${state.bonus} of ${state.bonusMax}` : "");
+  };
+  drawProgress();
+  show(el("h1", {}, "Oral exam"), progress,
+    el("section", { class: "card", "aria-label": "Question" }, question, partial, controls,
+      el("div", { class: "composer" }, box.input, box.button)),
+    feedback, el("div", { class: "row" }, end));
+  return {
+    get done() { return state.done; },
+    leave() { mic?.stop(); },
+    refused(_event, refused) { box.restore(refused); },
+    event(event) {
+      if (event.type === "question.delta") {
+        if (state.question !== event.question_id) { state.question = event.question_id; question.textContent = ""; }
+        question.textContent += event.text;
+      } else if (event.type === "question") {
+        state.question = event.question_id;
+        state.asked = event.number;
+        if (event.kind === "bonus") state.bonus += 1;
+        question.textContent = event.text;
+        partial.textContent = "";
+        partial.classList.remove("final");
+        drawProgress();
+        speaker.say(event.text);
+      } else if (event.type === "transcript.partial") {
+        partial.classList.remove("final");
+        partial.textContent = event.text;
+      } else if (event.type === "transcript.final") {
+        partial.classList.add("final");
+        partial.textContent = `You said: ${event.text}`;
+      } else if (event.type === "answer.unclear") {
+        feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
+      } else if (event.type === "assessment") {
+        feedback.replaceChildren(el("div", { class: "card", id: "assessment" },
+          el("strong", { class: `score-${event.score}` }, event.score ?? "recorded"), " ",
+          event.feedback ?? "", event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null));
+      } else if (event.type === "session.completed") {
+        state.done = true;
+        mic?.stop();
+        resultScreen(event.session_id, "exam", event.result);
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------- the assessment
+
+function assessmentScreen(started) {
+  const state = { question: null, options: [], chosen: null, deadline: null, timer: null, done: false };
+  const header = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
+  const clock = el("p", { class: "muted", id: "time-left", "aria-live": "off" });
+  const stem = el("p", { class: "question", id: "question" });
+  const options = el("div", { class: "options", id: "options", role: "group", "aria-label": "Options" });
+  const feedback = el("div", { id: "feedback", "aria-live": "polite" });
+  const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
+  const typed = el("div", { class: "composer", id: "typed" }, box.input, box.button);
+  const voice = catalog?.server?.voice ? voiceControls() : null;
+  const skip = el("button", { type: "button", class: "quiet", id: "skip", onclick: () => link.send({ type: "answer.skip" }) }, "Skip");
+  const end = confirmingButton("end", "Finish", "Press again: unanswered items count as not attempted", () => link.send({ type: "session.end" }));
+  const choose = (index) => {
+    if (state.chosen !== null) return;
+    state.chosen = index;
+    options.querySelectorAll("button").forEach((b, i) => b.setAttribute("aria-pressed", String(i === index)));
+    link.send({ type: "answer.choice", index });
+  };
+  const onKey = (e) => {
+    if (!state.options.length || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+    const letter = e.key.toLowerCase().charCodeAt(0) - 97;
+    const digit = Number(e.key) - 1;
+    const index = e.key.length === 1 && letter >= 0 && letter < state.options.length ? letter
+      : digit >= 0 && digit < state.options.length ? digit : null;
+    if (index !== null) { e.preventDefault(); choose(index); }
+  };
+  document.addEventListener("keydown", onKey);
+  const tick = () => {
+    if (state.deadline === null) { clock.textContent = ""; return; }
+    const left = Math.max(0, Math.round((state.deadline - Date.now()) / 1000));
+    clock.textContent = `Time remaining ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+  };
+  state.timer = setInterval(tick, 1000);
+  show(el("h1", {}, started.mode === "assessment" ? "Assessment" : ""), header, clock,
+    el("section", { class: "card", "aria-label": "Item" }, stem, options, typed, voice?.controls),
+    feedback, el("div", { class: "row" }, skip, end));
+  return {
+    get done() { return state.done; },
+    leave() { clearInterval(state.timer); document.removeEventListener("keydown", onKey); voice?.mic.stop(); },
+    refused(event, refused) {
+      box.restore(refused);
+      if (refused?.type === "answer.choice") { state.chosen = null; options.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", "false")); }
+    },
+    event(event) {
+      if (event.type === "question") {
+        state.question = event.question_id;
+        state.options = event.options ?? [];
+        state.chosen = null;
+        header.textContent = `Item ${event.number}${event.total ? ` of ${event.total}` : ""}`;
+        if (event.time_remaining_seconds !== undefined && event.time_remaining_seconds !== null) {
+          state.deadline = Date.now() + event.time_remaining_seconds * 1000;
+        }
+        tick();
+        stem.textContent = event.text;
+        options.replaceChildren(...state.options.map((text, i) => el("button", {
+          type: "button", "aria-pressed": "false", "aria-keyshortcuts": String.fromCharCode(65 + i),
+          onclick: () => choose(i),
+        }, `${String.fromCharCode(65 + i)}. ${text}`)));
+        typed.hidden = state.options.length > 0;
+        speaker.say(event.text);
+      } else if (event.type === "assessment") {
+        feedback.replaceChildren(event.recorded
+          ? el("p", { class: "muted", id: "assessment" }, "Answer recorded.")
+          : el("div", { class: "card", id: "assessment" }, el("span", { class: "muted" }, "Your last answer: "),
+            el("strong", { class: `score-${event.score}` }, event.score === "satisfactory" ? "Right." : "Not quite."), " ",
+            event.feedback ?? "", event.correct_answer ? el("p", {}, `Answer: ${event.correct_answer}`) : null));
+      } else if (event.type === "answer.unclear") {
+        feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
+      } else if (event.type === "session.completed") {
+        state.done = true;
+        this.leave();
+        resultScreen(event.session_id, "assessment", event.result);
+      }
+    },
+  };
+}
+
+// ---------------------------------------------------------------- tutoring
+
+function tierBadge(tier) {
+  return el("span", { class: `badge tier-${tier}` }, tier === "none" ? "not started" : tier);
+}
+
+function countdown(seconds) {
+  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60);
+  return h ? `${h} h ${m} min` : `${m} min`;
+}
+
+function tutorScreen(started) {
+  const state = { done: false, streaming: null, lastCard: null };
+  const timeline = el("div", { class: "timeline", id: "timeline", "aria-live": "polite", role: "log" });
+  const panel = el("aside", { class: "card collapsible", id: "snapshot", "data-open": "true", "aria-labelledby": "snapshot-title" },
+    el("h2", { id: "snapshot-title" }, "Your progress"));
+  const threads = el("nav", { class: "card threads collapsible", "data-open": "true", "aria-labelledby": "threads-title" },
+    el("h2", { id: "threads-title" }, "Threads"), el("ul", { id: "thread-list" }));
+  const box = answerBox("message", "Message the tutor", (text) => {
+    timeline.append(el("div", { class: "msg student" }, text));
+    return link.send({ type: "tutor.message", text });
+  });
+  const voice = catalog?.server?.voice ? voiceControls() : null;
+  const toggle = el("button", { type: "button", class: "quiet panel-toggle", "aria-controls": "snapshot",
+    onclick: () => panel.dataset.open = panel.dataset.open === "true" ? "false" : "true" }, "Progress");
+  const end = confirmingButton("end", "End session", "Press again to end the session", () => link.send({ type: "session.end" }));
+  show(el("div", { class: "row" }, el("h1", {}, "Tutor"), toggle),
+    el("div", { class: "workspace" }, threads,
+      el("section", { "aria-label": "Conversation" }, timeline,
+        el("div", { class: "composer" }, box.input, box.button), voice?.controls, el("div", { class: "row" }, end)),
+      panel));
+  fillThreads();
+  const act = (event) => () => link.send(event);
+  const buttons = (...specs) => el("div", { class: "row" }, specs.map(([label, onclick, id]) =>
+    el("button", { type: "button", class: "quiet", onclick, "data-action": id }, label)));
+  const followUp = () => box.input.focus();
+
+  function card(c) {
+    const unitDrill = (unit) => act({ type: "tutor.request_drill", unit_id: unit });
+    switch (c.kind) {
+      case "socratic_question":
+        return el("div", { class: "card" }, buttons(["Try a Drill", unitDrill(c.unit_id), "drill"], ["Ask follow-up", followUp, "follow-up"]));
+      case "concept_card":
+        return el("div", { class: "card" }, el("strong", {}, c.title),
+          el("ul", {}, c.key_ideas.map((idea) => el("li", {}, idea))),
+          c.worked_example ? el("p", {}, el("em", {}, "Worked example: "), c.worked_example) : null,
+          buttons(["Try a Drill", unitDrill(c.unit_id), "drill"], ["Ask follow-up", followUp, "follow-up"]));
+      case "prerequisite_nudge":
+        return el("div", { class: "card" }, `First: ${c.prerequisite_title}.`,
+          buttons(["Try a Drill", unitDrill(c.start_id), "drill"], ["Ask follow-up", followUp, "follow-up"]));
+      case "drill": return drillCard(c);
+      case "drill_result":
+        return el("div", { class: "card" }, el("strong", { class: c.correct ? "good" : "bad" }, c.correct ? "Right. " : "Not yet. "),
+          c.feedback, c.confusion ? el("p", { class: "muted" }, `What went wrong: ${c.confusion}`) : null,
+          el("p", { class: "muted" }, `Streak: ${c.streak}`),
+          buttons(["Continue", act({ type: "tutor.drill_continue" }), "continue"], ["Try another", act({ type: "tutor.try_another" }), "another"]));
+      case "exam": return examCard(c);
+      case "exam_result": return examResultCard(c);
+      default: return null;
+    }
+  }
+
+  function drillCard(c) {
+    const body = el("div", { class: "card" }, el("p", {}, el("strong", {}, `Drill (${c.tier}): `), c.prompt));
+    let chosen = null;
+    const answer = c.options.length
+      ? el("div", { class: "options", role: "radiogroup", "aria-label": "Options" }, c.options.map((text, i) => el("button", {
+        type: "button", role: "radio", "aria-checked": "false",
+        onclick: (e) => { chosen = i; e.target.parentElement.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-checked", String(j === i))); },
+      }, text)))
+      : el("textarea", { "aria-label": "Your answer", class: "drill-answer" });
+    const check = () => {
+      if (c.options.length) {
+        if (chosen === null) { notice("Pick an option first."); return; }
+        link.send({ type: "tutor.drill_check", drill_id: c.drill_id, index: chosen });
+      } else {
+        const text = answer.value.trim();
+        if (!text) { notice("Write your answer first."); return; }
+        link.send({ type: "tutor.drill_check", drill_id: c.drill_id, text });
+      }
+    };
+    body.append(answer, buttons(["Check Answer", check, "check"], ["I'm stuck", act({ type: "tutor.stuck" }), "stuck"], ["Try another", act({ type: "tutor.try_another" }), "another"]));
+    return body;
+  }
+
+  function examCard(c) {
+    const body = el("div", { class: "card" }, el("p", {}, tierBadge(c.tier), " ", el("strong", {}, c.stem)));
+    let chosen = null;
+    body.append(el("div", { class: "options", role: "radiogroup", "aria-label": "Options" }, c.options.map((text, i) => el("button", {
+      type: "button", role: "radio", "aria-checked": "false",
+      onclick: (e) => { chosen = i; e.target.parentElement.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-checked", String(j === i))); },
+    }, text))));
+    if (c.locked.length) body.append(el("p", { class: "muted" }, `Locked: ${c.locked.map((l) => `${l.question_id} (${countdown(l.seconds_left)})`).join(", ")}`));
+    const submit = () => {
+      if (chosen === null) { notice("Pick an option first."); return; }
+      link.send({ type: "tutor.exam_submit", question_id: c.question_id, index: chosen });
+    };
+    body.append(buttons(["Submit", submit, "submit"], ["View Memo", act({ type: "tutor.memo_viewed", question_id: c.question_id }), "memo"]));
+    return body;
+  }
+
+  function examResultCard(c) {
+    const memo = el("p", { class: "muted", hidden: true }, c.memo);
+    const view = () => { memo.hidden = false; if (!c.correct) link.send({ type: "tutor.memo_viewed", question_id: c.question_id }); };
+    return el("div", { class: "card" },
+      el("strong", { class: c.correct ? "good" : "bad" }, c.correct ? "Passed. " : "Not this time. "),
+      c.tier_earned ? el("span", {}, "Tier earned: ", tierBadge(c.tier_earned)) : null,
+      c.locked_seconds ? el("p", { class: "muted" }, `This question is locked for ${countdown(c.locked_seconds)}.`) : null,
+      memo, buttons(["View Memo", view, "memo"], ["Continue", act({ type: "tutor.exam_continue" }), "continue"]));
+  }
+
+  function drawSnapshot(s) {
+    panel.replaceChildren(el("h2", { id: "snapshot-title" }, "Your progress"),
+      el("p", {}, "Focus: ", el("strong", {}, s.focus_title), " ", tierBadge(s.focus_tier)),
+      s.prerequisite_nudge ? el("p", { class: "warn" }, `Do first: ${s.prerequisite_nudge}`) : null,
+      s.revisit.length ? el("p", {}, `Revisit: ${s.revisit.join(", ")}${s.revisit_more ? ` and ${s.revisit_more} more` : ""}`) : null,
+      el("table", {}, el("tbody", {}, ["none", "bronze", "silver", "gold"].map((tier) =>
+        el("tr", {}, el("td", {}, tierBadge(tier)), el("td", {}, String(s.counts[tier])))))),
+      s.locks.length ? el("p", { class: "muted" }, `Locked: ${s.locks.map((l) => `${l.question_id} (${countdown(l.seconds_left)})`).join(", ")}`) : null);
+  }
+
+  function disableOld() {
+    state.lastCard?.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+  }
+
+  return {
+    get done() { return state.done; },
+    leave() { voice?.mic.stop(); },
+    refused(_event, refused) {
+      box.restore(refused);
+    },
+    event(event) {
+      if (event.type === "tutor.delta") {
+        if (!state.streaming || state.streaming.dataset.turn !== String(event.turn)) {
+          state.streaming = el("div", { class: "msg streaming", "data-turn": String(event.turn) });
+          timeline.append(state.streaming);
+        }
+        state.streaming.textContent += event.text;
+      } else if (event.type === "tutor.turn") {
+        state.streaming?.remove();
+        state.streaming = null;
+        disableOld();
+        for (const message of event.messages) {
+          const node = el("div", { class: "msg", "data-action": event.action }, el("p", {}, message.text));
+          if (message.card) {
+            const shown = card(message.card);
+            if (shown) { node.append(shown); state.lastCard = node; }
+          }
+          timeline.append(node);
+          speaker.say(message.text);
+        }
+        drawSnapshot(event.snapshot);
+        timeline.lastElementChild?.scrollIntoView({ block: "nearest" });
+      } else if (event.type === "transcript.final") {
+        timeline.append(el("div", { class: "msg student" }, event.text));
+      } else if (event.type === "session.completed") {
+        state.done = true;
+        this.leave();
+        resultScreen(event.session_id, "tutor", event.result);
+      }
+    },
+  };
+}
+
+async function fillThreads() {
+  const list = $("#thread-list");
+  if (!list) return;
+  try {
+    const { sessions } = await getJson("/v1/sessions");
+    list.replaceChildren(...sessions.filter((s) => s.mode === "tutor" && (s.status === "paused" || s.status === "active"))
+      .map((s) => el("li", {}, el("button", {
+        type: "button", "aria-current": s.session_id === session.id ? "true" : null,
+        onclick: () => { if (s.session_id !== session.id) resume(s.session_id); },
+      }, s.title ?? s.session_id.slice(0, 8)))));
+  } catch {
+    list.replaceChildren(el("li", { class: "muted" }, "Threads could not be read."));
+  }
+}
+
+// ---------------------------------------------------------------- results
+
+async function resultScreen(sessionId, mode, fromEvent) {
+  sessionStorage.removeItem("viva.session");
+  let result = fromEvent;
+  try { result = await getJson(`/v1/sessions/${encodeURIComponent(sessionId)}/result`); } catch { /* the event's own copy */ }
+  const back = el("div", { class: "row" }, el("button", { type: "button", onclick: goHome }, "Home"));
+  if (!result) { show(el("h1", {}, "Result"), el("p", {}, "The result is not ready yet."), back); return; }
+  const body = mode === "exam" || result.mode === "exam" ? examResult(result)
+    : result.mode === "assessment" ? assessmentResult(result) : tutorResult(result);
+  show(el("h1", { id: "result-title" }, "Result"), ...body, back);
+}
+
+function examResult(r) {
+  return [
+    el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, r.outcome)),
+    el("p", { class: "muted" }, `${r.asked} of ${r.planned_questions} planned questions asked, ${r.credited_by_mention} credited by mention, ${r.bonus_used} bonus.`),
+    el("h2", {}, "By area"),
+    el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Area", "Satisfactory", "Partial", "Unsatisfactory", "By mention", "Not covered"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, r.areas.map((a) => el("tr", {}, el("td", {}, `${a.area}. ${a.title}`),
+        [a.satisfactory, a.partial, a.unsatisfactory, a.credited_by_mention, a.not_covered].map((n) => el("td", {}, String(n))))))),
+    el("h2", {}, "Transcript"),
+    el("table", { id: "result-transcript" }, el("thead", {}, el("tr", {}, ["Element", "Kind", "Your answer", "Score"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, (r.transcript ?? []).map((t) => el("tr", {}, el("td", {}, t.element_code), el("td", {}, t.kind),
+        el("td", {}, t.answer ?? "—"), el("td", { class: `score-${t.score}` }, t.score ?? "—"))))),
+  ];
+}
+
+function assessmentResult(r) {
+  return [
+    el("p", { class: "question", id: "outcome" }, `${r.score_percent}% · ${r.grade_band} · `,
+      el("strong", { class: r.passed ? "good" : "bad" }, r.passed ? "passed" : "not passed")),
+    el("p", { class: "muted" }, `${r.items_correct} right of ${r.items_attempted} attempted (${r.items_total} items, ${r.items_skipped} skipped).`),
+    el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Section", "Attempted", "Right", "Accuracy"].map((h) => el("th", {}, h)))),
+      el("tbody", {}, (r.sections ?? []).map((s) => el("tr", {}, el("td", {}, s.title), el("td", {}, String(s.attempted)),
+        el("td", {}, String(s.correct)), el("td", {}, `${Math.round(s.accuracy * 100)}%`))))),
+  ];
+}
+
+function tutorResult(r) {
+  return [
+    el("p", { class: "question", id: "outcome" }, `${r.turns} turns · ${r.drills_right} of ${r.drills_checked} drills right · ${r.exams_passed} of ${r.exams_taken} exams passed`),
+    el("ul", {}, (r.tiers_earned ?? []).map((t) => el("li", {}, `${t.unit_id}: `, tierBadge(t.tier)))),
+  ];
+}
+
+// ---------------------------------------------------------------- boot
+
+async function boot() {
+  const params = new URLSearchParams(location.search);
+  if (params.get("access_token")) {
+    auth.save(null, params.get("access_token"));
+    history.replaceState(null, "", location.pathname);
+  }
+  $("#sign-out").addEventListener("click", () => { link.close(); auth.save(null, null); $("#sign-out").hidden = true; $("#who").textContent = ""; goHome(); });
+  $("#home-link").addEventListener("click", (e) => { e.preventDefault(); goHome(); });
+  try {
+    catalog = await (await fetch("/v1/catalog")).json();
+  } catch (err) {
+    notice(`The server could not be reached: ${err.message}`);
+  }
+  const open = sessionStorage.getItem("viva.session");
+  if (auth.signedIn() && open) {
+    signedInBar();
+    show(el("p", { class: "muted" }, "Resuming…"));
+    session.screen = null;
+    resume(open);
+  } else {
+    goHome();
+  }
+}
+
+link.on((event) => { if (event.type === "session.started" || event.type === "session.resumed") notice(""); });
+
+boot();
