@@ -33,12 +33,20 @@ async fn dev_server() -> Server {
 
 async fn sign_in(browser: &Browser, server: &Server, user: &str) {
     browser.open(&page(server)).await;
+    browser.find_now("#user").await;
+    assert_accessible(browser, "sign-in").await;
     browser.type_into("#user", user).await;
     browser.click("form button[type=submit]").await;
     browser.text_containing("#who", user).await;
     browser
         .text_when("#sessions", |text| !text.contains("Loading"))
         .await;
+}
+
+/// The cheap accessibility check on the screen as it stands.
+async fn assert_accessible(browser: &Browser, screen: &str) {
+    let problems = browser.accessibility_problems().await;
+    assert!(problems.is_empty(), "{screen}: {problems:#?}");
 }
 
 async fn assert_no_console_errors(browser: &Browser, what: &str) {
@@ -59,8 +67,28 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
     let server = dev_server().await;
     let driver = Driver::start().await;
     let browser = driver.browser(None).await;
+    browser.open(&page(&server)).await;
+    browser.find_now("#user").await;
+    browser.screenshot("sign-in").await;
     sign_in(&browser, &server, "ada").await;
     browser.screenshot("home").await;
+    // The check itself finds what it looks for: pale text and a nameless field.
+    let planted = "const p = document.createElement('p'); p.id = 'planted'; \
+        p.style.color = '#dddddd'; p.textContent = 'pale'; \
+        const i = document.createElement('input'); i.id = 'nameless'; \
+        document.querySelector('main').append(p, i);";
+    browser.run(planted, vec![]).await;
+    let problems = browser.accessibility_problems().await;
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.contains("contrast") && p.contains("#planted"))
+            && problems.iter().any(|p| p.contains("#nameless")),
+        "{problems:?}"
+    );
+    browser
+        .run("document.querySelector('#planted').remove(); document.querySelector('#nameless').remove();", vec![])
+        .await;
     browser
         .choose("#assessment-id", "MATH-FUNDAMENTALS-L1")
         .await;
@@ -89,6 +117,7 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
         answered += 1;
         if answered == 1 {
             browser.text_when("#assessment", |t| !t.is_empty()).await;
+            assert_accessible(&browser, "assessment").await;
             browser.screenshot("assessment-item").await;
         }
         // The next item, or the result: the page moves on by itself.
@@ -101,6 +130,7 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
     assert!(outcome.contains("passed"), "a verdict: {outcome}");
     let sections = browser.text_containing("#areas", "Addition").await;
     assert!(sections.contains("Division"), "{sections}");
+    assert_accessible(&browser, "assessment result").await;
     browser.screenshot("assessment-result").await;
     assert_no_console_errors(&browser, "assessment").await;
     browser.close().await;
@@ -130,6 +160,7 @@ async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
         );
         browser.click(&option).await;
         if streak == 1 {
+            assert_accessible(&browser, "tutor workspace").await;
             browser.screenshot("tutor-drill").await;
         }
         browser
@@ -179,6 +210,18 @@ async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
         .await;
     browser.text_containing("#snapshot", "bronze").await;
     browser.screenshot("tutor-exam-passed").await;
+    // On a phone the three panes stack, and the progress panel folds away.
+    browser.resize(390, 844).await;
+    browser.click(".panel-toggle").await;
+    let folded = browser
+        .run(
+            "return document.querySelector('#snapshot').dataset.open;",
+            vec![],
+        )
+        .await;
+    assert_eq!(folded, "false");
+    assert_accessible(&browser, "tutor on a phone").await;
+    browser.screenshot("tutor-phone").await;
     assert_no_console_errors(&browser, "tutoring").await;
     browser.close().await;
 }
@@ -206,6 +249,7 @@ async fn a_second_browser_takes_the_exam_and_the_first_continues_here() {
     laptop
         .text_containing("#paused-title", "another device")
         .await;
+    assert_accessible(&laptop, "paused").await;
     laptop.screenshot("takeover-paused").await;
     laptop.click("#continue-here").await;
     phone
@@ -326,6 +370,7 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
         "the transcript of what the microphone played: {heard}"
     );
     browser.text_when("#assessment", |t| !t.is_empty()).await;
+    assert_accessible(&browser, "exam").await;
     browser.screenshot("exam-assessed").await;
     browser.click("#end").await;
     browser.click("#end").await;
@@ -335,6 +380,7 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
         .text_containing("#result-transcript", "medical")
         .await;
     assert!(transcript.contains("PA."), "{transcript}");
+    assert_accessible(&browser, "exam result").await;
     browser.screenshot("exam-result").await;
     assert_no_console_errors(&browser, "voice exam").await;
     browser.close().await;

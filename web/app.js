@@ -50,9 +50,14 @@ function notice(message, kind = "error") {
   box.hidden = !message;
 }
 
+/** Replaces `node`'s children, skipping the absent (DOM's own would write "null"). */
+function fill(node, ...children) {
+  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
 function show(...nodes) {
   const main = $("#app");
-  main.replaceChildren(...nodes);
+  fill(main, ...nodes);
   main.focus({ preventScroll: true });
 }
 
@@ -154,8 +159,12 @@ class Link {
     }
   }
 
+  /** Sends a frame of audio; false when it could not go (no connection, or one so slow
+   * that its buffer is full), so the speaker can be told. */
   sendAudio(buffer) {
-    if (this.ready() && this.socket.bufferedAmount < 256 * 1024) this.socket.send(buffer);
+    if (!this.ready() || this.socket.bufferedAmount >= 256 * 1024) return false;
+    this.socket.send(buffer);
+    return true;
   }
 
   receive(data) {
@@ -199,7 +208,11 @@ class Mic {
     const frames = new AudioWorkletNode(this.context, "mic-frames");
     frames.port.onmessage = ({ data }) => {
       if (this.meter) this.meter.style.width = `${Math.min(100, data.level * 400)}%`;
-      if (this.sending && !this.muted()) link.sendAudio(data.pcm);
+      if (!this.sending || this.muted()) return;
+      const sent = link.sendAudio(data.pcm);
+      if (!sent && !this.lost) notice("The connection dropped: what you say now is not heard. Say it again once it is back.");
+      if (sent && this.lost) notice("");
+      this.lost = !sent;
     };
     source.connect(frames);
     this.sending = true;
@@ -760,7 +773,7 @@ function tutorScreen(started) {
   }
 
   function drawSnapshot(s) {
-    panel.replaceChildren(el("h2", { id: "snapshot-title" }, "Your progress"),
+    fill(panel, el("h2", { id: "snapshot-title" }, "Your progress"),
       el("p", {}, "Focus: ", el("strong", {}, s.focus_title), " ", tierBadge(s.focus_tier)),
       s.prerequisite_nudge ? el("p", { class: "warn" }, `Do first: ${s.prerequisite_nudge}`) : null,
       s.revisit.length ? el("p", {}, `Revisit: ${s.revisit.join(", ")}${s.revisit_more ? ` and ${s.revisit_more} more` : ""}`) : null,

@@ -141,6 +141,11 @@ impl Browser {
             .unwrap_or_else(|err| panic!("choose {value} in {css}: {err}"));
     }
 
+    /// Waits until `css` matches an element.
+    pub async fn find_now(&self, css: &str) {
+        self.find(css).await;
+    }
+
     async fn find(&self, css: &str) -> fantoccini::elements::Element {
         let wait = self.client.wait().forever().for_element(Locator::Css(css));
         match tokio::time::timeout(WAIT, wait).await {
@@ -194,6 +199,28 @@ impl Browser {
             .execute(script, args)
             .await
             .unwrap_or_else(|err| panic!("script failed: {err}"))
+    }
+
+    /// What a cheap accessibility check finds on the page as it stands: form controls
+    /// and buttons with no accessible name, a positive `tabindex` (which breaks the focus
+    /// order), and visible text whose contrast with its background is under WCAG AA
+    /// (4.5:1, or 3:1 for large text). Empty when all is well.
+    pub async fn accessibility_problems(&self) -> Vec<String> {
+        let found = self.run(ACCESSIBILITY_CHECK, vec![]).await;
+        found
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|problem| problem.as_str().unwrap_or_default().to_owned())
+            .collect()
+    }
+
+    /// Resizes the window (a phone is 390 × 844).
+    pub async fn resize(&self, width: u32, height: u32) {
+        self.client
+            .set_window_size(width, height)
+            .await
+            .expect("resize the window");
     }
 
     /// Saves a screenshot as `name.png`; returns where.
@@ -263,3 +290,43 @@ impl WebDriverCompatibleCommand for BrowserLog {
         )
     }
 }
+
+/// The page-side half of [`Browser::accessibility_problems`].
+const ACCESSIBILITY_CHECK: &str = r##"
+const problems = [];
+const visible = (e) => e.offsetParent !== null || getComputedStyle(e).position === "fixed";
+const describe = (e) => e.tagName.toLowerCase() + (e.id ? "#" + e.id : "") + " " + (e.textContent || "").trim().slice(0, 30);
+for (const e of document.querySelectorAll("input, select, textarea, button")) {
+  if (!visible(e) || e.type === "hidden") continue;
+  const named = e.getAttribute("aria-label") || e.getAttribute("aria-labelledby")
+    || (e.id && document.querySelector(`label[for="${e.id}"]`)) || e.closest("label")
+    || (e.tagName === "BUTTON" && e.textContent.trim());
+  if (!named) problems.push("no accessible name: " + describe(e));
+}
+for (const e of document.querySelectorAll("[tabindex]")) {
+  if (Number(e.getAttribute("tabindex")) > 0) problems.push("positive tabindex: " + describe(e));
+}
+const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+const luminance = ([r, g, b]) => {
+  const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+};
+const background = (e) => {
+  for (let n = e; n; n = n.parentElement) {
+    const c = rgb(getComputedStyle(n).backgroundColor);
+    if (c.length >= 3 && (c.length < 4 || c[3] > 0.5)) return c;
+  }
+  return [255, 255, 255];
+};
+for (const e of document.querySelectorAll("body *")) {
+  const own = [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  if (!own || !visible(e) || e.closest("[disabled]")) continue;
+  const style = getComputedStyle(e);
+  const a = luminance(rgb(style.color)), b = luminance(background(e));
+  const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+  const size = parseFloat(style.fontSize), bold = Number(style.fontWeight) >= 700;
+  const needed = size >= 24 || (bold && size >= 18.66) ? 3 : 4.5;
+  if (ratio < needed) problems.push(`contrast ${ratio.toFixed(2)} < ${needed}: ` + describe(e));
+}
+return problems;
+"##;
