@@ -136,31 +136,22 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
     browser.close().await;
 }
 
-#[tokio::test(flavor = "multi_thread")]
-async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
-    let _machine = MACHINE.lock().await;
-    let server = dev_server().await;
-    let driver = Driver::start().await;
-    let browser = driver.browser(None).await;
-    sign_in(&browser, &server, "tia").await;
-    browser.choose("#tutor-course", "ARITHMETIC").await;
-    browser.click("#start-tutor-button").await;
-    browser.text_when("#timeline", |t| !t.is_empty()).await;
-    browser.text_containing("#snapshot", "Focus").await;
-    let session = session_id(&browser).await;
+/// From the tutor's opening turn: two drills answered right (their keys read from the
+/// checkpoint), then Continue to the exam block; returns the open exam question's id.
+async fn drills_to_exam(browser: &Browser, server: &Server, session: &str) -> String {
     browser
         .click("button[data-action=drill]:not([disabled])")
         .await;
     for streak in 1..=2 {
         browser.text_containing("#timeline", "Drill (").await;
-        let key = drill_key(&server, &session);
+        let key = drill_key(server, session);
         let option = format!(
             "#timeline > .msg:last-child .options button:nth-child({})",
             key + 1
         );
         browser.click(&option).await;
         if streak == 1 {
-            assert_accessible(&browser, "tutor workspace").await;
+            assert_accessible(browser, "tutor workspace").await;
             browser.screenshot("tutor-drill").await;
         }
         browser
@@ -189,12 +180,27 @@ async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
         question, "exam",
         "an exam block follows two right drills: {exam}"
     );
-    browser.screenshot("tutor-exam").await;
-    let checkpoint = harness::stored_checkpoint(&server, &session);
-    let open = checkpoint["tutor"]["open"]["question_id"]
+    let checkpoint = harness::stored_checkpoint(server, session);
+    checkpoint["tutor"]["open"]["question_id"]
         .as_str()
         .expect("the open exam question")
-        .to_owned();
+        .to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    sign_in(&browser, &server, "tia").await;
+    browser.choose("#tutor-course", "ARITHMETIC").await;
+    browser.click("#start-tutor-button").await;
+    browser.text_when("#timeline", |t| !t.is_empty()).await;
+    browser.text_containing("#snapshot", "Focus").await;
+    let session = session_id(&browser).await;
+    let open = drills_to_exam(&browser, &server, &session).await;
+    browser.screenshot("tutor-exam").await;
     let key = exam_key("arithmetic.yaml", &open);
     browser
         .click(&format!(
@@ -383,5 +389,78 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
     assert_accessible(&browser, "exam result").await;
     browser.screenshot("exam-result").await;
     assert_no_console_errors(&browser, "voice exam").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_token_signs_in_and_an_expired_one_is_asked_for_again() {
+    let _machine = MACHINE.lock().await;
+    let server = Server::start().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    let signed = format!("{}?access_token={}", page(&server), harness::token("eve"));
+    browser.open(&signed).await;
+    browser.text_containing("#who", "Signed in").await;
+    browser
+        .text_when("#sessions", |text| text.contains("None yet"))
+        .await;
+    let address: String = browser
+        .run("return location.href;", vec![])
+        .await
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    assert!(
+        !address.contains("access_token"),
+        "the token leaves the address bar: {address}"
+    );
+    assert_no_console_errors(&browser, "signed in by token").await;
+    let stale = driver.browser(None).await;
+    let expired = format!(
+        "{}?access_token={}",
+        page(&server),
+        harness::expired_token("eve")
+    );
+    stale.open(&expired).await;
+    stale.text_containing("#notice", "sign in again").await;
+    stale.find_now("#token").await;
+    assert_accessible(&stale, "sign-in by token").await;
+    browser.close().await;
+    stale.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_wrong_exam_answer_locks_the_question_with_a_countdown() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    sign_in(&browser, &server, "lu").await;
+    browser.choose("#tutor-course", "ARITHMETIC").await;
+    browser.click("#start-tutor-button").await;
+    browser.text_containing("#snapshot", "Focus").await;
+    let session = session_id(&browser).await;
+    let open = drills_to_exam(&browser, &server, &session).await;
+    let wrong = (exam_key("arithmetic.yaml", &open) + 1) % 4;
+    browser
+        .click(&format!(
+            "#timeline > .msg:last-child .options button:nth-child({})",
+            wrong + 1
+        ))
+        .await;
+    browser
+        .click("button[data-action=submit]:not([disabled])")
+        .await;
+    let result = browser
+        .text_containing("#timeline > .msg:last-child", "locked for")
+        .await;
+    assert!(result.contains("Not this time"), "{result}");
+    assert!(
+        result.contains(" h ") || result.contains("min"),
+        "a countdown: {result}"
+    );
+    let snapshot = browser.text_containing("#snapshot", "Locked").await;
+    assert!(snapshot.contains(&open), "{snapshot}");
+    assert_no_console_errors(&browser, "locked").await;
     browser.close().await;
 }

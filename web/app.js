@@ -93,6 +93,16 @@ async function getJson(path) {
 
 let catalog = null;
 
+/** Whether the server refuses this sign-in (HTTP 401), as opposed to being unreachable. */
+async function signInRefused() {
+  try {
+    const response = await fetch(`/v1/sessions?${auth.query()}`);
+    return response.status === 401;
+  } catch {
+    return false;
+  }
+}
+
 // ---------------------------------------------------------------- the connection
 
 class Link {
@@ -113,19 +123,29 @@ class Link {
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     this.state("Connecting…");
+    let opened = false;
     socket.addEventListener("open", () => {
+      opened = true;
       this.attempt = 0;
       this.state("Connected");
       this.onOpen?.();
     });
     socket.addEventListener("message", (message) => this.receive(message.data));
-    socket.addEventListener("close", () => this.closed(socket));
+    socket.addEventListener("close", () => this.closed(socket, opened));
   }
 
-  closed(socket) {
+  async closed(socket, opened) {
     if (socket !== this.socket) return;
     this.socket = null;
     if (!this.wanted) { this.state(""); return; }
+    // Refused before it opened: a sign-in the server no longer takes (an expired token)
+    // is not retried; it asks for a new one.
+    if (!opened && await signInRefused()) {
+      this.wanted = false;
+      this.state("");
+      this.onSignInRefused?.();
+      return;
+    }
     const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
     this.attempt += 1;
     this.state(`Reconnecting in ${Math.round(delay / 100) / 10} s…`);
@@ -329,6 +349,16 @@ function resume(sessionId) {
   link.open();
   link.send({ type: "session.resume", device_id: deviceId, session_id: sessionId });
 }
+
+link.onSignInRefused = () => {
+  auth.save(null, null);
+  session.screen?.leave?.();
+  session.screen = null;
+  $("#sign-out").hidden = true;
+  $("#who").textContent = "";
+  signInScreen();
+  notice("Your sign-in was refused or has expired: sign in again.");
+};
 
 link.onOpen = () => {
   // After a drop: take the session back, then resend what was not acked.
@@ -668,9 +698,25 @@ function tierBadge(tier) {
 }
 
 function countdown(seconds) {
-  const h = Math.floor(seconds / 3600), m = Math.floor((seconds % 3600) / 60);
+  if (seconds <= 0) return "unlocked";
+  const h = Math.floor(seconds / 3600), m = Math.ceil((seconds % 3600) / 60);
   return h ? `${h} h ${m} min` : `${m} min`;
 }
+
+/** A lock's time left, kept current while the page is open. */
+function lockTimer(seconds) {
+  return el("span", { class: "countdown", "data-until": String(Date.now() + seconds * 1000) }, countdown(seconds));
+}
+
+function lockList(locks) {
+  return locks.flatMap((lock, i) => [i ? ", " : "", `${lock.question_id} (`, lockTimer(lock.seconds_left), ")"]);
+}
+
+setInterval(() => {
+  for (const timer of document.querySelectorAll(".countdown[data-until]")) {
+    timer.textContent = countdown(Math.round((Number(timer.dataset.until) - Date.now()) / 1000));
+  }
+}, 15000);
 
 function tutorScreen(started) {
   const state = { done: false, streaming: null, lastCard: null };
@@ -753,7 +799,7 @@ function tutorScreen(started) {
       type: "button", role: "radio", "aria-checked": "false",
       onclick: (e) => { chosen = i; e.target.parentElement.querySelectorAll("button").forEach((b, j) => b.setAttribute("aria-checked", String(j === i))); },
     }, text))));
-    if (c.locked.length) body.append(el("p", { class: "muted" }, `Locked: ${c.locked.map((l) => `${l.question_id} (${countdown(l.seconds_left)})`).join(", ")}`));
+    if (c.locked.length) body.append(el("p", { class: "muted" }, "Locked: ", lockList(c.locked)));
     const submit = () => {
       if (chosen === null) { notice("Pick an option first."); return; }
       link.send({ type: "tutor.exam_submit", question_id: c.question_id, index: chosen });
@@ -768,7 +814,7 @@ function tutorScreen(started) {
     return el("div", { class: "card" },
       el("strong", { class: c.correct ? "good" : "bad" }, c.correct ? "Passed. " : "Not this time. "),
       c.tier_earned ? el("span", {}, "Tier earned: ", tierBadge(c.tier_earned)) : null,
-      c.locked_seconds ? el("p", { class: "muted" }, `This question is locked for ${countdown(c.locked_seconds)}.`) : null,
+      c.locked_seconds ? el("p", { class: "muted" }, "This question is locked for ", lockTimer(c.locked_seconds), ".") : null,
       memo, buttons(["View Memo", view, "memo"], ["Continue", act({ type: "tutor.exam_continue" }), "continue"]));
   }
 
@@ -779,7 +825,7 @@ function tutorScreen(started) {
       s.revisit.length ? el("p", {}, `Revisit: ${s.revisit.join(", ")}${s.revisit_more ? ` and ${s.revisit_more} more` : ""}`) : null,
       el("table", {}, el("tbody", {}, ["none", "bronze", "silver", "gold"].map((tier) =>
         el("tr", {}, el("td", {}, tierBadge(tier)), el("td", {}, String(s.counts[tier])))))),
-      s.locks.length ? el("p", { class: "muted" }, `Locked: ${s.locks.map((l) => `${l.question_id} (${countdown(l.seconds_left)})`).join(", ")}`) : null);
+      s.locks.length ? el("p", { class: "muted" }, "Locked: ", lockList(s.locks)) : null);
   }
 
   function disableOld() {
