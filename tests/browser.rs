@@ -252,6 +252,7 @@ async fn a_second_browser_takes_the_exam_and_the_first_continues_here() {
     phone.click("#sessions button[aria-label^=Resume]").await;
     let resumed = phone.text_when("#question", |t| t.len() > 10).await;
     assert_eq!(resumed, asked, "the same question, where the exam stood");
+    phone.text_containing("#progress", "Question 1 of").await;
     laptop
         .text_containing("#paused-title", "another device")
         .await;

@@ -557,7 +557,7 @@ function examScreen(started) {
   const voice = catalog?.server?.voice;
   const state = { planned: started.plan?.planned_questions ?? started.progress?.planned_questions ?? 0,
     bonus: started.progress?.bonus_used ?? 0, bonusMax: started.plan?.bonus_max, asked: started.progress?.asked ?? 0,
-    question: null, done: false };
+    question: null, done: false, reasked: started.type === "session.resumed" };
   const progress = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
   const question = el("p", { class: "question", id: "question", "aria-live": "polite" });
   const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "polite" });
@@ -576,6 +576,14 @@ function examScreen(started) {
     feedback, el("div", { class: "row" }, end));
   return {
     get done() { return state.done; },
+    attached(event) {
+      if (event.type !== "session.resumed") return;
+      state.asked = event.progress.asked;
+      state.bonus = event.progress.bonus_used;
+      state.planned = event.progress.planned_questions;
+      state.reasked = true;
+      drawProgress();
+    },
     leave() { mic?.stop(); },
     refused(_event, refused) { box.restore(refused); },
     event(event) {
@@ -583,9 +591,12 @@ function examScreen(started) {
         if (state.question !== event.question_id) { state.question = event.question_id; question.textContent = ""; }
         question.textContent += event.text;
       } else if (event.type === "question") {
+        // Progress counts primary questions (and bonus ones apart); a resume asks the open
+        // question again, which the resumed progress already counts.
+        if (state.reasked) state.reasked = false;
+        else if (event.kind === "bonus") state.bonus += 1;
+        else if (event.kind === "primary") state.asked += 1;
         state.question = event.question_id;
-        state.asked = event.number;
-        if (event.kind === "bonus") state.bonus += 1;
         question.textContent = event.text;
         partial.textContent = "";
         partial.classList.remove("final");
@@ -600,6 +611,7 @@ function examScreen(started) {
       } else if (event.type === "answer.unclear") {
         feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
       } else if (event.type === "assessment") {
+        state.reasked = false;
         feedback.replaceChildren(el("div", { class: "card", id: "assessment" },
           el("strong", { class: `score-${event.score}` }, event.score ?? "recorded"), " ",
           event.feedback ?? "", event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null));
