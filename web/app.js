@@ -207,7 +207,7 @@ const link = new Link();
 
 // ---------------------------------------------------------------- voice
 
-/** The microphone: 16 kHz PCM16 frames of 20 ms from the worklet, sent as binary frames. */
+/** The microphone: 16 kHz PCM16 frames of 40 ms from the worklet, sent as binary frames. */
 class Mic {
   constructor(meter) {
     this.meter = meter;
@@ -380,7 +380,9 @@ link.on((event, refused) => {
   } else if (event.type === "session.paused") {
     paused(event);
   } else if (event.type === "error") {
-    notice(event.message ?? event.code);
+    // Audio refused because the session was busy is speech lost: say so plainly.
+    const lostSpeech = event.code === "overloaded" && !event.event_id;
+    notice(lostSpeech ? "The server was busy and missed part of what you said: please say it again." : event.message ?? event.code);
     session.screen?.refused?.(event, refused);
   }
   if (session.screen && event.type !== "error") session.screen.event?.(event);
@@ -608,11 +610,15 @@ function examScreen(started) {
       } else if (event.type === "transcript.final") {
         partial.classList.add("final");
         partial.textContent = `You said: ${event.text}`;
+        state.said = event.text;
       } else if (event.type === "answer.unclear") {
         feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
       } else if (event.type === "assessment") {
         state.reasked = false;
+        const said = state.said;
+        state.said = null;
         feedback.replaceChildren(el("div", { class: "card", id: "assessment" },
+          said ? el("p", { class: "muted" }, `You said: ${said}`) : null,
           el("strong", { class: `score-${event.score}` }, event.score ?? "recorded"), " ",
           event.feedback ?? "", event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null));
       } else if (event.type === "session.completed") {

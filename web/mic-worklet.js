@@ -1,9 +1,10 @@
 // The microphone, on the audio thread: the first channel, averaged down to 16 kHz (a box
 // filter over each output sample's span of input, which keeps speech and drops most of
-// what would alias), as PCM16 frames of 20 ms (320 samples) posted to the page with the
-// frame's level (RMS, 0 to 1) for the meter.
+// what would alias), as PCM16 frames of 40 ms (640 samples) posted to the page with the
+// frame's level (RMS, 0 to 1) for the meter. 40 ms rather than 20: half the messages, and
+// a session's bounded mailbox (64 messages) then holds 2.5 s of speech while it is busy.
 const RATE = 16000;
-const FRAME = 320;
+const FRAME = 640;
 
 class MicFrames extends AudioWorkletProcessor {
   constructor() {
