@@ -136,6 +136,23 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
     browser.close().await;
 }
 
+/// A browser signed in as `user` on a new tutoring session of the arithmetic course, its
+/// opening turn shown; and the session's id.
+async fn start_arithmetic_tutoring(
+    driver: &Driver,
+    server: &Server,
+    user: &str,
+) -> (Browser, String) {
+    let browser = driver.browser(None).await;
+    sign_in(&browser, server, user).await;
+    browser.choose("#tutor-course", "ARITHMETIC").await;
+    browser.click("#start-tutor-button").await;
+    browser.text_when("#timeline", |t| !t.is_empty()).await;
+    browser.text_containing("#snapshot", "Focus").await;
+    let session = session_id(&browser).await;
+    (browser, session)
+}
+
 /// From the tutor's opening turn: two drills answered right (their keys read from the
 /// checkpoint), then Continue to the exam block; returns the open exam question's id.
 async fn drills_to_exam(browser: &Browser, server: &Server, session: &str) -> String {
@@ -192,13 +209,7 @@ async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
     let _machine = MACHINE.lock().await;
     let server = dev_server().await;
     let driver = Driver::start().await;
-    let browser = driver.browser(None).await;
-    sign_in(&browser, &server, "tia").await;
-    browser.choose("#tutor-course", "ARITHMETIC").await;
-    browser.click("#start-tutor-button").await;
-    browser.text_when("#timeline", |t| !t.is_empty()).await;
-    browser.text_containing("#snapshot", "Focus").await;
-    let session = session_id(&browser).await;
+    let (browser, session) = start_arithmetic_tutoring(&driver, &server, "tia").await;
     let open = drills_to_exam(&browser, &server, &session).await;
     browser.screenshot("tutor-exam").await;
     let key = exam_key("arithmetic.yaml", &open);
@@ -434,12 +445,7 @@ async fn a_wrong_exam_answer_locks_the_question_with_a_countdown() {
     let _machine = MACHINE.lock().await;
     let server = dev_server().await;
     let driver = Driver::start().await;
-    let browser = driver.browser(None).await;
-    sign_in(&browser, &server, "lu").await;
-    browser.choose("#tutor-course", "ARITHMETIC").await;
-    browser.click("#start-tutor-button").await;
-    browser.text_containing("#snapshot", "Focus").await;
-    let session = session_id(&browser).await;
+    let (browser, session) = start_arithmetic_tutoring(&driver, &server, "lu").await;
     let open = drills_to_exam(&browser, &server, &session).await;
     let wrong = (exam_key("arithmetic.yaml", &open) + 1) % 4;
     browser

@@ -102,7 +102,7 @@ async fn main() {
     let turns: usize = args.get(3).and_then(|t| t.parse().ok()).unwrap_or(50);
     let timeout = Duration::from_secs(args.get(4).and_then(|t| t.parse().ok()).unwrap_or(30));
     let courses = viva_testkit::courses::load(TutorSettings::default());
-    let (course, index) = courses.tutor.course("ARITHMETIC").expect("the course");
+    let (course, _) = courses.tutor.course("ARITHMETIC").expect("the course");
     let grounding = courses
         .tutor
         .grounding("ARITHMETIC")
@@ -114,15 +114,7 @@ async fn main() {
     let baseline = provider(&url, &model, timeout, 1);
     let snapshot = StudentSnapshot::cold_start("bench", "ARITHMETIC", &course.doc.entry_unit);
     let mut state = TutorState::new(snapshot, 7);
-    let embedded = Tutor {
-        course,
-        index,
-        blueprints: &courses.skills,
-        acs: &courses.acs,
-        settings: courses.tutor.settings,
-        model: None,
-        verdict: None,
-    };
+    let embedded = courses.embedded_tutor("ARITHMETIC").expect("the course");
     let now = 1_700_000_000_000;
     let (mut pings, mut latencies, mut outcomes) = (Vec::new(), Vec::new(), BTreeMap::new());
     let (mut first_words, mut per_turn) = (Vec::new(), Vec::new());

@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde_json::json;
 use viva_blueprint::library::{Source, parse};
 use viva_core::examiner::no_deltas;
-use viva_core::tutor::brain::{Tutor, TutorState, model_request};
+use viva_core::tutor::brain::{TutorState, model_request};
 use viva_core::tutor::library::TutorSettings;
 use viva_core::tutor::model::TutorModel;
 use viva_core::tutor::policy::TARGET_CONFIDENCE;
@@ -105,7 +105,8 @@ async fn main() {
     let (mut on_course, mut off_course, mut replies) = (0, 0, 0);
     let now = 1_700_000_000_000;
     for query in &queries.queries {
-        let (course, index) = courses.tutor.course(&query.course_id).expect("course");
+        let tutor = courses.embedded_tutor(&query.course_id).expect("course");
+        let (course, index) = (tutor.course, tutor.index);
         let grounding = courses
             .tutor
             .grounding(&query.course_id)
@@ -113,15 +114,6 @@ async fn main() {
         let snapshot =
             StudentSnapshot::cold_start("bench", &query.course_id, &course.doc.entry_unit);
         let state = TutorState::new(snapshot, 7);
-        let tutor = Tutor {
-            course,
-            index,
-            blueprints: &courses.skills,
-            acs: &courses.acs,
-            settings: courses.tutor.settings,
-            model: None,
-            verdict: None,
-        };
         let request = model_request(tutor, &state, grounding, &query.text, now);
         let answer = llm.propose(&request, &no_deltas).await;
         let model_mapped = answer.value.map(|p| p.mapped).unwrap_or_default();

@@ -8,6 +8,7 @@ use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
 use viva_core::exam::acs::AcsLibrary;
+use viva_core::tutor::brain::Tutor;
 use viva_core::tutor::library::{TutorLibrary, TutorSettings};
 
 /// Skills, ACS catalogs with rubrics, and the courses.
@@ -18,6 +19,22 @@ pub struct Courses {
     pub acs: Arc<AcsLibrary>,
     /// The courses, indexed.
     pub tutor: Arc<TutorLibrary>,
+}
+
+impl Courses {
+    /// The embedded tutor (no model) on `course_id`.
+    pub fn embedded_tutor(&self, course_id: &str) -> Option<Tutor<'_>> {
+        let (course, index) = self.tutor.course(course_id)?;
+        Some(Tutor {
+            course,
+            index,
+            blueprints: &self.skills,
+            acs: &self.acs,
+            settings: self.tutor.settings,
+            model: None,
+            verdict: None,
+        })
+    }
 }
 
 /// Loads the shipped tutoring data with `settings`.
