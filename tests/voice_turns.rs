@@ -158,3 +158,34 @@ async fn a_spoken_answer_that_is_no_answer_is_asked_again_and_records_nothing() 
     assert_eq!(field_str(assessment, "question_id"), "i1", "{events:?}");
     assert_eq!(field_str(assessment, "score"), "satisfactory", "{events:?}");
 }
+
+/// The pause that ends a turn is used: the turn is decoded while the candidate is silent,
+/// and when the pause runs out with no new speech that decode is the final, so no final
+/// decode runs after the turn ends (`/metrics` counts decodes by kind).
+#[tokio::test]
+async fn a_turn_ended_by_its_pause_was_decoded_during_the_pause() {
+    let server = voice_server(&[]).await;
+    let mut client = Client::connect(&server, Auth::bearer("speculated"))
+        .await
+        .waiting(PATIENCE);
+    let session_id = start_practice(&mut client).await;
+    let (answer, _) = keyed_answer(&server, &session_id, 1);
+    let spoken = concat(&[synthesize(&format!("{answer}.")), silence(1_600)]);
+    stream(&mut client, &spoken).await;
+    let events = client.collect_until(has_next).await;
+    let assessment = find(&events, "assessment");
+    assert_eq!(field_str(assessment, "score"), "satisfactory", "{events:?}");
+    let metrics = crate::harness::http_get(&server, "/metrics", None)
+        .await
+        .body;
+    let decoded = |kind: &str| -> u64 {
+        let key = format!("viva_stt_decode_seconds_count{{kind=\"{kind}\"}} ");
+        metrics
+            .lines()
+            .find_map(|line| line.strip_prefix(key.as_str()))
+            .and_then(|n| n.trim().parse().ok())
+            .unwrap_or(0)
+    };
+    assert!(decoded("speculative") >= 1, "{metrics}");
+    assert_eq!(decoded("final"), 0, "no decode after the turn ended");
+}

@@ -5,7 +5,7 @@ use viva_core::metrics::{Counter, Gauge, Histogram, Series, counter, gauge, hist
 use viva_core::voice::DecodeKind;
 
 /// What a speech decode was, as the `kind` label, in [`SpeechMetrics::decodes`] order.
-pub const DECODE_KINDS: &[&str] = &["final", "partial"];
+pub const DECODE_KINDS: &[&str] = &["final", "partial", "speculative"];
 
 /// What the speech pool counts. A text-only server renders them at zero.
 #[derive(Debug, Default)]
@@ -13,7 +13,7 @@ pub struct SpeechMetrics {
     /// Finished turns waiting for a decoding thread.
     pub finals_waiting: Gauge,
     /// Speech decodes by kind ([`DECODE_KINDS`]) and latency.
-    pub decode_seconds: [Histogram; 2],
+    pub decode_seconds: [Histogram; 3],
     /// Partial transcripts skipped (no idle thread, a final waiting, or no budget).
     pub partials_skipped: Counter,
     /// Finished turns refused because the speech queue was full.
@@ -26,6 +26,7 @@ impl SpeechMetrics {
         let index = match kind {
             DecodeKind::Final => 0,
             DecodeKind::Partial => 1,
+            DecodeKind::Speculative => 2,
         };
         &self.decode_seconds[index]
     }

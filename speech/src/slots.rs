@@ -52,7 +52,7 @@ impl Slots {
         slot.preempt.store(false, Ordering::Relaxed);
         slot.doing = match kind {
             DecodeKind::Final => Doing::Final,
-            DecodeKind::Partial => Doing::Partial,
+            DecodeKind::Partial | DecodeKind::Speculative => Doing::Partial,
         };
         slot.preempt.clone()
     }

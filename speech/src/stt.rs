@@ -212,7 +212,7 @@ impl Worker {
             self.slots.end(self.index);
             let took = started.elapsed();
             self.metrics.decodes(job.kind).observe(took);
-            if job.kind == DecodeKind::Partial {
+            if job.kind != DecodeKind::Final {
                 lock(&self.budget).charge(took, Instant::now());
             }
             log_decode(&job, took, self.queue.depth(), &outcome);

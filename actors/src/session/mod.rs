@@ -36,6 +36,7 @@ mod timers;
 mod tutoring;
 mod voice;
 mod voice_final;
+mod voice_speculation;
 
 pub use examining::ExaminerReturned;
 use examining::phrase_streamed;

@@ -16,6 +16,7 @@ use kameo::message::{Context, Message};
 use viva_protocol::ErrorCode;
 
 use super::LiveSession;
+use super::voice_speculation::{Ended, Speculation};
 use crate::timer::{Timer, tell_every};
 use viva_core::voice::listener::{Heard, Listener};
 use viva_core::voice::spoken::Confirmable;
@@ -48,6 +49,11 @@ pub(super) struct Voice {
     pub(super) committing: VecDeque<String>,
     /// A reading offered on the last turn, which "yes" records.
     pub(super) confirming: Option<Confirmable>,
+    /// The open turn decoded during a pause, ahead of its end.
+    pub(super) speculation: Option<Speculation>,
+    /// Speculations started: numbers each, so the reply of one given up is not taken for
+    /// a later one of the same turn.
+    pub(super) speculations: u64,
 }
 
 impl Voice {
@@ -63,6 +69,8 @@ impl Voice {
             ticker: None,
             committing: VecDeque::new(),
             confirming: None,
+            speculation: None,
+            speculations: 0,
         }
     }
 
@@ -117,6 +125,8 @@ pub struct Transcribed {
     pub(super) event_id: Option<String>,
     /// The question open when the turn was heard.
     pub(super) question_id: Option<String>,
+    /// For a speculative decode: which speculation of the session it was.
+    pub(super) speculation: u64,
     pub(super) result: Result<String, DecodeError>,
 }
 
@@ -130,6 +140,7 @@ impl Transcribed {
             kind: DecodeKind::Final,
             event_id,
             question_id: None,
+            speculation: 0,
             result: Ok(text),
         }
     }
@@ -249,6 +260,8 @@ impl LiveSession {
         for heard in heard {
             match heard {
                 Heard::PartialDue => self.decode_partial(connection_id),
+                Heard::SilenceBegan(audio) => self.speculate(audio, connection_id),
+                Heard::SpeechResumed => self.drop_speculation(),
                 Heard::TurnEnded(audio) => self.decode_final(audio, connection_id, None),
             }
         }
@@ -265,20 +278,32 @@ impl LiveSession {
 
     /// A decode of `audio`. A partial shares its turn's abort flag, so clearing or ending
     /// the turn stops it; a final has a flag of its own, for its turn is already over.
-    fn job(
+    pub(super) fn job(
         &mut self,
         audio: Vec<i16>,
         kind: DecodeKind,
         connection_id: u64,
         event_id: Option<String>,
     ) -> Option<DecodeJob> {
+        let turn = self.voice.as_ref()?.turn;
+        self.job_of_turn(audio, kind, (connection_id, turn), event_id)
+    }
+
+    /// A decode of `audio` heard in `turn`.
+    fn job_of_turn(
+        &mut self,
+        audio: Vec<i16>,
+        kind: DecodeKind,
+        (connection_id, turn): (u64, u64),
+        event_id: Option<String>,
+    ) -> Option<DecodeJob> {
         let question_id = self.state.open_question_id();
         let voice = self.voice.as_ref()?;
         let me = self.me.clone()?;
-        let turn = voice.turn;
+        let speculation = voice.speculations;
         let abort = match kind {
             DecodeKind::Partial => voice.abort.clone(),
-            DecodeKind::Final => Arc::new(AtomicBool::new(false)),
+            DecodeKind::Final | DecodeKind::Speculative => Arc::new(AtomicBool::new(false)),
         };
         Some(DecodeJob {
             audio,
@@ -293,6 +318,7 @@ impl LiveSession {
                         kind,
                         event_id,
                         question_id,
+                        speculation,
                         result,
                     };
                     // ignore: a session that stopped meanwhile has no turn to finish.
@@ -320,21 +346,68 @@ impl LiveSession {
         }
     }
 
-    fn decode_final(&mut self, audio: Vec<i16>, connection_id: u64, event_id: Option<String>) {
-        let Some(speech) = self.deps.speech.clone() else {
+    pub(super) fn decode_final(
+        &mut self,
+        audio: Vec<i16>,
+        connection_id: u64,
+        event_id: Option<String>,
+    ) {
+        if self.deps.speech.is_none() {
             return;
-        };
-        let job = self.job(audio, DecodeKind::Final, connection_id, event_id.clone());
+        }
+        let ended = self.end_with_speculation(&audio, connection_id, event_id.clone());
+        self.close_turn(event_id.as_ref());
+        match ended {
+            Ended::Ready(last) => self.handle_later(last, audio, event_id),
+            Ended::Awaited => {}
+            Ended::Decode => self.decode_ended_turn(audio, connection_id, event_id),
+        }
+    }
+
+    /// The turn is over: the next audio is a new turn, and a commit's event id is kept
+    /// until its transcript is handled.
+    fn close_turn(&mut self, event_id: Option<&String>) {
         if let Some(voice) = &mut self.voice {
             voice.next_turn();
             voice.stop_ticker();
-            if let Some(id) = &event_id {
+            if let Some(id) = event_id {
                 voice.committing.push_back(id.clone());
                 while voice.committing.len() > COMMITS_REMEMBERED {
                     voice.committing.pop_front();
                 }
             }
         }
+    }
+
+    /// A speculation's text, handled as the turn's final through the mailbox like every
+    /// decode's reply; decoded again if the mailbox is full.
+    fn handle_later(&mut self, last: Transcribed, audio: Vec<i16>, event_id: Option<String>) {
+        let connection_id = last.connection_id;
+        let sent = self
+            .me
+            .clone()
+            .and_then(|me| me.upgrade())
+            .is_some_and(|me| me.tell(last).try_send().is_ok());
+        if !sent {
+            self.decode_ended_turn(audio, connection_id, event_id);
+        }
+    }
+
+    /// Decodes the turn that just ended (its number is the one before the open turn's).
+    pub(super) fn decode_ended_turn(
+        &mut self,
+        audio: Vec<i16>,
+        connection_id: u64,
+        event_id: Option<String>,
+    ) {
+        let Some(speech) = self.deps.speech.clone() else {
+            return;
+        };
+        let Some(turn) = self.voice.as_ref().map(|v| v.turn.saturating_sub(1)) else {
+            return;
+        };
+        let ended = (connection_id, turn);
+        let job = self.job_of_turn(audio, DecodeKind::Final, ended, event_id.clone());
         let Some(job) = job else { return };
         if let Err(err) = speech.submit(job) {
             tracing::warn!(%err, "speech pool overloaded; a turn was refused");
@@ -354,6 +427,7 @@ impl LiveSession {
     /// A device took the session over: the turn the previous one was speaking is dropped,
     /// and so is a reading it was offered to confirm.
     pub(super) fn forget_turn(&mut self) {
+        self.drop_speculation();
         if let Some(voice) = &mut self.voice {
             voice.listener.clear();
             voice.next_turn();

@@ -23,6 +23,7 @@ impl Message<Transcribed> for LiveSession {
         match msg.kind {
             DecodeKind::Partial => self.on_partial(msg),
             DecodeKind::Final => self.on_final(msg, ctx).await,
+            DecodeKind::Speculative => self.on_speculated(msg, ctx).await,
         }
     }
 }
@@ -62,7 +63,7 @@ impl LiveSession {
         }
     }
 
-    async fn on_final(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
+    pub(super) async fn on_final(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
         self.forget_commit(msg.event_id.as_deref());
         let text = match &msg.result {
             Ok(text) => viva_core::voice::listener::spoken_text(text),

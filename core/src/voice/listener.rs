@@ -7,6 +7,11 @@
 //! less than a quarter second of speech in all (a click, a noise blip), or with fewer than two
 //! frames that are surely speech (noise scores high but never that high), is dropped unheard.
 //! Pauses inside a turn are kept only up to 0.6 s in the audio handed to the decoder.
+//!
+//! Speculation: as soon as a pause inside a turn is [`TAIL`] long, the listener hands out
+//! the audio the turn would end with if nobody spoke again ([`Heard::SilenceBegan`]), so it
+//! can be decoded during the pause; speech after it ([`Heard::SpeechResumed`]) makes that
+//! decode worthless, and the turn's end carries the same audio when it was not.
 
 use std::collections::VecDeque;
 use std::time::Duration;
@@ -49,6 +54,11 @@ fn samples(duration: Duration) -> usize {
 pub enum Heard {
     /// The candidate is speaking and a second more was heard: decode a preview.
     PartialDue,
+    /// A pause began inside the turn: its audio as the turn would end now (the same samples
+    /// [`Heard::TurnEnded`] carries if no speech follows), to decode ahead of the end.
+    SilenceBegan(Vec<i16>),
+    /// Speech came after [`Heard::SilenceBegan`]: the audio it handed out is not the end.
+    SpeechResumed,
     /// The turn ended; its audio.
     TurnEnded(Vec<i16>),
 }
@@ -100,6 +110,8 @@ struct Turn {
     speech_samples: usize,
     confident_frames: usize,
     partials_due: usize,
+    /// Whether this pause's audio was handed out ([`Heard::SilenceBegan`]).
+    speculated: bool,
 }
 
 impl Turn {
@@ -127,6 +139,25 @@ impl Turn {
         if self.silence <= samples(KEPT_PAUSE) {
             self.audio.extend_from_slice(frame);
         }
+    }
+
+    /// Where the turn's audio ends if it ends now: a short tail after the last speech.
+    fn end(&self) -> usize {
+        (self.last_speech_end + samples(TAIL)).min(self.audio.len())
+    }
+
+    /// What a frame just heard means for speculation: a pause as long as the tail hands out
+    /// the turn's audio as it would end (once per pause); speech after it takes that back.
+    fn speculate(&mut self) -> Option<Heard> {
+        if self.speculated && self.silence == 0 {
+            self.speculated = false;
+            return Some(Heard::SpeechResumed);
+        }
+        if self.speculated || self.silence < samples(TAIL) || !self.is_speech() {
+            return None;
+        }
+        self.speculated = true;
+        Some(Heard::SilenceBegan(self.audio[..self.end()].to_vec()))
     }
 
     /// Whether enough was heard for this to be an answer rather than noise or a click.
@@ -211,6 +242,7 @@ impl Listener {
             speech_samples,
             confident_frames: usize::from(score >= CONFIDENT_SCORE),
             partials_due: 0,
+            speculated: false,
         });
         None
     }
@@ -224,6 +256,9 @@ impl Listener {
             return self.end_turn().map(Heard::TurnEnded);
         }
         let turn = self.turn.as_mut()?;
+        if let Some(speculation) = turn.speculate() {
+            return Some(speculation);
+        }
         let seconds = turn.audio.len() / samples(PARTIAL_EVERY);
         if seconds > turn.partials_due && silence < samples(PARTIAL_EVERY) && turn.is_speech() {
             turn.partials_due = seconds;
@@ -252,7 +287,7 @@ impl Listener {
         if self.turn_is_over(allowed) {
             return self.end_turn().map(Heard::TurnEnded);
         }
-        None
+        self.turn.as_mut()?.speculate()
     }
 
     /// Whether a turn is being heard.
@@ -277,8 +312,8 @@ impl Listener {
         if !turn.is_speech() {
             return None;
         }
-        turn.audio
-            .truncate((turn.last_speech_end + samples(TAIL)).min(turn.audio.len()));
+        let end = turn.end();
+        turn.audio.truncate(end);
         Some(turn.audio)
     }
 

@@ -33,9 +33,15 @@ fn turns(heard: &[Heard]) -> Vec<usize> {
         .iter()
         .filter_map(|h| match h {
             Heard::TurnEnded(audio) => Some(audio.len()),
-            Heard::PartialDue => None,
+            _ => None,
         })
         .collect()
+}
+
+/// Whether what a gap produced ended the turn (a pause may hand out its audio, see
+/// [`Heard::SilenceBegan`], and the turn goes on).
+fn ends_turn(heard: Option<Heard>) -> bool {
+    matches!(heard, Some(Heard::TurnEnded(_)))
 }
 
 fn feed_all(listener: &mut Listener, parts: &[Vec<i16>]) -> Vec<Heard> {
@@ -236,7 +242,7 @@ fn a_client_that_stops_sending_gets_its_turn_ended_by_wall_clock() {
     let heard = feed_all(&mut listener, &[speech(1500), silence(200)]);
     assert!(turns(&heard).is_empty());
     assert!(listener.in_turn());
-    assert_eq!(listener.note_gap(Duration::from_millis(2000)), None);
+    assert!(!ends_turn(listener.note_gap(Duration::from_millis(2000))));
     let ended = listener.note_gap(Duration::from_millis(1000));
     assert!(matches!(ended, Some(Heard::TurnEnded(_))), "{ended:?}");
     assert!(!listener.in_turn());
@@ -248,7 +254,7 @@ fn audio_arriving_late_for_a_gap_is_not_counted_twice() {
     // counted; together they are 2 s of pause, not 4, so the turn goes on.
     let mut listener = scripted();
     feed_all(&mut listener, &[speech(1500)]);
-    assert_eq!(listener.note_gap(Duration::from_millis(2000)), None);
+    assert!(!ends_turn(listener.note_gap(Duration::from_millis(2000))));
     let heard = feed_all(&mut listener, &[silence(2000), speech(500), silence(500)]);
     assert!(turns(&heard).is_empty(), "{heard:?}");
     assert!(listener.in_turn());
@@ -258,9 +264,9 @@ fn audio_arriving_late_for_a_gap_is_not_counted_twice() {
 fn speech_after_a_gap_keeps_the_turn_open() {
     let mut listener = scripted();
     feed_all(&mut listener, &[speech(1000)]);
-    assert_eq!(listener.note_gap(Duration::from_millis(2500)), None);
+    assert!(!ends_turn(listener.note_gap(Duration::from_millis(2500))));
     feed_all(&mut listener, &[speech(1000)]);
-    assert_eq!(listener.note_gap(Duration::from_millis(2500)), None);
+    assert!(!ends_turn(listener.note_gap(Duration::from_millis(2500))));
     assert!(listener.in_turn());
 }
 
@@ -269,4 +275,88 @@ fn a_gap_with_no_turn_open_does_nothing() {
     let mut listener = scripted();
     assert_eq!(listener.note_gap(Duration::from_secs(10)), None);
     assert!(!listener.in_turn());
+}
+
+/// What the listener handed out ahead of the end ([`Heard::SilenceBegan`]), and the end.
+fn speculations_and_end(heard: &[Heard]) -> (Vec<&Vec<i16>>, Option<&Vec<i16>>) {
+    let speculated = heard
+        .iter()
+        .filter_map(|h| match h {
+            Heard::SilenceBegan(audio) => Some(audio),
+            _ => None,
+        })
+        .collect();
+    let ended = heard.iter().find_map(|h| match h {
+        Heard::TurnEnded(audio) => Some(audio),
+        _ => None,
+    });
+    (speculated, ended)
+}
+
+#[test]
+fn a_pause_hands_out_the_turn_as_it_would_end_and_the_end_matches_it() {
+    let mut listener = scripted();
+    let heard = feed_all(&mut listener, &[speech(1500), silence(3500)]);
+    let (speculated, ended) = speculations_and_end(&heard);
+    assert_eq!(speculated.len(), 1, "once per pause: {heard:?}");
+    assert_eq!(Some(speculated[0]), ended, "the end is what was handed out");
+    assert!(!heard.contains(&Heard::SpeechResumed));
+    let began = heard
+        .iter()
+        .position(|h| matches!(h, Heard::SilenceBegan(_)))
+        .unwrap();
+    let end = heard
+        .iter()
+        .position(|h| matches!(h, Heard::TurnEnded(_)))
+        .unwrap();
+    assert!(began < end);
+}
+
+#[test]
+fn speech_after_a_pause_takes_the_handed_out_audio_back() {
+    let mut listener = scripted();
+    let heard = feed_all(
+        &mut listener,
+        &[speech(1000), silence(800), speech(1000), silence(3500)],
+    );
+    let (speculated, ended) = speculations_and_end(&heard);
+    assert_eq!(speculated.len(), 2, "{heard:?}");
+    let resumed = heard.iter().position(|h| *h == Heard::SpeechResumed);
+    let second = heard
+        .iter()
+        .rposition(|h| matches!(h, Heard::SilenceBegan(_)));
+    assert!(resumed.is_some() && resumed < second, "{heard:?}");
+    assert_ne!(
+        Some(speculated[0]),
+        ended,
+        "the first pause was not the end"
+    );
+    assert_eq!(Some(speculated[1]), ended, "the last pause was");
+}
+
+#[test]
+fn noise_and_a_pause_shorter_than_the_tail_hand_out_nothing() {
+    let mut listener = scripted();
+    let blip = feed_all(&mut listener, &[speech(100), silence(1000)]);
+    assert!(
+        !blip.iter().any(|h| matches!(h, Heard::SilenceBegan(_))),
+        "a blip is not speech: {blip:?}"
+    );
+    let mut listener = scripted();
+    let short = feed_all(&mut listener, &[speech(1000), silence(150), speech(1000)]);
+    assert!(
+        !short.iter().any(|h| matches!(h, Heard::SilenceBegan(_))),
+        "{short:?}"
+    );
+}
+
+#[test]
+fn a_gap_in_the_audio_counts_as_the_pause_that_begins_speculation() {
+    let mut listener = scripted();
+    listener.feed(&speech(1000));
+    let heard = listener.note_gap(Duration::from_millis(300));
+    assert!(
+        matches!(heard, Some(Heard::SilenceBegan(_))),
+        "a pause began"
+    );
 }

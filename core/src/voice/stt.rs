@@ -12,6 +12,10 @@ pub enum DecodeKind {
     Final,
     /// The candidate is still speaking: a preview, dropped when the pool is busy.
     Partial,
+    /// The candidate paused: the turn's audio as it would end, decoded during the pause in
+    /// the preview lane (below every final, dropped when the pool is busy); its text is the
+    /// final when the turn ends with the same audio.
+    Speculative,
 }
 
 /// Why a decode produced no text.

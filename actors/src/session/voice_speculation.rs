@@ -1,0 +1,157 @@
+//! Speculative finals: when the listener hears a pause begin inside a turn, the turn's
+//! audio as it would end is decoded at once, in the preview lane (below every session's
+//! finals). If the pause runs out with no new speech, the turn ends with that same audio and
+//! the decode already done, or under way, is its final: no decode after the turn ends.
+//! Speech after the pause discards it; so does a decode that was dropped or preempted, and
+//! the turn's end then decodes as before.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use kameo::message::Context;
+use viva_core::voice::{DecodeError, DecodeKind};
+
+use super::LiveSession;
+use super::voice::Transcribed;
+
+/// A decode of the turn's audio during a pause.
+pub(super) struct Speculation {
+    /// The audio decoded: the turn as it would end.
+    audio: Vec<i16>,
+    /// The turn it belongs to.
+    turn: u64,
+    /// Its number among the session's speculations.
+    number: u64,
+    /// Stops the decode when speech resumes.
+    abort: Arc<AtomicBool>,
+    /// Its text, once decoded.
+    result: Option<Result<String, DecodeError>>,
+    /// The turn ended with this audio and waits for this decode: the connection and the
+    /// `audio.commit` event id the final answers.
+    awaited_by: Option<(u64, Option<String>)>,
+}
+
+/// What the turn's end does with the speculation.
+pub(super) enum Ended {
+    /// Its text is ready: this final, to handle now.
+    Ready(Transcribed),
+    /// It is being decoded: its reply becomes the final.
+    Awaited,
+    /// None matches the turn's audio: decode it.
+    Decode,
+}
+
+impl LiveSession {
+    /// A pause began: decodes the turn as it would end, replacing an earlier speculation.
+    pub(super) fn speculate(&mut self, audio: Vec<i16>, connection_id: u64) {
+        self.drop_speculation();
+        let Some(speech) = self.deps.speech.clone() else {
+            return;
+        };
+        let Some(voice) = &mut self.voice else { return };
+        voice.speculations += 1;
+        let number = voice.speculations;
+        let abort = Arc::new(AtomicBool::new(false));
+        let Some(mut job) = self.job(audio.clone(), DecodeKind::Speculative, connection_id, None)
+        else {
+            return;
+        };
+        job.abort = abort.clone();
+        let Some(voice) = &mut self.voice else { return };
+        let turn = voice.turn;
+        if speech.submit(job).is_ok() {
+            voice.speculation = Some(Speculation {
+                audio,
+                turn,
+                number,
+                abort,
+                result: None,
+                awaited_by: None,
+            });
+        }
+    }
+
+    /// Speech resumed, or the turn was cleared: the speculation is worthless.
+    pub(super) fn drop_speculation(&mut self) {
+        let Some(voice) = &mut self.voice else { return };
+        if let Some(speculation) = voice.speculation.take() {
+            speculation.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The turn ended with `audio`: uses the speculation that decoded the same audio.
+    pub(super) fn end_with_speculation(
+        &mut self,
+        audio: &[i16],
+        connection_id: u64,
+        event_id: Option<String>,
+    ) -> Ended {
+        let question_id = self.state.open_question_id();
+        let Some(voice) = &mut self.voice else {
+            return Ended::Decode;
+        };
+        let matches = voice
+            .speculation
+            .as_ref()
+            .is_some_and(|s| s.turn == voice.turn && s.audio == audio);
+        if !matches {
+            self.drop_speculation();
+            return Ended::Decode;
+        }
+        let Some(speculation) = voice.speculation.as_mut() else {
+            return Ended::Decode;
+        };
+        match speculation.result.take() {
+            Some(Ok(text)) => {
+                let turn = speculation.turn;
+                voice.speculation = None;
+                Ended::Ready(Transcribed {
+                    connection_id,
+                    turn,
+                    kind: DecodeKind::Final,
+                    event_id,
+                    question_id,
+                    speculation: 0,
+                    result: Ok(text),
+                })
+            }
+            Some(Err(_)) => {
+                voice.speculation = None;
+                Ended::Decode
+            }
+            None => {
+                speculation.awaited_by = Some((connection_id, event_id));
+                Ended::Awaited
+            }
+        }
+    }
+
+    /// The speculative decode finished: kept for the turn's end, or, when the turn already
+    /// ended with its audio, handled as that turn's final (decoded again if it failed).
+    pub(super) async fn on_speculated(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
+        let Some(voice) = &mut self.voice else { return };
+        let current = |s: &&mut Speculation| s.turn == msg.turn && s.number == msg.speculation;
+        let Some(speculation) = voice.speculation.as_mut().filter(current) else {
+            return;
+        };
+        let Some((connection_id, event_id)) = speculation.awaited_by.take() else {
+            speculation.result = Some(msg.result);
+            return;
+        };
+        let Some(speculation) = voice.speculation.take() else {
+            return;
+        };
+        if msg.result.is_err() {
+            // Dropped or preempted while the turn's end waited for it: decode it now.
+            self.decode_ended_turn(speculation.audio, connection_id, event_id);
+            return;
+        }
+        let last = Transcribed {
+            connection_id,
+            kind: DecodeKind::Final,
+            event_id,
+            ..msg
+        };
+        self.on_final(last, ctx).await;
+    }
+}
