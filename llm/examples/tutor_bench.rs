@@ -14,6 +14,8 @@
 //! Usage: `tutor_bench URL MODEL [TURNS] [TIMEOUT_SECS]`; prints one JSON report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)] // a bench tool
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
@@ -26,7 +28,7 @@ use viva_core::tutor::library::TutorSettings;
 use viva_core::tutor::model::TutorModel;
 use viva_core::tutor::snapshot::StudentSnapshot;
 use viva_llm::prompts::Prompts;
-use viva_llm::provider::{LlmSettings, Provider};
+use viva_llm::provider::Provider;
 use viva_llm::tutor::LlmTutor;
 
 const MESSAGES: [&str; 8] = [
@@ -51,17 +53,6 @@ fn summary(mut values: Vec<f64>) -> serde_json::Value {
     values.sort_by(f64::total_cmp);
     let at = |q: f64| values[((values.len() - 1) as f64 * q).round() as usize];
     json!({"n": values.len(), "p50": at(0.5), "p95": at(0.95), "max": at(1.0)})
-}
-
-fn provider(url: &str, model: &str, timeout: Duration, max_tokens: u32) -> Provider {
-    Provider::new(LlmSettings {
-        base_url: url.to_owned(),
-        model: model.to_owned(),
-        api_key: None,
-        timeout,
-        max_in_flight: 1,
-        max_tokens,
-    })
 }
 
 async fn baseline_ms(provider: &Provider) -> f64 {
@@ -108,10 +99,10 @@ async fn main() {
         .grounding("ARITHMETIC")
         .expect("its grounding");
     let llm = LlmTutor::new(
-        provider(&url, &model, timeout, 256),
+        common::provider(&url, &model, timeout, 256),
         Prompts::load(None).unwrap(),
     );
-    let baseline = provider(&url, &model, timeout, 1);
+    let baseline = common::provider(&url, &model, timeout, 1);
     let snapshot = StudentSnapshot::cold_start("bench", "ARITHMETIC", &course.doc.entry_unit);
     let mut state = TutorState::new(snapshot, 7);
     let embedded = courses.embedded_tutor("ARITHMETIC").expect("the course");

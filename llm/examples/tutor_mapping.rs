@@ -11,6 +11,8 @@
 //! server (`scripts/bench-tutor-mapping` starts llama-server); prints one JSON report.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::print_stdout)] // a bench tool
 
+mod common;
+
 use std::time::Duration;
 
 use serde::Deserialize;
@@ -24,7 +26,6 @@ use viva_core::tutor::policy::TARGET_CONFIDENCE;
 use viva_core::tutor::scope::{Mapped, merge_mapping};
 use viva_core::tutor::snapshot::StudentSnapshot;
 use viva_llm::prompts::Prompts;
-use viva_llm::provider::{LlmSettings, Provider};
 use viva_llm::tutor::LlmTutor;
 
 #[derive(Deserialize)]
@@ -72,17 +73,6 @@ impl Score {
     }
 }
 
-fn provider(url: &str, model: &str, timeout: Duration) -> Provider {
-    Provider::new(LlmSettings {
-        base_url: url.to_owned(),
-        model: model.to_owned(),
-        api_key: None,
-        timeout,
-        max_in_flight: 1,
-        max_tokens: 256,
-    })
-}
-
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
@@ -97,7 +87,7 @@ async fn main() {
     let queries: QueryFile = parse(&source).expect("the query set parses");
     let courses = viva_testkit::courses::load(TutorSettings::default());
     let llm = LlmTutor::new(
-        provider(&url, &model, timeout),
+        common::provider(&url, &model, timeout, 256),
         Prompts::load(None).unwrap(),
     );
     let (mut retrieval, mut by_model, mut merged) =
