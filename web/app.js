@@ -632,7 +632,7 @@ function examScreen(started) {
 
 // ---------------------------------------------------------------- the assessment
 
-function assessmentScreen(started) {
+function assessmentScreen() {
   const state = { question: null, options: [], chosen: null, deadline: null, timer: null, done: false };
   const header = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
   const clock = el("p", { class: "muted", id: "time-left", "aria-live": "off" });
@@ -665,7 +665,7 @@ function assessmentScreen(started) {
     clock.textContent = `Time remaining ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   };
   state.timer = setInterval(tick, 1000);
-  show(el("h1", {}, started.mode === "assessment" ? "Assessment" : ""), header, clock,
+  show(el("h1", {}, "Assessment"), header, clock,
     el("section", { class: "card", "aria-label": "Item" }, stem, options, typed, voice?.controls),
     feedback, el("div", { class: "row" }, skip, end));
   return {

@@ -346,12 +346,7 @@ impl LiveSession {
         }
     }
 
-    pub(super) fn decode_final(
-        &mut self,
-        audio: Vec<i16>,
-        connection_id: u64,
-        event_id: Option<String>,
-    ) {
+    fn decode_final(&mut self, audio: Vec<i16>, connection_id: u64, event_id: Option<String>) {
         if self.deps.speech.is_none() {
             return;
         }

@@ -51,12 +51,12 @@ impl LiveSession {
         let Some(voice) = &mut self.voice else { return };
         voice.speculations += 1;
         let number = voice.speculations;
-        let abort = Arc::new(AtomicBool::new(false));
-        let Some(mut job) = self.job(audio.clone(), DecodeKind::Speculative, connection_id, None)
+        let Some(job) = self.job(audio.clone(), DecodeKind::Speculative, connection_id, None)
         else {
             return;
         };
-        job.abort = abort.clone();
+        // A speculative job has an abort flag of its own (see `job`): speech resuming stops it.
+        let abort = job.abort.clone();
         let Some(voice) = &mut self.voice else { return };
         let turn = voice.turn;
         if speech.submit(job).is_ok() {
