@@ -73,6 +73,9 @@ pub struct VoiceSection {
     /// `{ follow_up = "4s" }`.
     #[serde(default)]
     pub thinking_pause_by_kind: std::collections::BTreeMap<String, String>,
+    /// The pause that ends a turn whose words read as a whole answer, such as `"1.2s"`
+    /// (the default), or `"off"` to always wait for the thinking pause.
+    pub complete_answer_pause: Option<String>,
 }
 
 /// `[redis]`.
@@ -283,6 +286,14 @@ impl FileConfig {
             let key = format!("thinking_pause_by_kind.{kind}");
             if let Some(pause) = parse_duration("voice", &key, Some(text))? {
                 turns.thinking_pause_by_kind.insert(kind.clone(), pause);
+            }
+        }
+        match voice.complete_answer_pause.as_deref() {
+            Some("off") => turns.complete_answer_pause = None,
+            text => {
+                if let Some(pause) = parse_duration("voice", "complete_answer_pause", text)? {
+                    turns.complete_answer_pause = Some(pause);
+                }
             }
         }
         Ok(turns)

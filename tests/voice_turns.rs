@@ -100,8 +100,12 @@ async fn a_resent_commit_is_acknowledged_once_its_answer_is_applied() {
 
 /// Starts a learning-mode arithmetic practice with a fixed seed; returns its session id.
 async fn start_practice(client: &mut Client) -> String {
-    let config = json!({"assessment_id": "MATH-FUNDAMENTALS-L1", "thinking_pause_ms": 1000,
-                        "learning": true, "seed": 2});
+    start_practice_pausing(client, 1000).await
+}
+
+async fn start_practice_pausing(client: &mut Client, thinking_pause_ms: u32) -> String {
+    let config = json!({"assessment_id": "MATH-FUNDAMENTALS-L1",
+                        "thinking_pause_ms": thinking_pause_ms, "learning": true, "seed": 2});
     let start = json!({"type": "session.start", "event_id": next_event_id("s"),
                        "device_id": "d", "mode": "assessment", "config": config});
     client.send_json(start).await;
@@ -188,4 +192,47 @@ async fn a_turn_ended_by_its_pause_was_decoded_during_the_pause() {
     };
     assert!(decoded("speculative") >= 1, "{metrics}");
     assert_eq!(decoded("final"), 0, "no decode after the turn ended");
+}
+
+async fn whole_answer_pauses(server: &crate::harness::Server) -> u64 {
+    let metrics = crate::harness::http_get(server, "/metrics", None)
+        .await
+        .body;
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix("viva_whole_answer_pauses_total "))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Adaptive end of turn: a pause after words that read as the item's kind may end the turn
+/// long before the thinking pause; a pause after words that trail off never does.
+#[tokio::test]
+async fn only_a_pause_after_a_whole_answer_may_end_the_turn_early() {
+    let server = voice_server(&[]).await;
+    let mut client = Client::connect(&server, Auth::bearer("adaptive"))
+        .await
+        .waiting(PATIENCE);
+    let session_id = start_practice_pausing(&mut client, 4_000).await;
+    let trailing = concat(&[synthesize("Let me see, I think it is"), silence(1_600)]);
+    stream(&mut client, &trailing).await;
+    let events = client
+        .collect_until(|e| count(e, "transcript.final") > 0)
+        .await;
+    assert!(find(&events, "transcript.final")["text"].is_string());
+    assert_eq!(
+        whole_answer_pauses(&server).await,
+        0,
+        "words that trail off are no whole answer: {events:?}"
+    );
+    let (answer, _) = keyed_answer(&server, &session_id, 1);
+    let whole = concat(&[synthesize(&format!("{answer}.")), silence(1_600)]);
+    stream(&mut client, &whole).await;
+    let events = client.collect_until(has_next).await;
+    assert_eq!(
+        field_str(find(&events, "assessment"), "understood_as"),
+        answer,
+        "{events:?}"
+    );
+    assert_eq!(whole_answer_pauses(&server).await, 1);
 }

@@ -45,6 +45,9 @@ pub struct SessionMetrics {
     pub takeovers: Counter,
     /// Spoken answers to items that could not be read, so the candidate was asked again.
     pub spoken_answers_unclear: Counter,
+    /// Pauses whose words read as a whole answer, so the turn was allowed to end after the
+    /// short pause (adaptive end of turn).
+    pub whole_answer_pauses: Counter,
     /// Tutor turns and fallbacks.
     pub tutor: TutorMetrics,
 }
@@ -115,6 +118,12 @@ impl Series for SessionMetrics {
             "viva_spoken_answers_unclear_total",
             "Spoken item answers that could not be read; the candidate was asked again.",
             &self.spoken_answers_unclear,
+        );
+        counter(
+            out,
+            "viva_whole_answer_pauses_total",
+            "Pauses whose words read as a whole answer; the turn could end after the short pause.",
+            &self.whole_answer_pauses,
         );
         labeled(
             out,

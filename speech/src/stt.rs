@@ -9,7 +9,8 @@
 //! preempts a running partial (see [`crate::slots`]). Partials are previews: one starts only
 //! when a thread is idle (with several threads, one more stays idle for finals), no final is
 //! waiting and the partial budget has credit (see [`crate::budget`]); otherwise it is skipped,
-//! never queued behind work that matters.
+//! never queued behind work that matters. A speculative decode (a turn during its pause) is
+//! admitted the same way without the credit check, and the session tries it again later.
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -140,12 +141,14 @@ impl WhisperPool {
         self.workers
     }
 
-    /// Whether a partial may start now: a thread is idle (and, with several, another stays
-    /// idle for finals), no final waits, and partials have credit left.
-    fn admits_partial(&self) -> bool {
-        self.slots.has_room_for_partial()
-            && self.queue.depth().0 == 0
-            && lock(&self.budget).allows(Instant::now())
+    /// Whether a preview may start now: a thread is idle (and, with several, another stays
+    /// idle for finals) and no final waits; a partial also needs credit left. A speculative
+    /// decode does not: when its pause ends the turn it is the final, so it saves a decode
+    /// rather than adding one (it is still charged, and partials wait for the credit).
+    fn admits_preview(&self, kind: DecodeKind) -> bool {
+        let credit =
+            || kind == DecodeKind::Speculative || lock(&self.budget).allows(Instant::now());
+        self.slots.has_room_for_partial() && self.queue.depth().0 == 0 && credit()
     }
 }
 
@@ -163,7 +166,7 @@ impl Drop for WhisperPool {
 impl SpeechToText for WhisperPool {
     fn submit(&self, job: DecodeJob) -> Result<(), SubmitError> {
         let is_final = job.kind == DecodeKind::Final;
-        if !is_final && !self.admits_partial() {
+        if !is_final && !self.admits_preview(job.kind) {
             self.metrics.partials_skipped.inc();
             return Err(SubmitError::PartialsFull);
         }

@@ -34,7 +34,8 @@ pub(super) struct Voice {
     pub(super) listener: Listener,
     /// Numbers turns, so a late reply for an earlier one is recognised.
     pub(super) turn: u64,
-    partial_in_flight: bool,
+    /// A preview decode (a partial or a pause's speculation) is in flight: one at a time.
+    pub(super) preview_in_flight: bool,
     /// Aborts the current turn's partial decodes when the turn is cleared.
     abort: Arc<AtomicBool>,
     /// The connection whose audio the open turn is.
@@ -51,6 +52,9 @@ pub(super) struct Voice {
     pub(super) confirming: Option<Confirmable>,
     /// The open turn decoded during a pause, ahead of its end.
     pub(super) speculation: Option<Speculation>,
+    /// A pause's audio that found no room (a preview in flight, or no free thread): tried
+    /// again as audio arrives and when the preview lands.
+    pub(super) unsent_speculation: Option<Vec<i16>>,
     /// Speculations started: numbers each, so the reply of one given up is not taken for
     /// a later one of the same turn.
     pub(super) speculations: u64,
@@ -61,7 +65,7 @@ impl Voice {
         Voice {
             listener,
             turn: 0,
-            partial_in_flight: false,
+            preview_in_flight: false,
             abort: Arc::new(AtomicBool::new(false)),
             speaker: 0,
             last_audio_ms: 0,
@@ -70,6 +74,7 @@ impl Voice {
             committing: VecDeque::new(),
             confirming: None,
             speculation: None,
+            unsent_speculation: None,
             speculations: 0,
         }
     }
@@ -78,11 +83,7 @@ impl Voice {
         self.abort.store(true, Ordering::Relaxed);
         self.abort = Arc::new(AtomicBool::new(false));
         self.turn += 1;
-        self.partial_in_flight = false;
-    }
-
-    pub(super) fn partial_in_flight_done(&mut self) {
-        self.partial_in_flight = false;
+        self.preview_in_flight = false;
     }
 
     fn stop_ticker(&mut self) {
@@ -177,6 +178,7 @@ impl Message<Audio> for LiveSession {
         let heard = voice.listener.feed(&msg.samples);
         tracing::trace!(samples = msg.samples.len(), ?heard, "audio heard");
         self.on_heard(heard, msg.connection_id);
+        self.retry_speculation(msg.connection_id);
         self.keep_ticking(ctx.actor_ref().clone());
     }
 }
@@ -256,12 +258,12 @@ impl LiveSession {
         )
     }
 
-    fn on_heard(&mut self, heard: Vec<Heard>, connection_id: u64) {
+    pub(super) fn on_heard(&mut self, heard: Vec<Heard>, connection_id: u64) {
         for heard in heard {
             match heard {
                 Heard::PartialDue => self.decode_partial(connection_id),
                 Heard::SilenceBegan(audio) => self.speculate(audio, connection_id),
-                Heard::SpeechResumed => self.drop_speculation(),
+                Heard::SpeechResumed => self.demote_speculation(),
                 Heard::TurnEnded(audio) => self.decode_final(audio, connection_id, None),
             }
         }
@@ -332,7 +334,7 @@ impl LiveSession {
         let Some(speech) = self.deps.speech.clone() else {
             return;
         };
-        let Some(voice) = self.voice.as_ref().filter(|v| !v.partial_in_flight) else {
+        let Some(voice) = self.voice.as_ref().filter(|v| !v.preview_in_flight) else {
             return;
         };
         let audio = voice.listener.heard_so_far();
@@ -342,7 +344,7 @@ impl LiveSession {
         if speech.submit(job).is_ok()
             && let Some(voice) = &mut self.voice
         {
-            voice.partial_in_flight = true;
+            voice.preview_in_flight = true;
         }
     }
 
@@ -363,6 +365,7 @@ impl LiveSession {
     /// until its transcript is handled.
     fn close_turn(&mut self, event_id: Option<&String>) {
         if let Some(voice) = &mut self.voice {
+            voice.unsent_speculation = None;
             voice.next_turn();
             voice.stop_ticker();
             if let Some(id) = event_id {

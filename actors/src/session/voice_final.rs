@@ -55,11 +55,22 @@ impl LiveSession {
         if msg.turn != voice.turn {
             return;
         }
-        voice.partial_in_flight_done();
+        voice.preview_in_flight = false;
+        self.show_preview(&msg);
+        self.retry_speculation(msg.connection_id);
+    }
+
+    /// A preview of the open turn (a partial, or a pause's decode): shown, and heard for a
+    /// trailing filler that lengthens the pause.
+    pub(super) fn show_preview(&mut self, msg: &Transcribed) {
+        let Some(voice) = &mut self.voice else { return };
         let Ok(text) = &msg.result else { return };
+        if msg.turn != voice.turn {
+            return;
+        }
         voice.listener.note_partial(text);
         if !text.is_empty() {
-            self.send_transcript(&msg, text.clone(), false);
+            self.send_transcript(msg, text.clone(), false);
         }
     }
 

@@ -9,6 +9,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use kameo::message::Context;
+use viva_core::examiner::EmbeddedExaminer;
+use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::{DecodeError, DecodeKind};
 
 use super::LiveSession;
@@ -43,37 +45,69 @@ pub(super) enum Ended {
 
 impl LiveSession {
     /// A pause began: decodes the turn as it would end, replacing an earlier speculation.
+    /// It takes the session's one preview decode: while a partial is in flight, or the pool
+    /// has no thread for it, the audio waits for [`LiveSession::retry_speculation`].
     pub(super) fn speculate(&mut self, audio: Vec<i16>, connection_id: u64) {
         self.drop_speculation();
         let Some(speech) = self.deps.speech.clone() else {
             return;
         };
         let Some(voice) = &mut self.voice else { return };
+        if voice.preview_in_flight {
+            voice.unsent_speculation = Some(audio);
+            return;
+        }
         voice.speculations += 1;
         let number = voice.speculations;
         let Some(job) = self.job(audio.clone(), DecodeKind::Speculative, connection_id, None)
         else {
             return;
         };
-        // A speculative job has an abort flag of its own (see `job`): speech resuming stops it.
+        // A speculative job has an abort flag of its own (see `job`): the turn ending with
+        // other audio, or a takeover, stops it.
         let abort = job.abort.clone();
         let Some(voice) = &mut self.voice else { return };
         let turn = voice.turn;
-        if speech.submit(job).is_ok() {
-            voice.speculation = Some(Speculation {
-                audio,
-                turn,
-                number,
-                abort,
-                result: None,
-                awaited_by: None,
-            });
+        if speech.submit(job).is_err() {
+            voice.unsent_speculation = Some(audio);
+            return;
+        }
+        voice.preview_in_flight = true;
+        voice.speculation = Some(Speculation {
+            audio,
+            turn,
+            number,
+            abort,
+            result: None,
+            awaited_by: None,
+        });
+    }
+
+    /// Submits a pause's audio that found no room, if its pause still holds.
+    pub(super) fn retry_speculation(&mut self, connection_id: u64) {
+        let unsent = self
+            .voice
+            .as_mut()
+            .and_then(|v| v.unsent_speculation.take());
+        if let Some(audio) = unsent {
+            self.speculate(audio, connection_id);
         }
     }
 
-    /// Speech resumed, or the turn was cleared: the speculation is worthless.
+    /// Speech resumed: the pause's audio is not the turn's end. A decode under way goes on
+    /// as a preview (shown as a partial when it lands); one not yet sent is forgotten.
+    pub(super) fn demote_speculation(&mut self) {
+        if let Some(voice) = &mut self.voice {
+            voice.unsent_speculation = None;
+            voice.speculation = None;
+        }
+    }
+
+    /// The turn was cleared, taken over or ended with other audio: the speculation is
+    /// worthless and its decode is stopped.
     pub(super) fn drop_speculation(&mut self) {
         let Some(voice) = &mut self.voice else { return };
+        voice.unsent_speculation = None;
         if let Some(speculation) = voice.speculation.take() {
             speculation.abort.store(true, Ordering::Relaxed);
         }
@@ -130,13 +164,18 @@ impl LiveSession {
     /// ended with its audio, handled as that turn's final (decoded again if it failed).
     pub(super) async fn on_speculated(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
         let Some(voice) = &mut self.voice else { return };
+        if msg.turn == voice.turn {
+            voice.preview_in_flight = false;
+        }
         let current = |s: &&mut Speculation| s.turn == msg.turn && s.number == msg.speculation;
         let Some(speculation) = voice.speculation.as_mut().filter(current) else {
+            // Speech resumed after its pause: a preview of the turn so far.
+            self.show_preview(&msg);
+            self.retry_speculation(msg.connection_id);
             return;
         };
         let Some((connection_id, event_id)) = speculation.awaited_by.take() else {
-            speculation.result = Some(msg.result);
-            return;
+            return self.keep_speculated(msg);
         };
         let Some(speculation) = voice.speculation.take() else {
             return;
@@ -153,5 +192,44 @@ impl LiveSession {
             ..msg
         };
         self.on_final(last, ctx).await;
+    }
+
+    /// The pause's decode landed before the turn ended: kept for the end, shown as the
+    /// turn's newest partial (it supersedes the one it stopped), heard for a trailing filler,
+    /// and read for a whole answer that may end the turn early.
+    fn keep_speculated(&mut self, msg: Transcribed) {
+        self.show_preview(&msg);
+        let whole = msg.result.as_ref().is_ok_and(|text| self.reads_whole(text));
+        let connection_id = msg.connection_id;
+        if let Some(speculation) = self.voice.as_mut().and_then(|v| v.speculation.as_mut()) {
+            speculation.result = Some(msg.result);
+        }
+        if whole {
+            self.end_turn_early(connection_id);
+        }
+    }
+
+    /// Whether the paused turn's words read as a whole answer to the open question
+    /// (`viva_core::voice::complete`), so the turn may end after the short pause.
+    fn reads_whole(&self, text: &str) -> bool {
+        if self.deps.turns.complete_answer_pause.is_none() {
+            return false;
+        }
+        let Some(open) = self.state.open_listening() else {
+            return false;
+        };
+        let examiner = EmbeddedExaminer::new(self.deps.library.clone());
+        answer_is_complete(text, &open, &examiner)
+    }
+
+    /// The turn's words so far are a whole answer: it ends once the pause is the short one.
+    fn end_turn_early(&mut self, connection_id: u64) {
+        let Some(pause) = self.deps.turns.complete_answer_pause else {
+            return;
+        };
+        self.deps.metrics.whole_answer_pauses.inc();
+        let Some(voice) = &mut self.voice else { return };
+        let ended = voice.listener.end_early_after(pause);
+        self.on_heard(ended.into_iter().collect(), connection_id);
     }
 }

@@ -123,6 +123,7 @@ impl SessionMode for ExamCore {
             question_id: &open.question_id,
             question: &open.text,
             element_code: &open.element_code,
+            rating: self.rating(),
         })
     }
 

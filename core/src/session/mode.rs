@@ -77,6 +77,8 @@ pub enum Listening<'a> {
         question: &'a str,
         /// The element asked about.
         element_code: &'a str,
+        /// The exam's rating.
+        rating: crate::exam::acs::Rating,
     },
     /// An assessment item.
     Item {

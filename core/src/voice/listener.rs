@@ -112,6 +112,9 @@ struct Turn {
     partials_due: usize,
     /// Whether this pause's audio was handed out ([`Heard::SilenceBegan`]).
     speculated: bool,
+    /// The silence, in samples, that ends this pause because its audio reads as a whole
+    /// answer ([`Listener::end_early_after`]); speech clears it.
+    early_end: Option<usize>,
 }
 
 impl Turn {
@@ -131,6 +134,7 @@ impl Turn {
             self.speech_samples += FRAME;
             self.silence = 0;
             self.owed = 0;
+            self.early_end = None;
             return;
         }
         if !counted_already {
@@ -243,6 +247,7 @@ impl Listener {
             confident_frames: usize::from(score >= CONFIDENT_SCORE),
             partials_due: 0,
             speculated: false,
+            early_end: None,
         });
         None
     }
@@ -268,9 +273,24 @@ impl Listener {
     }
 
     fn turn_is_over(&self, allowed: usize) -> bool {
-        self.turn
-            .as_ref()
-            .is_some_and(|turn| turn.silence > allowed || turn.heard >= samples(MAX_TURN))
+        self.turn.as_ref().is_some_and(|turn| {
+            let allowed = turn.early_end.map_or(allowed, |early| early.min(allowed));
+            turn.silence > allowed || turn.heard >= samples(MAX_TURN)
+        })
+    }
+
+    /// The audio of this pause ([`Heard::SilenceBegan`]) reads as a whole answer: the turn
+    /// ends once the pause is `pause` long (never later than the thinking pause), unless
+    /// speech comes first. Returns the turn's end when the pause is that long already; does
+    /// nothing when no pause's audio is out (speech resumed since).
+    pub fn end_early_after(&mut self, pause: Duration) -> Option<Heard> {
+        let allowed = samples(self.allowed_pause());
+        let turn = self.turn.as_mut().filter(|turn| turn.speculated)?;
+        turn.early_end = Some(samples(pause));
+        if self.turn_is_over(allowed) {
+            return self.end_turn().map(Heard::TurnEnded);
+        }
+        None
     }
 
     /// No audio arrived for `gap` more while a turn is open: a client that sends audio only

@@ -360,3 +360,43 @@ fn a_gap_in_the_audio_counts_as_the_pause_that_begins_speculation() {
         "a pause began"
     );
 }
+
+#[test]
+fn a_whole_answer_ends_the_turn_after_the_short_pause_with_the_speculated_audio() {
+    let mut listener = scripted();
+    let heard = feed_all(&mut listener, &[speech(1000), silence(300)]);
+    let (speculated, end) = speculations_and_end(&heard);
+    assert!(end.is_none());
+    let speculated = speculated[0].clone();
+    assert_eq!(listener.end_early_after(Duration::from_millis(1200)), None);
+    let heard = listener.feed(&silence(1000));
+    assert_eq!(heard, vec![Heard::TurnEnded(speculated)]);
+}
+
+#[test]
+fn a_decision_that_comes_after_the_short_pause_ends_the_turn_at_once() {
+    let mut listener = scripted();
+    feed_all(&mut listener, &[speech(1000), silence(1500)]);
+    assert!(ends_turn(
+        listener.end_early_after(Duration::from_millis(1200))
+    ));
+    assert!(!listener.in_turn());
+}
+
+#[test]
+fn speech_after_a_whole_answer_restores_the_thinking_pause() {
+    let mut listener = scripted();
+    feed_all(&mut listener, &[speech(1000), silence(300)]);
+    assert_eq!(listener.end_early_after(Duration::from_millis(1200)), None);
+    let heard = feed_all(&mut listener, &[silence(500), speech(500), silence(2000)]);
+    assert!(turns(&heard).is_empty(), "{heard:?}");
+    assert_eq!(turns(&listener.feed(&silence(1100))).len(), 1);
+}
+
+#[test]
+fn no_early_end_without_a_pause_handed_out() {
+    let mut listener = scripted();
+    listener.feed(&speech(1000));
+    assert_eq!(listener.end_early_after(Duration::from_millis(1200)), None);
+    assert!(turns(&listener.feed(&silence(2000))).is_empty());
+}

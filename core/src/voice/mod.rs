@@ -3,7 +3,9 @@
 //!
 //! - [`stt`]: the `SpeechToText` trait and its job types.
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
+//! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
 
+pub mod complete;
 pub mod hint;
 pub mod listener;
 pub mod spoken;
@@ -14,6 +16,9 @@ pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitErr
 use std::collections::BTreeMap;
 use std::time::Duration;
 
+/// The default pause after a whole answer: long enough for a breath between sentences.
+pub const COMPLETE_ANSWER_PAUSE: Duration = Duration::from_millis(1200);
+
 /// How long a candidate may pause to think before the turn ends, by default and per question
 /// kind (`primary`, `follow_up`, `bonus`, or an assessment's `item`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -22,6 +27,9 @@ pub struct TurnSettings {
     pub thinking_pause: Duration,
     /// Overrides by question kind.
     pub thinking_pause_by_kind: BTreeMap<String, Duration>,
+    /// The pause that ends a turn whose words so far read as a whole answer
+    /// ([`complete`]); `None` always waits for the thinking pause.
+    pub complete_answer_pause: Option<Duration>,
 }
 
 impl Default for TurnSettings {
@@ -29,6 +37,7 @@ impl Default for TurnSettings {
         TurnSettings {
             thinking_pause: Duration::from_secs(3),
             thinking_pause_by_kind: BTreeMap::new(),
+            complete_answer_pause: Some(COMPLETE_ANSWER_PAUSE),
         }
     }
 }
