@@ -73,9 +73,11 @@ pub struct VoiceSection {
     /// `{ follow_up = "4s" }`.
     #[serde(default)]
     pub thinking_pause_by_kind: std::collections::BTreeMap<String, String>,
-    /// The pause that ends a turn whose words read as a whole answer, such as `"1.2s"`
-    /// (the default), or `"off"` to always wait for the thinking pause.
+    /// The pause that ends a turn whose words read as a whole answer to an item, such as
+    /// `"1.2s"` (the default), or `"off"` to always wait for the thinking pause.
     pub complete_answer_pause: Option<String>,
+    /// The same for exam questions (default `"off"`).
+    pub complete_exam_answer_pause: Option<String>,
 }
 
 /// `[redis]`.
@@ -122,6 +124,15 @@ fn parse_duration(
         humantime::parse_duration(text).with_context(|| format!("[{section}] {key} = {text:?}"))
     })
     .transpose()
+}
+
+/// A `[voice]` pause that may be `"off"`: `None` when not set, `Some(None)` when off.
+fn optional_pause(key: &str, text: &Option<String>) -> anyhow::Result<Option<Option<Duration>>> {
+    match text.as_deref() {
+        None => Ok(None),
+        Some("off") => Ok(Some(None)),
+        Some(text) => Ok(parse_duration("voice", key, Some(text))?.map(Some)),
+    }
 }
 
 /// `[limits]`.
@@ -288,13 +299,13 @@ impl FileConfig {
                 turns.thinking_pause_by_kind.insert(kind.clone(), pause);
             }
         }
-        match voice.complete_answer_pause.as_deref() {
-            Some("off") => turns.complete_answer_pause = None,
-            text => {
-                if let Some(pause) = parse_duration("voice", "complete_answer_pause", text)? {
-                    turns.complete_answer_pause = Some(pause);
-                }
-            }
+        if let Some(pause) = optional_pause("complete_answer_pause", &voice.complete_answer_pause)?
+        {
+            turns.complete_answer_pause = pause;
+        }
+        let exam = &voice.complete_exam_answer_pause;
+        if let Some(pause) = optional_pause("complete_exam_answer_pause", exam)? {
+            turns.complete_exam_answer_pause = pause;
         }
         Ok(turns)
     }
@@ -411,6 +422,26 @@ mod tests {
         assert_eq!(file.tutor(false).unwrap().lockout_ms, 2_000);
         let short: FileConfig = toml::from_str("[tutor]\nlockout = \"10ms\"").unwrap();
         assert!(short.tutor(false).is_err());
+    }
+
+    #[test]
+    fn whole_answer_pauses_default_to_items_only_and_may_be_turned_off_or_on() {
+        let turns = FileConfig::default().turns().unwrap();
+        assert_eq!(
+            turns.complete_answer_pause,
+            Some(Duration::from_millis(1200))
+        );
+        assert_eq!(turns.complete_exam_answer_pause, None);
+        let text = "[voice]\ncomplete_answer_pause = \"off\"\ncomplete_exam_answer_pause = \"2s\"";
+        let file: FileConfig = toml::from_str(text).unwrap();
+        let turns = file.turns().unwrap();
+        assert_eq!(turns.complete_answer_pause, None);
+        assert_eq!(
+            turns.complete_exam_answer_pause,
+            Some(Duration::from_secs(2))
+        );
+        let bad: FileConfig = toml::from_str("[voice]\ncomplete_answer_pause = \"soon\"").unwrap();
+        assert!(bad.turns().is_err());
     }
 
     #[test]

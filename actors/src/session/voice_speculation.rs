@@ -7,9 +7,11 @@
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use kameo::message::Context;
 use viva_core::examiner::EmbeddedExaminer;
+use viva_core::session::state::Listening;
 use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::{DecodeError, DecodeKind};
 
@@ -199,34 +201,33 @@ impl LiveSession {
     /// and read for a whole answer that may end the turn early.
     fn keep_speculated(&mut self, msg: Transcribed) {
         self.show_preview(&msg);
-        let whole = msg.result.as_ref().is_ok_and(|text| self.reads_whole(text));
+        let whole = msg
+            .result
+            .as_ref()
+            .ok()
+            .and_then(|text| self.whole_answer_pause(text));
         let connection_id = msg.connection_id;
         if let Some(speculation) = self.voice.as_mut().and_then(|v| v.speculation.as_mut()) {
             speculation.result = Some(msg.result);
         }
-        if whole {
-            self.end_turn_early(connection_id);
+        if let Some(pause) = whole {
+            self.end_turn_early(pause, connection_id);
         }
     }
 
-    /// Whether the paused turn's words read as a whole answer to the open question
-    /// (`viva_core::voice::complete`), so the turn may end after the short pause.
-    fn reads_whole(&self, text: &str) -> bool {
-        if self.deps.turns.complete_answer_pause.is_none() {
-            return false;
-        }
-        let Some(open) = self.state.open_listening() else {
-            return false;
-        };
+    /// The pause that ends the turn now that its words read as a whole answer to the open
+    /// question (`viva_core::voice::complete`); `None` when they do not, or when the server
+    /// waits out the thinking pause for this kind of question.
+    fn whole_answer_pause(&self, text: &str) -> Option<Duration> {
+        let open = self.state.open_listening()?;
+        let is_exam = matches!(open, Listening::Exam { .. });
+        let pause = self.deps.turns.complete_answer_pause_for(is_exam)?;
         let examiner = EmbeddedExaminer::new(self.deps.library.clone());
-        answer_is_complete(text, &open, &examiner)
+        answer_is_complete(text, &open, &examiner).then_some(pause)
     }
 
-    /// The turn's words so far are a whole answer: it ends once the pause is the short one.
-    fn end_turn_early(&mut self, connection_id: u64) {
-        let Some(pause) = self.deps.turns.complete_answer_pause else {
-            return;
-        };
+    /// The turn's words so far are a whole answer: it ends once the pause is `pause` long.
+    fn end_turn_early(&mut self, pause: Duration, connection_id: u64) {
         self.deps.metrics.whole_answer_pauses.inc();
         let Some(voice) = &mut self.voice else { return };
         let ended = voice.listener.end_early_after(pause);

@@ -92,7 +92,21 @@ pub fn sounds_unfinished(text: &str) -> bool {
                 .to_lowercase()
         })
         .unwrap_or_default();
-    last.is_empty() || GOES_ON.contains(&last.as_str())
+    last.is_empty() || GOES_ON.contains(&last.as_str()) || number_may_go_on(&last)
+}
+
+/// Whether a number written in digits may be the start of a longer one as said: "four
+/// hundred" (400) before "and thirty", "one twenty" (120) before "eight". A whole number
+/// of 20 or more that ends in 0 may; a decimal or a number ending in another digit does not.
+fn number_may_go_on(word: &str) -> bool {
+    let digits: String = word.chars().filter(|c| *c != ',').collect();
+    let last_part = digits.rsplit('.').next().unwrap_or_default();
+    if digits.contains('.') && digits.split('.').count() != 4 {
+        return false;
+    }
+    last_part
+        .parse::<u64>()
+        .is_ok_and(|n| n >= 20 && n % 10 == 0)
 }
 
 #[cfg(test)]
@@ -113,6 +127,9 @@ mod tests {
             "The answer is one nine two dot",
             "It's eighty",
             "Two hundred",
+            "I think it's 400.",
+            "131.219.138.120",
+            "It's 7,600.",
             "I think it's,",
             "The registration certificate is...",
             "",
@@ -128,6 +145,9 @@ mod tests {
             "Option B",
             "It expires seven years after issue.",
             "192.168.10.0",
+            "10.0.0.0",
+            "It's 14.",
+            "29.70",
             "Every 12 calendar months.",
             "The owner or operator is responsible for it.",
         ] {

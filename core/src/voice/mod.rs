@@ -27,9 +27,12 @@ pub struct TurnSettings {
     pub thinking_pause: Duration,
     /// Overrides by question kind.
     pub thinking_pause_by_kind: BTreeMap<String, Duration>,
-    /// The pause that ends a turn whose words so far read as a whole answer
+    /// The pause that ends a turn answering an item once its words read as a whole answer
     /// ([`complete`]); `None` always waits for the thinking pause.
     pub complete_answer_pause: Option<Duration>,
+    /// The same for an exam question, off by default: on the think-aloud set the assessor
+    /// found answers satisfactory before candidates had finished (docs/benchmarks.md).
+    pub complete_exam_answer_pause: Option<Duration>,
 }
 
 impl Default for TurnSettings {
@@ -38,6 +41,7 @@ impl Default for TurnSettings {
             thinking_pause: Duration::from_secs(3),
             thinking_pause_by_kind: BTreeMap::new(),
             complete_answer_pause: Some(COMPLETE_ANSWER_PAUSE),
+            complete_exam_answer_pause: None,
         }
     }
 }
@@ -48,6 +52,15 @@ impl TurnSettings {
         kind.and_then(|kind| self.thinking_pause_by_kind.get(kind))
             .copied()
             .unwrap_or(self.thinking_pause)
+    }
+
+    /// The pause that ends a turn whose words read as a whole answer, for an exam question
+    /// or an item; `None`: wait out the thinking pause.
+    pub fn complete_answer_pause_for(&self, exam: bool) -> Option<Duration> {
+        match exam {
+            true => self.complete_exam_answer_pause,
+            false => self.complete_answer_pause,
+        }
     }
 }
 

@@ -1,6 +1,6 @@
 //! The run: load the corpus, then each phase asked for, in a fixed order (accuracy,
-//! listening, throughput, latency, capacity — capacity last, for it moves this process to one
-//! core).
+//! listening, throughput, latency, think-aloud, capacity — capacity last, for it moves this
+//! process to one core).
 //! Each phase adds a JSON object to the report and lines to the human summary, which are
 //! printed as they come and again at the end.
 
@@ -107,6 +107,9 @@ pub async fn run(options: Options) -> Result<(Value, Vec<String>), BenchError> {
     }
     if setup.options.runs(Phase::Latency) {
         report["latency"] = live::latency_phase(&mut setup).await?;
+    }
+    if setup.options.runs(Phase::ThinkAloud) {
+        report["think_aloud"] = super::think_aloud::think_aloud_phase(&mut setup).await?;
     }
     if setup.options.runs(Phase::Capacity) {
         report["capacity"] = live::capacity_phase(&mut setup).await?;

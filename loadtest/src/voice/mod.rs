@@ -16,6 +16,7 @@
 //! - [`throughput`]: clients sending clips as fast as the socket takes them.
 //! - [`latency`]: end of speech → final at real-time pace, push-to-talk and end of turn.
 //! - [`capacity`]: sessions at a fixed speaking duty cycle on one core, stepped up.
+//! - [`think_aloud`]: whole answers with a pause inside, against adaptive end of turn.
 //! - [`cpu`]: how busy the machine, the bench and the server were, from `/proc` (pure parts).
 //! - [`options`] and [`bench`](mod@bench): the command line and the run of the phases it asks for;
 //!   [`live`]: the phases at a microphone's pace (latency, capacity).
@@ -40,6 +41,7 @@ pub mod raw;
 pub mod report;
 pub mod say;
 pub mod server;
+pub mod think_aloud;
 pub mod throughput;
 pub mod verdict;
 pub mod voices;

@@ -24,6 +24,9 @@ pub enum Phase {
     Latency,
     /// Sessions at a speaking duty cycle on one pinned core, stepped up.
     Capacity,
+    /// Whole answers with a pause inside, through the listener and adaptive end of turn:
+    /// premature cut-offs (in process).
+    ThinkAloud,
 }
 
 /// Command-line options.
@@ -145,6 +148,14 @@ pub struct Options {
         default_value = "festival,espeak"
     )]
     pub voices: Vec<Voice>,
+    /// Exam answers and item answers the think-aloud phase says (each whole, and with a
+    /// pause inside at three points).
+    #[arg(long, default_value_t = 24)]
+    pub think_aloud_answers: usize,
+    /// The labelled exam answers (the examiner benchmark's set) the think-aloud phase takes
+    /// its satisfactory answers from.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/examiner/answers"))]
+    pub exam_answers: PathBuf,
 }
 
 impl Options {

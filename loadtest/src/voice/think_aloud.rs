@@ -1,0 +1,395 @@
+//! The think-aloud phase: does adaptive end of turn cut anyone off? Whole answers (the
+//! examiner benchmark's satisfactory exam answers for elements with a rubric, and the
+//! listening phase's spoken item answers) are said by festival with one pause inside, at a
+//! quarter, a half and three quarters of their words (1.5, 2 and 2.5 s: shorter than the
+//! 3 s thinking pause, longer than the 1.2 s pause after a whole answer), and once with no
+//! pause inside. Each is played through the server's own listener (earshot, 40 ms frames)
+//! in process; every pause the listener hands out is decoded at once by whisper and read by
+//! the server's own `answer_is_complete`, as if the decode took no time, which is the
+//! earliest a server could end the turn and so the hardest case for cut-offs. A premature
+//! cut-off is a turn that ended before the last part of the answer began.
+
+use std::collections::VecDeque;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use viva_blueprint::answer_set::{Label, LabelledAnswer, load_answers};
+use viva_blueprint::generate::Item;
+use viva_blueprint::library::Source;
+use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_core::examiner::EmbeddedExaminer;
+use viva_core::session::state::Listening;
+use viva_core::voice::COMPLETE_ANSWER_PAUSE;
+use viva_core::voice::complete::answer_is_complete;
+use viva_core::voice::listener::{Heard, Listener};
+use viva_speech::stt::decode_with_prompt;
+use whisper_rs::{WhisperContext, WhisperContextParameters, WhisperState};
+
+use super::BenchError;
+use super::bench::Setup;
+use super::blueprints;
+use super::items;
+use super::report::Percentiles;
+use super::voices::{self, Voice};
+
+const RATE: usize = 16_000;
+/// What the web client sends: 40 ms frames.
+const FRAME: usize = RATE * 40 / 1000;
+/// The thinking pause of the run (the server's default).
+const THINKING_PAUSE: Duration = Duration::from_secs(3);
+/// Silence after the last part: longer than the thinking pause.
+const CLOSING_SILENCE_MS: usize = 3_600;
+/// The pauses put inside answers, in turn.
+const INNER_PAUSES_MS: [usize; 3] = [1_500, 2_000, 2_500];
+
+/// What is being answered.
+#[derive(Debug, Clone)]
+enum Question {
+    /// An ACS element of the private pilot oral.
+    Exam { element: String },
+    /// A generated item.
+    Item { item: Box<Item> },
+}
+
+/// One answer as said: its parts, with a pause between each two.
+#[derive(Debug, Clone)]
+struct Variant {
+    question: Question,
+    parts: Vec<String>,
+    pause_ms: usize,
+}
+
+/// How one variant's turn ended.
+#[derive(Debug, Clone)]
+struct Played {
+    /// The turn ended before the last part began.
+    cut_off: bool,
+    /// A pause handed out read as a whole answer, and the turn ended on it.
+    ended_early: bool,
+    /// End of the last part's audio → end of the turn.
+    after_speech: Duration,
+    /// What the decodes of the pauses read.
+    heard: Vec<String>,
+}
+
+/// The word positions a pause goes after: a quarter, half and three quarters in, each at
+/// least one word from either end.
+fn pause_points(words: usize) -> Vec<usize> {
+    let mut points: Vec<usize> = [words / 4, words / 2, words * 3 / 4]
+        .into_iter()
+        .filter(|&at| at >= 1 && at < words)
+        .collect();
+    points.dedup();
+    points
+}
+
+/// The answer said whole, then with a pause at each point.
+fn variants_of(question: &Question, sentence: &str, first_pause: usize) -> Vec<Variant> {
+    let words: Vec<&str> = sentence.split_whitespace().collect();
+    let whole = Variant {
+        question: question.clone(),
+        parts: vec![sentence.to_owned()],
+        pause_ms: 0,
+    };
+    let paused = pause_points(words.len())
+        .into_iter()
+        .enumerate()
+        .map(|(k, at)| Variant {
+            question: question.clone(),
+            parts: vec![words[..at].join(" "), words[at..].join(" ")],
+            pause_ms: INNER_PAUSES_MS[(first_pause + k) % INNER_PAUSES_MS.len()],
+        });
+    std::iter::once(whole).chain(paused).collect()
+}
+
+/// Runs the phase.
+pub async fn think_aloud_phase(setup: &mut Setup) -> Result<Value, BenchError> {
+    let options = setup.options.clone();
+    let model = options.model_path(&options.server_model);
+    let (variants, played) = tokio::task::spawn_blocking(move || -> Result<_, BenchError> {
+        let library = Arc::new(acs_library(&options.blueprints)?);
+        let variants = build_set(&options, &library)?;
+        let played = play_all(&model, &options.corpus_dir, &variants, &library)?;
+        Ok((variants, played))
+    })
+    .await
+    .map_err(|err| BenchError::Whisper(format!("think-aloud task: {err}")))??;
+    Ok(summarise(setup, &variants, &played))
+}
+
+fn acs_library(blueprints: &Path) -> Result<AcsLibrary, BenchError> {
+    let load = |rating: Rating| -> Result<AcsCatalog, BenchError> {
+        let name = rating.as_str();
+        let read = |file: String| {
+            let path = blueprints.join("acs").join(file);
+            std::fs::read_to_string(&path)
+                .map_err(BenchError::io(format!("reading {}", path.display())))
+        };
+        let elements = read(format!("acs-{name}-airplane.json"))?;
+        let tasks = read(format!("acs-{name}-airplane-tasks.json"))?;
+        AcsCatalog::from_json(rating, &elements, &tasks)
+            .map_err(|err| BenchError::Corpus(format!("{name} ACS: {err}")))
+    };
+    let rubrics = blueprints::load_rubrics(blueprints)?;
+    Ok(AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?).with_rubrics(rubrics))
+}
+
+/// Satisfactory exam answers for elements with a rubric, and spoken item answers said as
+/// values, `--think-aloud-answers` of each, spread over their sets.
+fn build_set(
+    options: &super::options::Options,
+    library: &AcsLibrary,
+) -> Result<Vec<Variant>, BenchError> {
+    let count = options.think_aloud_answers.max(1);
+    let answers = exam_answers(&options.exam_answers, library)?;
+    let every = (answers.len() / count).max(1);
+    let mut variants = Vec::new();
+    for (k, answer) in answers.iter().step_by(every).take(count).enumerate() {
+        let question = Question::Exam {
+            element: answer.element.clone(),
+        };
+        variants.extend(variants_of(&question, &answer.answer, k));
+    }
+    let skills = blueprints::load_skills(&options.blueprints)?;
+    let entries = items::build(&skills, options.listening_seed, None)?;
+    let values: Vec<_> = entries
+        .into_iter()
+        .filter(|e| e.form == items::Form::Value)
+        .collect();
+    let every = (values.len() / count).max(1);
+    for (k, entry) in values.iter().step_by(every).take(count).enumerate() {
+        let question = Question::Item {
+            item: Box::new(entry.item.clone()),
+        };
+        variants.extend(variants_of(&question, &entry.sentence, k));
+    }
+    Ok(variants)
+}
+
+fn exam_answers(dir: &Path, library: &AcsLibrary) -> Result<Vec<LabelledAnswer>, BenchError> {
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .map_err(BenchError::io(format!("listing {}", dir.display())))?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+        .collect();
+    paths.sort();
+    let sources = paths
+        .iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(path)
+                .map_err(BenchError::io(format!("reading {}", path.display())))?;
+            Ok(Source {
+                path: path.display().to_string(),
+                text,
+            })
+        })
+        .collect::<Result<Vec<_>, BenchError>>()?;
+    let answers = load_answers(&sources)
+        .map_err(|errors| BenchError::Corpus(format!("{} answer set error(s)", errors.len())))?;
+    Ok(answers
+        .into_iter()
+        .filter(|a| a.label == Label::Satisfactory && library.prepared(&a.element).is_some())
+        .filter(|a| library.rating_of(&a.element) == Some(Rating::Private))
+        .collect())
+}
+
+fn play_all(
+    model: &Path,
+    corpus_dir: &Path,
+    variants: &[Variant],
+    library: &Arc<AcsLibrary>,
+) -> Result<Vec<Played>, BenchError> {
+    let fail =
+        |err: whisper_rs::WhisperError| BenchError::Whisper(format!("{}: {err}", model.display()));
+    whisper_rs::install_logging_hooks();
+    let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
+        .map_err(fail)?;
+    let mut state = context.create_state().map_err(fail)?;
+    let examiner = EmbeddedExaminer::new(library.clone());
+    let dir = corpus_dir.join("think-aloud");
+    variants
+        .iter()
+        .map(|variant| {
+            let parts = variant
+                .parts
+                .iter()
+                .map(|part| voices::clip(&dir, Voice::Festival, part))
+                .collect::<Result<Vec<_>, _>>()?;
+            Ok(play(variant, &parts, &mut state, &examiner))
+        })
+        .collect()
+}
+
+/// Plays one variant through a listener, deciding every pause as the server would.
+fn play(
+    variant: &Variant,
+    parts: &[Vec<i16>],
+    state: &mut WhisperState,
+    examiner: &EmbeddedExaminer,
+) -> Played {
+    let pause = vec![0_i16; variant.pause_ms * RATE / 1000];
+    let mut audio = Vec::new();
+    let mut last_start = 0;
+    for (k, part) in parts.iter().enumerate() {
+        if k > 0 {
+            audio.extend_from_slice(&pause);
+        }
+        last_start = audio.len();
+        audio.extend_from_slice(part);
+    }
+    let speech_end = audio.len();
+    audio.resize(speech_end + CLOSING_SILENCE_MS * RATE / 1000, 0);
+    let mut listener = Listener::new();
+    listener.set_thinking_pause(THINKING_PAUSE);
+    let open = listening(&variant.question);
+    let abort = Arc::new(AtomicBool::new(false));
+    let mut heard = Vec::new();
+    let mut early = false;
+    for (k, frame) in audio.chunks(FRAME).enumerate() {
+        let at = (k + 1) * FRAME;
+        let mut events: VecDeque<Heard> = listener.feed(frame).into();
+        while let Some(event) = events.pop_front() {
+            match event {
+                Heard::SilenceBegan(turn) => {
+                    let text = decode_with_prompt(state, &turn, &[], &abort).unwrap_or_default();
+                    let whole = answer_is_complete(&text, &open, examiner);
+                    heard.push(format!("{}{text}", if whole { "[whole] " } else { "" }));
+                    if whole {
+                        early = true;
+                        events.extend(listener.end_early_after(COMPLETE_ANSWER_PAUSE));
+                    }
+                }
+                Heard::SpeechResumed => early = false,
+                Heard::TurnEnded(_) => {
+                    return Played {
+                        cut_off: at < last_start,
+                        ended_early: early,
+                        after_speech: samples_to_duration(at.saturating_sub(speech_end)),
+                        heard,
+                    };
+                }
+                Heard::PartialDue => {}
+            }
+        }
+    }
+    Played {
+        cut_off: false,
+        ended_early: false,
+        after_speech: samples_to_duration(audio.len() - speech_end),
+        heard,
+    }
+}
+
+fn samples_to_duration(samples: usize) -> Duration {
+    Duration::from_secs_f64(samples as f64 / RATE as f64)
+}
+
+fn listening(question: &Question) -> Listening<'_> {
+    match question {
+        Question::Exam { element } => Listening::Exam {
+            question_id: "q1",
+            question: "",
+            element_code: element,
+            rating: Rating::Private,
+        },
+        Question::Item { item } => Listening::Item {
+            question_id: "i1".to_owned(),
+            item,
+        },
+    }
+}
+
+fn summarise(setup: &mut Setup, variants: &[Variant], played: &[Played]) -> Value {
+    let pairs: Vec<(&Variant, &Played)> = variants.iter().zip(played).collect();
+    let exam = kind_summary(&pairs, true);
+    let items = kind_summary(&pairs, false);
+    for (name, summary) in [
+        ("items (default: on)", &items),
+        ("exam answers (default: off)", &exam),
+    ] {
+        setup.say(format!(
+            "think-aloud {name}: {} of {} answers with a pause inside cut off; {} of {} whole \
+             answers ended after the short pause, end of speech → end of turn {} (the others \
+             at the thinking pause: {})",
+            summary["premature_cut_offs"].as_array().map_or(0, Vec::len),
+            summary["answers_with_pause"],
+            summary["whole_ended_early"],
+            summary["whole_answers"],
+            summary["early_line"].as_str().unwrap_or_default(),
+            summary["waited_line"].as_str().unwrap_or_default(),
+        ));
+    }
+    let rows: Vec<Value> = pairs
+        .iter()
+        .map(|(v, p)| {
+            json!({"exam": is_exam(v), "parts": v.parts, "pause_ms": v.pause_ms,
+                   "cut_off": p.cut_off, "ended_early": p.ended_early,
+                   "after_speech_ms": p.after_speech.as_millis() as u64, "heard": p.heard})
+        })
+        .collect();
+    json!({"items": items, "exam": exam, "variants": rows})
+}
+
+fn is_exam(variant: &Variant) -> bool {
+    matches!(variant.question, Question::Exam { .. })
+}
+
+/// Cut-offs among the answers with a pause inside, and early ends among whole answers, for
+/// exam answers or item answers.
+fn kind_summary(pairs: &[(&Variant, &Played)], exam: bool) -> Value {
+    let of_kind: Vec<_> = pairs.iter().filter(|(v, _)| is_exam(v) == exam).collect();
+    let paused: Vec<_> = of_kind.iter().filter(|(v, _)| v.pause_ms > 0).collect();
+    let whole: Vec<_> = of_kind.iter().filter(|(v, _)| v.pause_ms == 0).collect();
+    let cut_offs: Vec<Value> = paused
+        .iter()
+        .filter(|(_, p)| p.cut_off)
+        .map(|(v, p)| json!({"parts": v.parts, "pause_ms": v.pause_ms, "heard": p.heard}))
+        .collect();
+    let after = |early: bool| -> Vec<Duration> {
+        whole
+            .iter()
+            .filter(|(_, p)| p.ended_early == early)
+            .map(|(_, p)| p.after_speech)
+            .collect()
+    };
+    let (early, waited) = (after(true), after(false));
+    json!({"answers_with_pause": paused.len(), "premature_cut_offs": cut_offs,
+           "whole_answers": whole.len(), "whole_ended_early": early.len(),
+           "ended_early_after_speech": Percentiles::of(&early).to_json(),
+           "waited_after_speech": Percentiles::of(&waited).to_json(),
+           "early_line": Percentiles::of(&early).line(),
+           "waited_line": Percentiles::of(&waited).line()})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pauses_fall_inside_the_answer_never_at_its_ends() {
+        assert_eq!(pause_points(8), vec![2, 4, 6]);
+        assert_eq!(pause_points(2), vec![1]);
+        assert!(pause_points(1).is_empty());
+        assert_eq!(pause_points(3), vec![1, 2]);
+    }
+
+    #[test]
+    fn each_answer_is_said_whole_and_once_per_pause_point() {
+        let question = Question::Exam {
+            element: "PA.I.B.K1".to_owned(),
+        };
+        let variants = variants_of(&question, "one two three four five six seven eight", 1);
+        assert_eq!(variants.len(), 4);
+        assert_eq!(variants[0].pause_ms, 0);
+        assert_eq!(
+            variants[1].parts,
+            vec!["one two", "three four five six seven eight"]
+        );
+        assert_eq!(variants[1].pause_ms, 2_000);
+        assert_eq!(variants[3].pause_ms, 1_500);
+    }
+}
