@@ -98,6 +98,9 @@ async fn a_working_model_streams_its_questions_and_logs_every_call() {
     );
     let next = answered.question();
     assert_eq!(next["text"], GOOD_QUESTION);
+    // The code judged that answer unsatisfactory, so a bonus question came instead of the
+    // primary one phrased ahead: phrased now, it streams.
+    assert_eq!(next["kind"], "bonus");
     let deltas: Vec<&Value> = answered
         .events
         .iter()
@@ -152,18 +155,29 @@ async fn a_working_model_streams_its_questions_and_logs_every_call() {
             assert_eq!(call["prompt_tokens"], 12, "{call}");
         }
     }
-    assert_eq!(hits.count(), 2 * transcript.len());
-
+    // Each question after the first was phrased while its answer was being given; the one
+    // a bonus took the place of (the first answer was unsatisfactory) was phrased again.
     let metrics = http_get(&server, "/metrics", None).await.body;
-    let used = |call: &str| {
-        format!(
-            "viva_llm_calls_total{{call=\"{call}\",outcome=\"used\"}} {}\n",
-            transcript.len()
-        )
+    let (held, missed) = (
+        speculations(&metrics, "held"),
+        speculations(&metrics, "missed"),
+    );
+    assert!(held >= 1, "{metrics}");
+    assert_eq!(held + missed, transcript.len() - 1, "{metrics}");
+    assert_eq!(hits.count(), 2 * transcript.len() + missed);
+    let used = |call: &str, count: usize| {
+        format!("viva_llm_calls_total{{call=\"{call}\",outcome=\"used\"}} {count}\n")
     };
-    assert!(metrics.contains(&used("phrase")), "{metrics}");
-    assert!(metrics.contains(&used("assess")), "{metrics}");
-    let first_tokens = format!("viva_llm_first_token_seconds_count {}\n", transcript.len());
+    assert!(
+        metrics.contains(&used("phrase", transcript.len() + missed)),
+        "{metrics}"
+    );
+    assert!(
+        metrics.contains(&used("assess", transcript.len())),
+        "{metrics}"
+    );
+    let phrasings = transcript.len() + missed;
+    let first_tokens = format!("viva_llm_first_token_seconds_count {phrasings}\n");
     assert!(metrics.contains(&first_tokens), "{metrics}");
 }
 
@@ -222,8 +236,8 @@ async fn a_takeover_is_not_kept_waiting_behind_a_slow_model() {
     let resumed = second.expect("session.resumed").await;
     assert_eq!(
         model.answered(),
-        1,
-        "resumed while the assessment was still being written: {resumed}"
+        2,
+        "the first question and the next, phrased ahead, but not the assessment: {resumed}"
     );
     let paused = first.expect("session.paused").await;
     assert_eq!(paused["reason"], "other_device");
@@ -245,9 +259,23 @@ async fn a_takeover_is_not_kept_waiting_behind_a_slow_model() {
             .is_some_and(|f| !f.is_empty()),
         "{assessment}"
     );
-    assert_eq!(
-        model.answered(),
-        3,
-        "one phrasing, one assessment, one phrasing"
+    // The takeover asked for nothing twice: one assessment, and each question phrased once
+    // (ahead of time or when it came).
+    let metrics = http_get(&server, "/metrics", None).await.body;
+    assert!(
+        metrics.contains("viva_llm_calls_total{call=\"assess\",outcome=\"used\"} 1\n"),
+        "{metrics}"
     );
+    let offered = speculations(&metrics, "held") + speculations(&metrics, "missed");
+    assert_eq!(offered, 1, "question 2 was phrased ahead once: {metrics}");
+}
+
+/// `viva_question_speculations_total` for `outcome`.
+fn speculations(metrics: &str, outcome: &str) -> usize {
+    let key = format!("viva_question_speculations_total{{outcome=\"{outcome}\"}} ");
+    metrics
+        .lines()
+        .find_map(|line| line.strip_prefix(key.as_str()))
+        .and_then(|n| n.trim().parse().ok())
+        .unwrap_or(0)
 }

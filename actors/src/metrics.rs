@@ -33,7 +33,7 @@ pub fn phase_index(phase: Phase) -> usize {
 }
 
 /// What the session actors count.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SessionMetrics {
     /// Live session actors by phase ([`PHASES`]).
     pub sessions: [Gauge; 7],
@@ -48,6 +48,9 @@ pub struct SessionMetrics {
     /// Pauses whose words read as a whole answer, so the turn was allowed to end after the
     /// short pause (adaptive end of turn).
     pub whole_answer_pauses: Counter,
+    /// Questions phrased ahead while the candidate answered, by outcome when the next
+    /// question came: `held` (asked as phrased) or `missed` (another question came).
+    pub question_speculations: LabeledCounter,
     /// Tutor turns and fallbacks.
     pub tutor: TutorMetrics,
 }
@@ -66,6 +69,24 @@ impl Default for TutorMetrics {
         TutorMetrics {
             turns: LabeledCounter::new(viva_protocol::tutor::TurnAction::NAMES),
             fallbacks: LabeledCounter::new(viva_core::tutor::validate::FALLBACK_REASONS),
+        }
+    }
+}
+
+/// The outcomes of a question phrased ahead.
+pub const SPECULATION_OUTCOMES: &[&str] = &["held", "missed"];
+
+impl Default for SessionMetrics {
+    fn default() -> SessionMetrics {
+        SessionMetrics {
+            sessions: Default::default(),
+            checkpoint_seconds: Histogram::default(),
+            checkpoint_failures: Counter::default(),
+            takeovers: Counter::default(),
+            spoken_answers_unclear: Counter::default(),
+            whole_answer_pauses: Counter::default(),
+            question_speculations: LabeledCounter::new(SPECULATION_OUTCOMES),
+            tutor: TutorMetrics::default(),
         }
     }
 }
@@ -124,6 +145,13 @@ impl Series for SessionMetrics {
             "viva_whole_answer_pauses_total",
             "Pauses whose words read as a whole answer; the turn could end after the short pause.",
             &self.whole_answer_pauses,
+        );
+        labeled(
+            out,
+            "viva_question_speculations_total",
+            "Questions a model phrased ahead while the candidate answered, by outcome.",
+            "outcome",
+            &self.question_speculations,
         );
         labeled(
             out,

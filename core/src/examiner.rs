@@ -40,6 +40,29 @@ pub struct QuestionRequest {
     pub previous: Option<PreviousTurn>,
 }
 
+impl QuestionRequest {
+    /// Whether words phrased for `self` fit `other` as well: the same question asked of the
+    /// same element, after the same question. Only a follow-up is phrased from the previous
+    /// answer, so for any other kind the answer does not matter.
+    pub fn phrased_alike(&self, other: &QuestionRequest) -> bool {
+        let previous_alike = match (&self.previous, &other.previous) {
+            (None, None) => true,
+            (Some(a), Some(b)) => {
+                a.element_code == b.element_code
+                    && a.question == b.question
+                    && (self.kind != QuestionKind::FollowUp || a.answer == b.answer)
+            }
+            _ => false,
+        };
+        previous_alike
+            && self.rating == other.rating
+            && self.element_code == other.element_code
+            && self.kind == other.kind
+            && self.difficulty == other.difficulty
+            && self.missing_terms == other.missing_terms
+    }
+}
+
 /// The last question asked and the answer it got.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreviousTurn {

@@ -32,6 +32,7 @@ mod commit;
 mod examining;
 mod messages;
 mod ownership;
+mod question_speculation;
 mod timers;
 mod tutoring;
 mod voice;
@@ -45,6 +46,8 @@ pub use messages::{
     SessionFinished, SessionView, Shutdown, TimeLimitCheck, Yield,
 };
 pub use ownership::{Evict, RenewLease, RetryCommit};
+use question_speculation::Offer;
+pub use question_speculation::QuestionSpeculated;
 pub use voice::{Audio, AudioControl, Transcribed, VoiceTick};
 
 /// Shared services every session uses.
@@ -113,6 +116,8 @@ pub struct LiveSession {
     in_flight: Option<examining::InFlight>,
     /// Tutor turns already logged and counted.
     tutor_turns_logged: usize,
+    /// The next question, phrased while the candidate answers (slow examiners only).
+    speculated_question: Option<question_speculation::QuestionSpeculation>,
 }
 
 fn moved() -> Refusal {
@@ -180,6 +185,7 @@ impl Actor for LiveSession {
         if let Some(call) = self.in_flight.take() {
             call.abort();
         }
+        self.speculated_question = None;
         // Dropping a timer cancels it.
         self.abandon_timer = None;
         self.deadline_timer = None;
@@ -225,6 +231,7 @@ impl LiveSession {
             counted_phase: Phase::Idle,
             me: None,
             in_flight: None,
+            speculated_question: None,
         }
     }
 
@@ -284,8 +291,17 @@ impl LiveSession {
             let now = self.now();
             let work = self.state.work();
             let stepped = match work {
-                Work::Nothing => return,
-                Work::Assess(_) | Work::Phrase(_) if self.deps.examiner.is_slow() => {
+                Work::Nothing => return self.speculate_next_question(),
+                Work::Phrase(draft) if self.deps.examiner.is_slow() => {
+                    match self.offer_speculated(&draft) {
+                        Offer::Ready(words) => {
+                            self.take_examiner_reply(ExaminerReply::Phrased(draft, words), now)
+                        }
+                        Offer::Coming => return,
+                        Offer::Nothing => return self.start_examiner_call(Work::Phrase(draft)),
+                    }
+                }
+                Work::Assess(_) if self.deps.examiner.is_slow() => {
                     return self.start_examiner_call(work);
                 }
                 // A model tutor is a model: always off the mailbox.

@@ -196,6 +196,41 @@ impl ExamCore {
         }
     }
 
+    /// While a question waits for its answer, the question most likely asked next: the
+    /// plan's next element, as it would be drafted if the answer were satisfactory and
+    /// mentioned no other element (a primary question, or the bonus one already earned). A model may phrase it while the candidate speaks
+    /// ([`QuestionRequest::phrased_alike`] tells whether it still fits when the time comes).
+    /// `None` when nothing is open, an answer is in, or the plan is used up.
+    pub fn likely_next_question(&self, life: &Lifecycle) -> Option<QuestionDraft> {
+        life.phase.live()?;
+        let open = self.open_question.as_ref()?;
+        if open.pending_answer.is_some() || self.plan.quota_reached() {
+            return None;
+        }
+        let pending = |code: &str| code != open.element_code && self.plan.is_pending(code);
+        let index = self.planner.next_element(pending)?;
+        let number = self.questions_asked + 1;
+        Some(QuestionDraft {
+            planner_index: Some(index),
+            request: QuestionRequest {
+                rating: self.rating(),
+                element_code: self.planner.queue[index].clone(),
+                kind: match self.plan.bonus_pending {
+                    true => QuestionKind::Bonus,
+                    false => QuestionKind::Primary,
+                },
+                difficulty: question_difficulty(self.config.difficulty, number),
+                missing_terms: Vec::new(),
+                previous: Some(PreviousTurn {
+                    element_code: open.element_code.clone(),
+                    question: open.text.clone(),
+                    answer: None,
+                }),
+            },
+            number,
+        })
+    }
+
     fn next_element_work(&self, kind: QuestionKind) -> PendingWork {
         if self.plan.quota_reached() {
             return PendingWork::Finish;

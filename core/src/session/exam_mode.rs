@@ -7,7 +7,7 @@ use viva_protocol::result::{SessionResult, Trigger};
 use viva_protocol::{ErrorCode, Mode};
 
 use super::assessment::AnswerInput;
-use super::core::{ExamCore, PendingWork};
+use super::core::{ExamCore, PendingWork, QuestionDraft};
 use super::lifecycle::{Lifecycle, Refusal};
 use super::mode::{ExaminerReply, Listening, OpenQuestionRef, SessionMode, StepContext, Work};
 use super::snapshot::{exam_checkpoint, turn_checkpoint};
@@ -127,6 +127,10 @@ impl SessionMode for ExamCore {
         })
     }
 
+    fn likely_next_question(&self, life: &Lifecycle) -> Option<QuestionDraft> {
+        ExamCore::likely_next_question(self, life)
+    }
+
     fn element_scores(&self) -> HashMap<String, Score> {
         self.plan.scores.clone()
     }
@@ -145,7 +149,9 @@ impl SessionMode for ExamCore {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::exam::types::QuestionKind;
     use crate::examiner::Examined;
+    use crate::session::state::SessionState;
     use crate::session::test_sessions::{START_MS, World, verdict};
 
     #[test]
@@ -188,5 +194,57 @@ mod tests {
         life.phase = crate::session::phase::Phase::Assessed;
         core.step(&mut life, world.ctx(), START_MS).unwrap();
         assert!(core.result.is_some());
+    }
+
+    /// Answers the open question with `score`, then returns the question the exam asks next.
+    fn next_after(world: &World, state: &mut SessionState, score: Score) -> Option<QuestionDraft> {
+        let answer = AnswerInput::Text("An answer.".into());
+        state
+            .commit_answer(answer, None, world.ctx(), START_MS)
+            .unwrap();
+        match state.work() {
+            Work::Assess(_) => state
+                .take_examiner_reply(verdict(score), world.ctx(), START_MS)
+                .unwrap(),
+            work => panic!("an answer is assessed first, not {work:?}"),
+        }
+        while let Work::Step = state.work() {
+            state.step(world.ctx(), START_MS).unwrap();
+        }
+        match state.work() {
+            Work::Phrase(draft) => Some(draft),
+            _ => None,
+        }
+    }
+
+    #[test]
+    fn the_likely_next_question_is_the_one_asked_after_a_plain_answer_and_no_other() {
+        let world = World::new();
+        let mut state = world.exam();
+        world.run(&mut state, Score::Satisfactory, START_MS);
+        let likely = state.likely_next_question().expect("a question is open");
+        assert_eq!(likely.request.kind, QuestionKind::Primary);
+        let asked = next_after(&world, &mut state, Score::Satisfactory).expect("another question");
+        assert!(
+            likely.request.phrased_alike(&asked.request),
+            "{likely:?} vs {asked:?}"
+        );
+        assert_eq!(
+            (likely.number, likely.planner_index),
+            (asked.number, asked.planner_index)
+        );
+
+        world.run(&mut state, Score::Satisfactory, START_MS);
+        let likely = state.likely_next_question().expect("a question is open");
+        let asked = next_after(&world, &mut state, Score::Partial).expect("a follow-up");
+        assert_eq!(asked.request.kind, QuestionKind::FollowUp);
+        assert!(
+            !likely.request.phrased_alike(&asked.request),
+            "a follow-up took its place"
+        );
+        assert!(
+            state.likely_next_question().is_none(),
+            "nothing is open while phrasing"
+        );
     }
 }

@@ -218,6 +218,12 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
     /// What the open question expects to hear, for spoken answers.
     fn listening(&self) -> Option<Listening<'_>>;
 
+    /// The question most likely asked after the open one, to phrase while the candidate
+    /// answers (exams only; see `ExamCore::likely_next_question`).
+    fn likely_next_question(&self, _life: &Lifecycle) -> Option<QuestionDraft> {
+        None
+    }
+
     /// Final element scores, for the user's `weak_areas` later (exams only).
     fn element_scores(&self) -> HashMap<String, Score> {
         HashMap::new()

@@ -8,6 +8,7 @@ use viva_protocol::result::SessionResult;
 use viva_protocol::{ErrorCode, Mode};
 
 use super::assessment::AnswerInput;
+use super::core::QuestionDraft;
 use super::lifecycle::{Lifecycle, Refusal};
 use super::phase::LivePhase;
 use crate::exam::types::Score;
@@ -190,6 +191,11 @@ impl SessionState {
     pub fn open_listening(&self) -> Option<Listening<'_>> {
         self.open_question_kind()?;
         self.mode.listening()
+    }
+
+    /// The question most likely asked after the open one (exams only), to phrase ahead.
+    pub fn likely_next_question(&self) -> Option<QuestionDraft> {
+        self.mode.likely_next_question(&self.life)
     }
 
     /// Final element scores of an exam, for `weak_areas` later.
