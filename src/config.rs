@@ -384,6 +384,8 @@ pub struct Settings {
     pub llm: Option<viva_llm::provider::LlmSettings>,
     /// A folder of prompt templates replacing the built-in ones.
     pub prompts: Option<PathBuf>,
+    /// Whether a model examiner phrases the likely next question ahead (`[llm] phrase_ahead`).
+    pub phrase_ahead: bool,
     /// Lockout and the policy debug view.
     pub tutor: TutorSettings,
 }

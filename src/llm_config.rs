@@ -24,6 +24,9 @@ pub struct LlmSection {
     pub max_tokens: Option<u32>,
     /// A folder of prompt templates replacing the built-in ones file by file.
     pub prompts: Option<PathBuf>,
+    /// Whether the examiner phrases the likely next question while the candidate answers
+    /// (default true; a call that misses is wasted, so a metered endpoint may turn it off).
+    pub phrase_ahead: Option<bool>,
 }
 
 /// What the flags say; they win over the file.

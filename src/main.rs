@@ -320,6 +320,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         turns: file.turns()?,
         llm,
         prompts,
+        phrase_ahead: file.llm.phrase_ahead.unwrap_or(true),
         tutor: file.tutor(args.dev)?,
     };
     let runtime = tokio::runtime::Runtime::new()?;

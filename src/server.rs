@@ -117,6 +117,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         tutor,
         snapshots: storage.snapshots,
         tutor_model: tutor_model(&settings, &metrics.llm)?,
+        phrase_ahead: settings.phrase_ahead,
     });
     let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
     log_new_sessions(&new_sessions).await;

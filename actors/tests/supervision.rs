@@ -93,6 +93,7 @@ fn world_with_blueprints(
         tutor: Arc::new(viva_core::tutor::library::TutorLibrary::default()),
         snapshots: Arc::new(MemoryStore::new()),
         tutor_model: None,
+        phrase_ahead: true,
     });
     let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {

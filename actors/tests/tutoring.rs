@@ -65,6 +65,7 @@ fn world() -> World {
         tutor: courses.tutor.clone(),
         snapshots: store.clone(),
         tutor_model: None,
+        phrase_ahead: true,
     });
     let deps = SupervisorDeps {
         session,

@@ -80,6 +80,8 @@ pub struct SessionDeps {
     pub snapshots: Arc<dyn viva_core::checkpoint::TutorStore>,
     /// The model tutor, when one is configured (`[llm]`).
     pub tutor_model: Option<Arc<dyn viva_core::tutor::model::TutorModel>>,
+    /// Whether a slow examiner phrases the likely next question while the candidate answers.
+    pub phrase_ahead: bool,
 }
 
 /// One live session.

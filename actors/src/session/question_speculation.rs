@@ -69,7 +69,7 @@ impl LiveSession {
     /// Phrases the likely next question while the candidate answers, once per question, when
     /// the examiner is slow (the embedded one phrases in microseconds and never needs it).
     pub(super) fn speculate_next_question(&mut self) {
-        if !self.deps.examiner.is_slow() {
+        if !(self.deps.phrase_ahead && self.deps.examiner.is_slow()) {
             return;
         }
         let Some(draft) = self.state.likely_next_question() else {

@@ -109,43 +109,66 @@ async fn resend(
     Ok(acked(spec, run, began, mark, next))
 }
 
-/// Waits for the answer's ack and what follows it; whether the exam completed, and when
-/// (since `began`) the first streamed word of the next question came, if any did.
-async fn wait_ack_and_next(
-    live: &mut Live,
-    began: Instant,
-) -> Result<(bool, Option<Duration>), WsError> {
+/// What came after an answer's ack.
+struct Next {
+    /// The session completed instead of asking again.
+    completed: bool,
+    /// Since the answer was sent: the first streamed word of the next question, if any.
+    first_word: Option<Duration>,
+    /// The answer's `assessment` → the first word of the next primary question (its first
+    /// `question.delta`, or the `question` when it came whole).
+    assessed_to_primary: Option<Duration>,
+}
+
+/// Waits for the answer's ack and what follows it.
+async fn wait_ack_and_next(live: &mut Live, began: Instant) -> Result<Next, WsError> {
     wait_for(&mut live.socket, &["ack"]).await?;
     let next_types = [
+        "assessment",
         "question.delta",
         "tutor.delta",
         "question",
         "tutor.turn",
         "session.completed",
     ];
-    let mut next = wait_for(&mut live.socket, &next_types).await?;
-    let mut first_word = None;
-    while next["type"] == "question.delta" || next["type"] == "tutor.delta" {
-        first_word.get_or_insert_with(|| began.elapsed());
-        next = wait_for(&mut live.socket, &next_types).await?;
-    }
+    let (mut first_word, mut assessed, mut first_seen) = (None, None, None);
+    let next = loop {
+        let next = wait_for(&mut live.socket, &next_types).await?;
+        match next["type"].as_str().unwrap_or_default() {
+            "assessment" => assessed = Some(Instant::now()),
+            "question.delta" | "tutor.delta" => {
+                first_word.get_or_insert_with(|| began.elapsed());
+                first_seen.get_or_insert_with(Instant::now);
+            }
+            _ => break next,
+        }
+    };
+    let seen = first_seen.unwrap_or_else(Instant::now);
+    let primary = next["type"] == "question" && next["kind"] == "primary";
+    let assessed_to_primary = assessed
+        .filter(|_| primary)
+        .map(|at| seen.saturating_duration_since(at));
     let completed = next["type"] == "session.completed";
     live.question = next;
-    Ok((completed, first_word))
+    Ok(Next {
+        completed,
+        first_word,
+        assessed_to_primary,
+    })
 }
 
-fn acked(
-    spec: &UserSpec,
-    run: &mut UserRun,
-    began: Instant,
-    text: String,
-    (completed, first_word): (bool, Option<Duration>),
-) -> Answered {
+fn acked(spec: &UserSpec, run: &mut UserRun, began: Instant, text: String, next: Next) -> Answered {
     run.record(spec, Step::AnswerToNext, began.elapsed());
-    if let Some(first_word) = first_word {
+    if let Some(first_word) = next.first_word {
         run.record(spec, Step::AnswerToFirstWord, first_word);
     }
-    Answered::Acked { text, completed }
+    if let Some(waited) = next.assessed_to_primary {
+        run.record(spec, Step::AssessmentToPrimary, waited);
+    }
+    Answered::Acked {
+        text,
+        completed: next.completed,
+    }
 }
 
 /// Speaks answer `n`: a clip streamed in 100 ms frames at real-time pace, then

@@ -24,6 +24,9 @@ pub enum Step {
     /// `tutor.delta` of the next tutor turn (a model streaming its words; not measured
     /// otherwise).
     AnswerToFirstWord,
+    /// An answer's `assessment` → the first word of the next primary question (its first
+    /// `question.delta`, or the `question` when it came whole).
+    AssessmentToPrimary,
     /// `session.resume` → `session.resumed`.
     Resume,
     /// The baseline: a protocol-level `ping` → `pong` on a connection of its own.
@@ -36,11 +39,12 @@ pub enum Step {
 
 impl Step {
     /// Every step, in report order.
-    pub const ALL: [Step; 8] = [
+    pub const ALL: [Step; 9] = [
         Step::Ping,
         Step::Connect,
         Step::SessionStart,
         Step::AnswerToFirstWord,
+        Step::AssessmentToPrimary,
         Step::AnswerToNext,
         Step::Resume,
         Step::Failover,
@@ -54,6 +58,7 @@ impl Step {
             Step::SessionStart => "session_start",
             Step::AnswerToNext => "answer_to_next_question",
             Step::AnswerToFirstWord => "answer_to_first_question_word",
+            Step::AssessmentToPrimary => "assessment_to_first_primary_word",
             Step::Resume => "resume",
             Step::Ping => "baseline_ping",
             Step::Failover => "failover_resume",

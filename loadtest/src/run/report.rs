@@ -43,6 +43,7 @@ fn ratios(result: &RunResult) -> Value {
     let mut ratios = serde_json::Map::new();
     let measured = [
         Step::AnswerToFirstWord,
+        Step::AssessmentToPrimary,
         Step::AnswerToNext,
         Step::Failover,
         Step::SpeechToFinal,

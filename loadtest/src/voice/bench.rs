@@ -83,6 +83,7 @@ impl Setup {
         SessionSpec {
             mode: self.options.mode,
             thinking_pause_ms,
+            live_frame: (self.options.frame_ms as usize * super::corpus::RATE / 1000).max(1),
         }
     }
 }

@@ -37,6 +37,8 @@ pub struct SessionSpec {
     pub mode: Mode,
     /// `thinking_pause_ms`, or the server's default pause (3 s) when `None`.
     pub thinking_pause_ms: Option<u32>,
+    /// Samples per frame at a microphone's pace ([`LIVE_FRAME`] unless the bench says).
+    pub live_frame: usize,
 }
 
 impl SessionSpec {
@@ -128,12 +130,12 @@ impl VoiceSession {
         Ok(())
     }
 
-    /// Sends `samples` in 100 ms frames, each once its audio would have been captured;
+    /// Sends `samples` in live frames, each once its audio would have been captured;
     /// returns when the last is sent (the end of the speech).
     pub async fn stream(&mut self, samples: &[i16]) -> Result<Instant, WsError> {
         let start = Instant::now();
         let mut sent = 0;
-        for frame in samples.chunks(LIVE_FRAME) {
+        for frame in samples.chunks(self.spec.live_frame.max(1)) {
             sent += frame.len();
             sleep_until((start + audio_time(sent)).into()).await;
             self.send_audio(frame).await?;
@@ -165,14 +167,15 @@ impl VoiceSession {
     /// most `limit`.
     pub async fn silence_until_final(&mut self, limit: Duration) -> Result<Heard, WsError> {
         let start = Instant::now();
-        let silence = vec![0_i16; LIVE_FRAME];
+        let frame = self.spec.live_frame.max(1);
+        let silence = vec![0_i16; frame];
         let mut sent = 0;
         while start.elapsed() < limit {
-            let due = start + audio_time(sent + LIVE_FRAME);
+            let due = start + audio_time(sent + frame);
             tokio::select! {
                 _ = sleep_until(due.into()) => {
                     self.send_audio(&silence).await?;
-                    sent += LIVE_FRAME;
+                    sent += frame;
                 }
                 event = self.next_event() => {
                     if let Some(heard) = final_of(&event?) {
@@ -244,6 +247,7 @@ mod tests {
         let exam = SessionSpec {
             mode: Mode::Exam,
             thinking_pause_ms: Some(30_000),
+            live_frame: LIVE_FRAME,
         };
         let frame = exam.start_frame();
         assert_eq!(frame["mode"], "exam");
@@ -251,6 +255,7 @@ mod tests {
         let assessment = SessionSpec {
             mode: Mode::Assessment,
             thinking_pause_ms: None,
+            live_frame: LIVE_FRAME,
         };
         let frame = assessment.start_frame();
         assert_eq!(frame["config"]["assessment_id"], "MATH-FUNDAMENTALS-L1");

@@ -71,6 +71,9 @@ pub struct Options {
     /// Clips said in each latency mode (default: the corpus once).
     #[arg(long)]
     pub latency_clips: Option<usize>,
+    /// Audio per frame at a microphone's pace, in ms (the web client sends 40).
+    #[arg(long, default_value_t = 100)]
+    pub frame_ms: u32,
     /// The server's default thinking pause, in ms, subtracted from the end-of-turn latency.
     #[arg(long, default_value_t = 3000)]
     pub vad_pause_ms: u64,
