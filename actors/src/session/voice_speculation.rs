@@ -2,8 +2,12 @@
 //! audio as it would end is decoded at once, in the preview lane (below every session's
 //! finals). If the pause runs out with no new speech, the turn ends with that same audio and
 //! the decode already done, or under way, is its final: no decode after the turn ends.
-//! Speech after the pause discards it; so does a decode that was dropped or preempted, and
-//! the turn's end then decodes as before.
+//! Speech after the pause makes it a mere preview (shown as a partial when it lands); a
+//! decode that was dropped or preempted is worth nothing, and the turn's end then decodes
+//! as before. It is the session's one preview decode in flight: while a partial runs, the
+//! pause's audio waits, and is sent when the partial lands. A decode that lands during the
+//! pause and reads as a whole answer (`viva_core::voice::complete`) lets the turn end after
+//! the short pause instead of the thinking pause.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -197,8 +201,8 @@ impl LiveSession {
     }
 
     /// The pause's decode landed before the turn ended: kept for the end, shown as the
-    /// turn's newest partial (it supersedes the one it stopped), heard for a trailing filler,
-    /// and read for a whole answer that may end the turn early.
+    /// turn's newest partial, heard for a trailing filler, and read for a whole answer that
+    /// may end the turn early.
     fn keep_speculated(&mut self, msg: Transcribed) {
         self.show_preview(&msg);
         let whole = msg

@@ -22,7 +22,8 @@ pub fn load_rubrics(dir: &Path) -> Result<RubricSet, BenchError> {
     RubricSet::load(&sources).map_err(|errors| load_errors("rubric", &errors))
 }
 
-fn load_errors(what: &str, errors: &[LoadError]) -> BenchError {
+/// Every load error of `what`, as one corpus error.
+pub fn load_errors(what: &str, errors: &[LoadError]) -> BenchError {
     let lines: Vec<String> = errors.iter().map(ToString::to_string).collect();
     BenchError::Corpus(format!(
         "{} {what} error(s):\n  {}",
@@ -32,7 +33,7 @@ fn load_errors(what: &str, errors: &[LoadError]) -> BenchError {
 }
 
 /// Every YAML file under `dir`, in path order.
-fn read_sources(dir: &Path) -> Result<Vec<Source>, BenchError> {
+pub fn read_sources(dir: &Path) -> Result<Vec<Source>, BenchError> {
     let mut paths = Vec::new();
     collect_yaml(dir, &mut paths)?;
     paths.sort();

@@ -18,7 +18,6 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use viva_blueprint::answer_set::{Label, LabelledAnswer, load_answers};
 use viva_blueprint::generate::Item;
-use viva_blueprint::library::Source;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::examiner::EmbeddedExaminer;
 use viva_core::session::state::Listening;
@@ -170,26 +169,9 @@ fn build_set(
 }
 
 fn exam_answers(dir: &Path, library: &AcsLibrary) -> Result<Vec<LabelledAnswer>, BenchError> {
-    let mut paths: Vec<_> = std::fs::read_dir(dir)
-        .map_err(BenchError::io(format!("listing {}", dir.display())))?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path())
-        .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
-        .collect();
-    paths.sort();
-    let sources = paths
-        .iter()
-        .map(|path| {
-            let text = std::fs::read_to_string(path)
-                .map_err(BenchError::io(format!("reading {}", path.display())))?;
-            Ok(Source {
-                path: path.display().to_string(),
-                text,
-            })
-        })
-        .collect::<Result<Vec<_>, BenchError>>()?;
-    let answers = load_answers(&sources)
-        .map_err(|errors| BenchError::Corpus(format!("{} answer set error(s)", errors.len())))?;
+    let sources = blueprints::read_sources(dir)?;
+    let answers =
+        load_answers(&sources).map_err(|errors| blueprints::load_errors("answer set", &errors))?;
     Ok(answers
         .into_iter()
         .filter(|a| a.label == Label::Satisfactory && library.prepared(&a.element).is_some())
