@@ -53,13 +53,49 @@ impl LatencyRun {
 /// Extra time, beyond the pause, a final may take in end-of-turn mode.
 const FINAL_GRACE: Duration = Duration::from_secs(20);
 
-/// Says the first `count` clips (cycling) one after another on one session.
+/// Says the first `count` clips (cycling) one after another on each of `sessions` sessions
+/// at once (session `k` starts `k` clips in, so they do not speak in step); the samples of
+/// all of them together.
+pub async fn run_concurrently(
+    url: &str,
+    clips: Arc<Vec<Clip>>,
+    (count, sessions): (usize, usize),
+    end: TurnEnd,
+    spec: SessionSpec,
+) -> LatencyRun {
+    let runs = (0..sessions.max(1)).map(|k| {
+        let rotated: Vec<Clip> = clips
+            .iter()
+            .cycle()
+            .skip(k)
+            .take(clips.len())
+            .cloned()
+            .collect();
+        run(url, Arc::new(rotated), count, end, spec, k)
+    });
+    let mut merged = LatencyRun {
+        end,
+        samples: Vec::new(),
+        partials: 0,
+        failures: Failures::default(),
+    };
+    for one in futures_util::future::join_all(runs).await {
+        merged.samples.extend(one.samples);
+        merged.partials += one.partials;
+        merged.failures.merge(one.failures);
+    }
+    merged
+}
+
+/// Says the first `count` clips (cycling) one after another on one session, as user
+/// number `index` of its kind.
 pub async fn run(
     url: &str,
     clips: Arc<Vec<Clip>>,
     count: usize,
     end: TurnEnd,
     spec: SessionSpec,
+    index: usize,
 ) -> LatencyRun {
     let mut run = LatencyRun {
         end,
@@ -68,10 +104,10 @@ pub async fn run(
         failures: Failures::default(),
     };
     let user = match end {
-        TurnEnd::PushToTalk => "voice-ptt",
-        TurnEnd::Pause(_) => "voice-vad",
+        TurnEnd::PushToTalk => format!("voice-ptt-{index}"),
+        TurnEnd::Pause(_) => format!("voice-vad-{index}"),
     };
-    let mut session = match VoiceSession::open(url, user, spec).await {
+    let mut session = match VoiceSession::open(url, &user, spec).await {
         Ok(session) => session,
         Err(err) => {
             run.failures.record(format!("opening: {err}"));

@@ -24,16 +24,18 @@ pub async fn latency_phase(setup: &mut Setup) -> Result<Value, BenchError> {
     let snapshot = Snapshot::take(Some(server.pid));
     let clips = setup.clips.clone();
     let ptt_spec = setup.session(Some(NO_PAUSE_MS));
-    let ptt = latency::run(
+    let sessions = (count, setup.options.latency_sessions);
+    let ptt = latency::run_concurrently(
         &server.url,
         clips.clone(),
-        count,
+        sessions,
         TurnEnd::PushToTalk,
         ptt_spec,
     )
     .await;
     let vad_spec = setup.session(None);
-    let vad = latency::run(&server.url, clips, count, TurnEnd::Pause(pause), vad_spec).await;
+    let vad_end = TurnEnd::Pause(pause);
+    let vad = latency::run_concurrently(&server.url, clips, sessions, vad_end, vad_spec).await;
     let usage = snapshot.usage();
     let decodes = server.stop(setup.options.log_path("latency")).await?;
     let ptt_json = say_latency(setup, "push-to-talk", &ptt, None);

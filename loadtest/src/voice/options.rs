@@ -71,6 +71,9 @@ pub struct Options {
     /// Clips said in each latency mode (default: the corpus once).
     #[arg(long)]
     pub latency_clips: Option<usize>,
+    /// Sessions speaking at once in each latency mode, each saying `--latency-clips`.
+    #[arg(long, default_value_t = 1)]
+    pub latency_sessions: usize,
     /// Audio per frame at a microphone's pace, in ms (the web client sends 40).
     #[arg(long, default_value_t = 100)]
     pub frame_ms: u32,
