@@ -93,7 +93,9 @@ fn world_with_blueprints(
         tutor: Arc::new(viva_core::tutor::library::TutorLibrary::default()),
         snapshots: Arc::new(MemoryStore::new()),
         tutor_model: None,
-        phrase_ahead: true,
+        // These tests script every examiner call (a gated examiner counts them); phrasing
+        // the next question ahead is tested through a server in tests/llm_examiner.rs.
+        phrase_ahead: false,
     });
     let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {
