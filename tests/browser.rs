@@ -160,7 +160,10 @@ async fn drills_to_exam(browser: &Browser, server: &Server, session: &str) -> St
         .click("button[data-action=drill]:not([disabled])")
         .await;
     for streak in 1..=2 {
-        browser.text_containing("#timeline", "Drill (").await;
+        // The newest card must be the new drill: the first one stays in the timeline, and
+        // its key is not the one stored once the next is drawn.
+        let newest_drill = "#timeline > .msg:last-child[data-action=drill]";
+        browser.text_containing(newest_drill, "Drill (").await;
         let key = drill_key(server, session);
         let option = format!(
             "#timeline > .msg:last-child .options button:nth-child({})",
