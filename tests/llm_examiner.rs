@@ -285,10 +285,5 @@ fn speculations(metrics: &str, outcome: &str) -> usize {
 
 /// The value of the series `name` (with its labels), 0 when absent.
 fn metric(metrics: &str, name: &str) -> usize {
-    let key = format!("{name} ");
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix(key.as_str()))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0)
+    crate::harness::metric(metrics, name) as usize
 }

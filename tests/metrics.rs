@@ -1,19 +1,8 @@
 //! `GET /metrics`: Prometheus text that follows what clients and sessions do.
 
 use crate::harness::{
-    Auth, Client, Server, answer, http_get, resume, satisfactory_for, start_exam,
+    Auth, Client, Server, answer, http_get, metric as value, resume, satisfactory_for, start_exam,
 };
-
-/// The value of the series named exactly `series` (name and labels), or 0 when absent.
-fn value(text: &str, series: &str) -> f64 {
-    text.lines()
-        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
-        .map_or(0.0, |number| {
-            number
-                .parse()
-                .unwrap_or_else(|_| panic!("{series}: {number}"))
-        })
-}
 
 async fn scrape(server: &Server) -> String {
     let response = http_get(server, "/metrics", None).await;

@@ -183,12 +183,8 @@ async fn a_turn_ended_by_its_pause_was_decoded_during_the_pause() {
         .await
         .body;
     let decoded = |kind: &str| -> u64 {
-        let key = format!("viva_stt_decode_seconds_count{{kind=\"{kind}\"}} ");
-        metrics
-            .lines()
-            .find_map(|line| line.strip_prefix(key.as_str()))
-            .and_then(|n| n.trim().parse().ok())
-            .unwrap_or(0)
+        let series = format!("viva_stt_decode_seconds_count{{kind=\"{kind}\"}}");
+        crate::harness::metric(&metrics, &series) as u64
     };
     assert!(decoded("speculative") >= 1, "{metrics}");
     assert_eq!(decoded("final"), 0, "no decode after the turn ended");
@@ -198,11 +194,7 @@ async fn whole_answer_pauses(server: &crate::harness::Server) -> u64 {
     let metrics = crate::harness::http_get(server, "/metrics", None)
         .await
         .body;
-    metrics
-        .lines()
-        .find_map(|line| line.strip_prefix("viva_whole_answer_pauses_total "))
-        .and_then(|n| n.trim().parse().ok())
-        .unwrap_or(0)
+    crate::harness::metric(&metrics, "viva_whole_answer_pauses_total") as u64
 }
 
 /// Adaptive end of turn: a pause after words that read as the item's kind may end the turn

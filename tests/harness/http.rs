@@ -103,3 +103,16 @@ fn dechunk(mut rest: &[u8]) -> Vec<u8> {
             .expect("CRLF after a chunk");
     }
 }
+
+/// The value of the series named exactly `series` (name and labels) in `/metrics` text, or 0
+/// when absent.
+pub fn metric(text: &str, series: &str) -> f64 {
+    text.lines()
+        .find_map(|line| line.strip_prefix(series)?.strip_prefix(' '))
+        .map_or(0.0, |number| {
+            number
+                .trim()
+                .parse()
+                .unwrap_or_else(|_| panic!("{series}: {number}"))
+        })
+}

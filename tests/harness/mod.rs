@@ -29,7 +29,7 @@ pub use exam::{
     PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
     run_to_completion, satisfactory_for, start_exam,
 };
-pub use http::{http_get, result_path};
+pub use http::{http_get, metric, result_path};
 pub use server::{Options, Server, run_viva, viva_bin};
 pub use token::{
     SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,

@@ -23,6 +23,13 @@ pub(super) struct QuestionSpeculation {
     task: tokio::task::JoinHandle<()>,
 }
 
+impl QuestionSpeculation {
+    /// Whether its words fit `draft`: the same question number, phrased alike.
+    fn fits(&self, draft: &QuestionDraft) -> bool {
+        self.draft.number == draft.number && self.draft.request.phrased_alike(&draft.request)
+    }
+}
+
 impl Drop for QuestionSpeculation {
     fn drop(&mut self) {
         self.task.abort();
@@ -75,10 +82,11 @@ impl LiveSession {
         let Some(draft) = self.state.likely_next_question() else {
             return;
         };
-        let same = |s: &QuestionSpeculation| {
-            s.draft.number == draft.number && s.draft.request.phrased_alike(&draft.request)
-        };
-        if self.speculated_question.as_ref().is_some_and(same) {
+        if self
+            .speculated_question
+            .as_ref()
+            .is_some_and(|s| s.fits(&draft))
+        {
             return;
         }
         let Some(me) = self.me.clone() else { return };
@@ -106,9 +114,7 @@ impl LiveSession {
         let Some(speculation) = self.speculated_question.as_mut() else {
             return Offer::Nothing;
         };
-        let fits = speculation.draft.number == draft.number
-            && speculation.draft.request.phrased_alike(&draft.request);
-        if !fits {
+        if !speculation.fits(draft) {
             tracing::debug!(
                 speculated = ?speculation.draft.request,
                 asked = ?draft.request,
