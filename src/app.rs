@@ -44,6 +44,8 @@ pub struct App {
     pub tutor: TutorBoards,
     /// What can be started here (`GET /v1/catalog`).
     pub catalog: viva_protocol::catalog::Catalog,
+    /// How long a connection may send its session nothing before the session hibernates.
+    pub hibernate_after: Option<std::time::Duration>,
     next_connection_id: AtomicU64,
 }
 
@@ -73,6 +75,7 @@ impl App {
             metrics,
             tutor,
             catalog,
+            hibernate_after: None,
             next_connection_id: AtomicU64::new(1),
         }
     }
@@ -90,6 +93,7 @@ impl App {
             .connections
             .set_count(self.connections.open_connections());
         server.supervisors.set_count(self.directory.len());
+        server.hibernated.set_count(self.directory.hibernated());
         if let Some(speech) = &self.speech {
             metrics.speech.finals_waiting.set_count(speech.depth().0);
         }

@@ -127,11 +127,15 @@ fn parse_duration(
 }
 
 /// A `[voice]` pause that may be `"off"`: `None` when not set, `Some(None)` when off.
-fn optional_pause(key: &str, text: &Option<String>) -> anyhow::Result<Option<Option<Duration>>> {
+fn optional_duration(
+    section: &str,
+    key: &str,
+    text: &Option<String>,
+) -> anyhow::Result<Option<Option<Duration>>> {
     match text.as_deref() {
         None => Ok(None),
         Some("off") => Ok(Some(None)),
-        Some(text) => Ok(parse_duration("voice", key, Some(text))?.map(Some)),
+        Some(text) => Ok(parse_duration(section, key, Some(text))?.map(Some)),
     }
 }
 
@@ -178,12 +182,19 @@ pub struct ExamSection {
     pub follow_up_max_per_element: Option<u32>,
 }
 
+/// A session whose device sent nothing for this long hibernates: its actor stops, and the
+/// next event wakes it from its checkpoint.
+pub const DEFAULT_HIBERNATE_AFTER: Duration = Duration::from_secs(60);
+
 /// `[session]`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct SessionSection {
     /// For example `"24h"`.
     pub abandon_after: Option<String>,
+    /// How long a device may send nothing before its session hibernates, such as `"60s"`,
+    /// or `"off"`.
+    pub hibernate_after: Option<String>,
 }
 
 impl FileConfig {
@@ -299,12 +310,15 @@ impl FileConfig {
                 turns.thinking_pause_by_kind.insert(kind.clone(), pause);
             }
         }
-        if let Some(pause) = optional_pause("complete_answer_pause", &voice.complete_answer_pause)?
-        {
+        if let Some(pause) = optional_duration(
+            "voice",
+            "complete_answer_pause",
+            &voice.complete_answer_pause,
+        )? {
             turns.complete_answer_pause = pause;
         }
         let exam = &voice.complete_exam_answer_pause;
-        if let Some(pause) = optional_pause("complete_exam_answer_pause", exam)? {
+        if let Some(pause) = optional_duration("voice", "complete_exam_answer_pause", exam)? {
             turns.complete_exam_answer_pause = pause;
         }
         Ok(turns)
@@ -341,6 +355,14 @@ impl FileConfig {
         })
     }
 
+    /// How long a device may be idle before its session hibernates: the flag, else the
+    /// file, else [`DEFAULT_HIBERNATE_AFTER`]; `None` (`"off"`) never.
+    pub fn hibernate_after(&self, flag: Option<String>) -> anyhow::Result<Option<Duration>> {
+        let text = flag.or_else(|| self.session.hibernate_after.clone());
+        let after = optional_duration("session", "hibernate_after", &text)?;
+        Ok(after.unwrap_or(Some(DEFAULT_HIBERNATE_AFTER)))
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -361,6 +383,8 @@ pub struct Settings {
     pub auth_secret: Vec<u8>,
     pub plan_defaults: PlanDefaults,
     pub abandon_after: Duration,
+    /// How long a device may be idle before its session hibernates; `None`: never.
+    pub hibernate_after: Option<Duration>,
     /// Open connections, in all and per user.
     pub connections: Caps,
     pub limits: SessionLimits,
@@ -470,6 +494,20 @@ mod tests {
         let plan = config.plan_defaults().unwrap();
         assert_eq!((plan.full, plan.min, plan.bonus_max), (30, 5, 0));
         assert_eq!(config.abandon_after().unwrap(), Duration::from_secs(7200));
+        let after = |text: &str| {
+            let file: FileConfig =
+                toml::from_str(&format!("[session]\nhibernate_after = {text:?}"))?;
+            file.hibernate_after(None)
+        };
+        assert_eq!(after("5s").unwrap(), Some(Duration::from_secs(5)));
+        assert_eq!(after("off").unwrap(), None);
+        assert!(after("soon").is_err());
+        let none = FileConfig::default();
+        assert_eq!(
+            none.hibernate_after(None).unwrap(),
+            Some(DEFAULT_HIBERNATE_AFTER)
+        );
+        assert_eq!(none.hibernate_after(Some("off".into())).unwrap(), None);
         let bad: FileConfig = toml::from_str("[exam]\nmin = 10\nmax = 5").unwrap();
         assert!(bad.plan_defaults().is_err());
         assert!(

@@ -145,6 +145,10 @@ struct ServeArgs {
     /// How long a session lease lasts unrenewed, such as `10s`.
     #[arg(long, env = "VIVA_LEASE", value_parser = humantime::parse_duration)]
     lease: Option<Duration>,
+    /// How long a device may send nothing before its session hibernates (its actor stops;
+    /// the next event wakes it from its checkpoint), such as `60s`, or `off`.
+    #[arg(long, env = "VIVA_HIBERNATE_AFTER")]
+    hibernate_after: Option<String>,
     /// A whisper.cpp ggml model for spoken answers (default: `models/ggml-tiny.en.bin` in the
     /// data directory, if present; else text-only).
     #[arg(long, env = "VIVA_WHISPER_MODEL")]
@@ -304,6 +308,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         dev_mode: args.dev,
         plan_defaults: file.plan_defaults()?,
         abandon_after: file.abandon_after()?,
+        hibernate_after: file.hibernate_after(args.hibernate_after.clone())?,
         connections: file.connection_caps(args.max_connections, args.max_connections_per_user)?,
         limits: file.limits(),
         node_id: args.node_id.clone().unwrap_or_else(config::random_node_id),

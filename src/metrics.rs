@@ -21,6 +21,8 @@ pub struct ServerMetrics {
     pub connections: Gauge,
     /// Live user supervisors (read off the directory at each scrape).
     pub supervisors: Gauge,
+    /// Sessions hibernated on this node (read off the directory at each scrape).
+    pub hibernated: Gauge,
     /// Client events decoded, by type (frames that do not decode count only as errors).
     pub events_in: LabeledCounter,
     /// Server events sent, by type.
@@ -39,6 +41,7 @@ impl Default for ServerMetrics {
         ServerMetrics {
             connections: Gauge::default(),
             supervisors: Gauge::default(),
+            hibernated: Gauge::default(),
             events_in: LabeledCounter::new(ClientEvent::TYPES),
             events_out: LabeledCounter::new(ServerEvent::TYPES),
             errors: LabeledCounter::new(viva_protocol::ErrorCode::NAMES),
@@ -61,6 +64,12 @@ impl Series for ServerMetrics {
             "viva_supervisors",
             "Live user supervisors.",
             &self.supervisors,
+        );
+        gauge(
+            out,
+            "viva_sessions_hibernated",
+            "Sessions whose actor stopped while their device was idle; the next event wakes them.",
+            &self.hibernated,
         );
         let (events_in, events_out) = (&self.events_in, &self.events_out);
         labeled(

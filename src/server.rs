@@ -127,16 +127,19 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         limits: settings.limits,
         bus: storage.bus,
         new_sessions,
+        hibernation: Default::default(),
     };
     let directory = Directory::new(Arc::new(deps));
-    let app = Arc::new(App::new(
+    let mut app = App::new(
         directory,
         Authenticator::new(&settings.auth_secret, settings.dev_mode),
         ConnectionLimits::new(settings.connections),
         speech,
         metrics,
         (boards, catalog),
-    ));
+    );
+    app.hibernate_after = settings.hibernate_after;
+    let app = Arc::new(app);
     let listener = tokio::net::TcpListener::bind(settings.listen)
         .await
         .with_context(|| format!("binding {}", settings.listen))?;
@@ -284,9 +287,22 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
     })
 }
 
+/// Notices handled at once; the next waits for one of them to finish.
+const NOTICES_AT_ONCE: usize = 64;
+
+/// Hands each notice to its user's supervisor; a few at once, so one user's (which may wake
+/// a hibernated session) does not hold up the rest.
 async fn deliver_notices(app: Arc<App>, mut notices: mpsc::Receiver<Notice>) {
+    let at_once = Arc::new(tokio::sync::Semaphore::new(NOTICES_AT_ONCE));
     while let Some(notice) = notices.recv().await {
-        app.directory.deliver(notice).await;
+        let Ok(permit) = at_once.clone().acquire_owned().await else {
+            return;
+        };
+        let app = app.clone();
+        tokio::spawn(async move {
+            app.directory.deliver(notice).await;
+            drop(permit);
+        });
     }
 }
 

@@ -10,6 +10,7 @@ mod devices;
 mod distributed;
 mod exam_flow;
 mod harness;
+mod hibernation;
 mod isolation;
 mod judgement;
 mod llm_examiner;

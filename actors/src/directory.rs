@@ -7,7 +7,7 @@ use std::time::Duration;
 use dashmap::DashMap;
 use kameo::actor::{ActorRef, Spawn};
 
-use crate::supervisor::{Delivered, IsIdle, Retire, SupervisorDeps, UserSupervisor};
+use crate::supervisor::{Delivered, Retire, RetireIfIdle, SupervisorDeps, UserSupervisor};
 use viva_core::checkpoint::Notice;
 
 /// Capacity of each supervisor's mailbox.
@@ -49,16 +49,31 @@ impl Directory {
     }
 
     /// Hands a notice from another node to the user's supervisor, if the user has one here
-    /// (a user with no supervisor here has no device here to pause).
+    /// or a session hibernated here (a user with neither has no device here to pause).
+    /// Asked, once more of a fresh supervisor if that one had just retired, so a notice is
+    /// never dropped in a retiring supervisor's mailbox.
     pub async fn deliver(&self, notice: Notice) {
-        let supervisor = self
-            .supervisors
-            .get(notice.user_id())
-            .map(|entry| entry.value().clone());
-        if let Some(supervisor) = supervisor.filter(|s| s.is_alive()) {
-            // ignore: a supervisor that stopped meanwhile has no device left to pause.
-            let _ = supervisor.tell(Delivered(notice)).await;
+        let user_id = notice.user_id().to_owned();
+        for _ in 0..2 {
+            let here = self
+                .supervisors
+                .get(&user_id)
+                .map(|entry| entry.value().clone())
+                .filter(|s| s.is_alive());
+            let supervisor = match here {
+                Some(supervisor) => supervisor,
+                None if self.deps.hibernation.has_user(&user_id) => self.supervisor(&user_id),
+                None => return,
+            };
+            if supervisor.ask(Delivered(notice.clone())).await.is_ok() {
+                return;
+            }
         }
+    }
+
+    /// How many sessions are hibernated on this node.
+    pub fn hibernated(&self) -> usize {
+        self.deps.hibernation.len()
     }
 
     /// How many supervisors are live.
@@ -80,23 +95,39 @@ impl Directory {
             .collect();
         let mut retired = 0;
         for (user_id, supervisor) in candidates {
-            let idle = supervisor.ask(IsIdle).await.unwrap_or(true);
-            if idle
-                && self
-                    .supervisors
-                    .remove_if(&user_id, |_, s| s.id() == supervisor.id())
-                    .is_some()
-            {
-                // ignore: a supervisor that already stopped has nothing to retire.
-                let _ = supervisor.ask(Retire).await;
+            if self.retire_idle(&user_id, supervisor).await {
                 retired += 1;
             }
         }
         retired
     }
 
-    /// Retires every supervisor (sessions pause and checkpoint), waiting at most `timeout`.
+    /// Retires the user's supervisor if none of its sessions has a device attached (a
+    /// connection whose session just hibernated asks, so an idle user costs no actor).
+    pub async fn retire_if_idle(&self, user_id: &str) -> bool {
+        let supervisor = self.supervisors.get(user_id).map(|s| s.value().clone());
+        match supervisor {
+            Some(supervisor) => self.retire_idle(user_id, supervisor).await,
+            None => false,
+        }
+    }
+
+    async fn retire_idle(&self, user_id: &str, supervisor: ActorRef<UserSupervisor>) -> bool {
+        // A supervisor that already stopped is as good as retired.
+        let retired = supervisor.ask(RetireIfIdle).await.unwrap_or(true);
+        if retired {
+            self.supervisors
+                .remove_if(user_id, |_, s| s.id() == supervisor.id());
+        }
+        retired
+    }
+
+    /// Retires every supervisor (sessions, hibernated ones too, pause and checkpoint),
+    /// waiting at most `timeout`.
     pub async fn shutdown(&self, timeout: Duration) {
+        for user_id in self.deps.hibernation.users() {
+            self.supervisor(&user_id);
+        }
         let all: Vec<ActorRef<UserSupervisor>> =
             self.supervisors.iter().map(|e| e.value().clone()).collect();
         self.supervisors.clear();

@@ -6,6 +6,7 @@
 //! - [`session`]: `LiveSession`, the thin actor around a `viva_core::session::state::SessionState`.
 //! - [`supervisor`]: `UserSupervisor`, one per user: one active exam, device takeover, resume.
 //! - [`directory`]: user id → supervisor, with reaping and shutdown.
+//! - [`hibernation`]: what a node keeps of a session stopped while its device was idle.
 //! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
 //! - [`file_store`]: the embedded `CheckpointStore` — one JSON file per record.
 //! - [`link`]: the bounded outbound queue of one connection.
@@ -19,6 +20,7 @@
 
 pub mod directory;
 pub mod file_store;
+pub mod hibernation;
 pub mod link;
 pub mod metrics;
 pub mod new_sessions;

@@ -51,6 +51,10 @@ pub struct SessionMetrics {
     /// Questions phrased ahead while the candidate answered, by outcome when the next
     /// question came: `held` (asked as phrased) or `missed` (another question came).
     pub question_speculations: LabeledCounter,
+    /// Sessions that hibernated (stopped while their device was idle).
+    pub hibernations: Counter,
+    /// How long waking a hibernated session took (claim check, checkpoint read, restore).
+    pub wake_seconds: Histogram,
     /// Tutor turns and fallbacks.
     pub tutor: TutorMetrics,
 }
@@ -86,6 +90,8 @@ impl Default for SessionMetrics {
             spoken_answers_unclear: Counter::default(),
             whole_answer_pauses: Counter::default(),
             question_speculations: LabeledCounter::new(SPECULATION_OUTCOMES),
+            hibernations: Counter::default(),
+            wake_seconds: Histogram::default(),
             tutor: TutorMetrics::default(),
         }
     }
@@ -152,6 +158,19 @@ impl Series for SessionMetrics {
             "Questions a model phrased ahead while the candidate answered, by outcome.",
             "outcome",
             &self.question_speculations,
+        );
+        counter(
+            out,
+            "viva_hibernations_total",
+            "Sessions stopped while their device was idle, kept only as their checkpoint.",
+            &self.hibernations,
+        );
+        histogram(
+            out,
+            "viva_wake_seconds",
+            "Waking a hibernated session: claim check, checkpoint read and restore.",
+            "",
+            &self.wake_seconds,
         );
         labeled(
             out,

@@ -13,7 +13,8 @@ use viva_actors::session::{
     Command, CommandOutcome, Inspect, SessionCommand, SessionDeps, Transcribed,
 };
 use viva_actors::supervisor::{
-    Attached, ConnectionClosed, ResumeSession, Retire, SessionLimits, StartSession, SupervisorDeps,
+    Attached, ConnectionClosed, HibernateSession, ResumeSession, Retire, SessionLimits,
+    StartSession, SupervisorDeps, WakeSession,
 };
 use viva_blueprint::library::BlueprintLibrary;
 use viva_core::checkpoint::{
@@ -104,6 +105,7 @@ fn world_with_blueprints(
         limits: SessionLimits::default(),
         bus: Arc::new(LocalBus),
         new_sessions: NewSessionGate::new(switch.clone(), true),
+        hibernation: Default::default(),
     };
     World {
         directory: Directory::new(Arc::new(deps)),
@@ -1071,4 +1073,93 @@ async fn a_spoken_answer_after_the_time_limit_is_refused_and_the_assessment_comp
             .any(|e| matches!(e, ServerEvent::SessionCompleted(_))),
         "{after:?}"
     );
+}
+
+async fn hibernate(world: &World, user: &str, session_id: &str, connection_id: u64) -> bool {
+    let asked = HibernateSession {
+        session_id: session_id.into(),
+        connection_id,
+    };
+    world.directory.supervisor(user).ask(asked).await.unwrap()
+}
+
+async fn wake(world: &World, user: &str, session_id: &str, connection_id: u64) -> Attached {
+    let asked = WakeSession {
+        session_id: session_id.into(),
+        connection_id,
+    };
+    world.directory.supervisor(user).ask(asked).await.unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_session_hibernates_only_while_nothing_is_under_way_and_wakes_where_it_stood() {
+    let (gate, examiner) = gated_examiner();
+    let clock = Arc::new(ManualClock::at(1_700_000_000_000));
+    let world = world_with(Arc::new(MemoryStore::new()), clock, examiner.clone());
+    let (link, mut events) = device(1);
+    let Attached::Session {
+        session,
+        session_id,
+    } = start(&world, "alice", link).await
+    else {
+        panic!("refused")
+    };
+    assert!(
+        !hibernate(&world, "alice", &session_id, 1).await,
+        "still phrasing"
+    );
+    gate.add_permits(1);
+    assert_eq!(until_question(&mut events).await.number, 1);
+    let answer = |id: &str| Command {
+        connection_id: 1,
+        event_id: Some(id.into()),
+        command: SessionCommand::Answer(AnswerInput::Text("I don't know.".into())),
+    };
+    session.ask(answer("a1")).await.unwrap();
+    assert!(
+        !hibernate(&world, "alice", &session_id, 1).await,
+        "still assessing"
+    );
+    gate.add_permits(2);
+    assert_eq!(until_question(&mut events).await.number, 2);
+    assert!(
+        !hibernate(&world, "alice", &session_id, 2).await,
+        "not that device's"
+    );
+    assert!(hibernate(&world, "alice", &session_id, 1).await);
+    assert!(!session.is_alive() || session.ask(Inspect).await.is_err());
+    assert_eq!(world.metrics.hibernations.get(), 1);
+
+    let refused = wake(&world, "alice", &session_id, 2).await;
+    assert!(matches!(refused, Attached::Refused(r) if r.code == ErrorCode::SessionPaused));
+    let Attached::Session { session, .. } = wake(&world, "alice", &session_id, 1).await else {
+        panic!("not woken")
+    };
+    assert!(
+        drain(&mut events).is_empty(),
+        "the device hears nothing of it"
+    );
+    assert_eq!(
+        session.ask(answer("a2")).await.unwrap(),
+        CommandOutcome::Applied
+    );
+    gate.add_permits(2);
+    assert_eq!(until_assessment(&mut events).await, "q2");
+    assert_eq!(until_question(&mut events).await.number, 3);
+    assert_eq!(
+        session.ask(answer("a1")).await.unwrap(),
+        CommandOutcome::Repeated,
+        "what it acknowledged before it slept it still knows"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timed_assessment_stays_awake_for_its_time_limit() {
+    let world = assessment_world();
+    let (link, mut events) = device(1);
+    let Attached::Session { session_id, .. } = start_assessment(&world, "TIMED", link).await else {
+        panic!("refused")
+    };
+    until_question(&mut events).await;
+    assert!(!hibernate(&world, "alice", &session_id, 1).await);
 }

@@ -73,6 +73,7 @@ fn world() -> World {
         limits: SessionLimits::default(),
         bus: Arc::new(LocalBus),
         new_sessions: NewSessionGate::new(store.clone(), true),
+        hibernation: Default::default(),
     };
     World {
         directory: Directory::new(Arc::new(deps)),

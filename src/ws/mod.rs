@@ -12,6 +12,8 @@ mod writer;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::time::Instant;
+
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures_util::StreamExt;
 use kameo::actor::ActorRef;
@@ -21,7 +23,10 @@ use viva_actors::link::DeviceLink;
 use viva_actors::session::{
     Audio, AudioControl, Command, CommandOutcome, LiveSession, SessionCommand,
 };
-use viva_actors::supervisor::{Attached, ConnectionClosed, ResumeSession, StartSession};
+use viva_actors::supervisor::{
+    Attached, ConnectionClosed, HibernateSession, ResumeSession, StartSession, UserSupervisor,
+    WakeSession,
+};
 use viva_core::session::assessment::AnswerInput;
 use viva_protocol::client::{ClientEvent, SessionResume, SessionStart};
 use viva_protocol::server::Ack;
@@ -37,9 +42,13 @@ pub const CLIENT_TIMEOUT: Duration = Duration::from_secs(45);
 /// but over the protocol's own limits get a `frame_too_large` error and the connection lives.
 pub const HARD_FRAME_LIMIT: usize = 1024 * 1024;
 
+const UNAVAILABLE: &str = "the session service is unavailable; retry";
+
 /// The session this connection drives.
 struct AttachedSession {
-    session: ActorRef<LiveSession>,
+    session_id: String,
+    /// Its actor; `None` while it hibernates (the next event wakes it).
+    live: Option<ActorRef<LiveSession>>,
 }
 
 /// Per-connection state of the read loop.
@@ -48,6 +57,8 @@ struct Connection {
     user_id: String,
     link: DeviceLink,
     attached: Option<AttachedSession>,
+    /// When the client last sent an event for its session (pings do not count).
+    last_event: Instant,
     /// Audio frames refused for want of a speech model (one error per 100 frames is sent).
     audio_refused: u64,
 }
@@ -71,6 +82,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
         user_id,
         link,
         attached: None,
+        last_event: Instant::now(),
         audio_refused: 0,
     };
     tracing::info!(connection = connection_id, user = %connection.user_id, "connected");
@@ -79,9 +91,11 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
         let _ = farewell.send(goodbye);
     }
     close.cancel();
-    let supervisor = app.directory.supervisor(&connection.user_id);
-    // ignore: a stopped supervisor has no session holding this connection.
-    let _ = supervisor.tell(ConnectionClosed { connection_id }).await;
+    // Asked, not told: a supervisor retiring meanwhile cannot drop it (a hibernated session
+    // of this connection is paused like a live one).
+    connection
+        .ask_supervisor(|| ConnectionClosed { connection_id })
+        .await;
     // ignore: the writer ends on its own once the token is cancelled.
     let _ = writer.await;
     tracing::info!(connection = connection_id, "disconnected");
@@ -96,16 +110,23 @@ impl Connection {
         mut stream: futures_util::stream::SplitStream<WebSocket>,
         close: &CancellationToken,
     ) -> Option<CloseFrame> {
+        let mut last_frame = Instant::now();
         loop {
             let link = &self.link;
             let next = async {
                 link.room_for_replies().await;
-                tokio::time::timeout(CLIENT_TIMEOUT, stream.next()).await
+                tokio::time::timeout_at(last_frame + CLIENT_TIMEOUT, stream.next()).await
             };
+            let idle = self.hibernate_at();
             let frame = tokio::select! {
                 frame = next => frame,
                 _ = close.cancelled() => return None,
+                _ = sleep_until(idle) => {
+                    self.hibernate().await;
+                    continue;
+                }
             };
+            last_frame = Instant::now();
             match frame {
                 Err(_) => {
                     tracing::info!(connection = self.link.connection_id, "client timed out");
@@ -133,6 +154,7 @@ impl Connection {
     }
 
     async fn on_audio(&mut self, bytes: &[u8]) {
+        self.last_event = Instant::now();
         if bytes.len() > MAX_AUDIO_FRAME_BYTES {
             let message = format!(
                 "audio frame of {} bytes exceeds {MAX_AUDIO_FRAME_BYTES}",
@@ -140,13 +162,13 @@ impl Connection {
             );
             return self.send_error(ErrorCode::FrameTooLarge, message, None);
         }
-        let Some(attached) = &self.attached else {
+        if self.attached.is_none() {
             return self.send_error(
                 ErrorCode::NoActiveSession,
                 "audio needs a session; start or resume one",
                 None,
             );
-        };
+        }
         if !self.app.voice() {
             self.audio_refused += 1;
             if self.audio_refused % 100 == 1 {
@@ -167,7 +189,10 @@ impl Connection {
             connection_id: self.link.connection_id,
             samples,
         };
-        if let Err(err) = attached.session.tell(audio).try_send() {
+        let Some(session) = self.awake_session(None).await else {
+            return;
+        };
+        if let Err(err) = session.tell(audio).try_send() {
             if matches!(err, kameo::error::SendError::MailboxFull(_)) {
                 self.app.metrics.server.mailbox_full.inc();
             }
@@ -187,6 +212,9 @@ impl Connection {
             .events_in
             .inc(message.event.type_name());
         let event_id = message.event_id;
+        if !matches!(message.event, ClientEvent::Ping) {
+            self.last_event = Instant::now();
+        }
         match message.event {
             ClientEvent::Ping => self.send(ServerEvent::Pong),
             ClientEvent::SessionStart(start) => self.start(start, event_id).await,
@@ -211,20 +239,23 @@ impl Connection {
         }
     }
 
-    async fn audio_control(&self, event_id: Option<String>, commit: bool) {
-        let Some(attached) = &self.attached else {
+    async fn audio_control(&mut self, event_id: Option<String>, commit: bool) {
+        if self.attached.is_none() {
             return self.send_error(
                 ErrorCode::NoActiveSession,
                 "no session is attached to this connection",
                 event_id,
             );
+        }
+        let Some(session) = self.awake_session(event_id.as_deref()).await else {
+            return;
         };
         let control = AudioControl {
             connection_id: self.link.connection_id,
             event_id: event_id.clone(),
             commit,
         };
-        if attached.session.tell(control).await.is_err() {
+        if session.tell(control).await.is_err() {
             let message = "the session is no longer live here; resume it";
             self.send_error(ErrorCode::SessionPaused, message, event_id);
         }
@@ -264,34 +295,102 @@ impl Connection {
     }
 
     /// Asks the user's supervisor, once more with a fresh one if it had just stopped.
-    async fn ask_supervisor<M>(&self, make: impl Fn() -> M) -> Option<Attached>
+    async fn ask_supervisor<M, R>(&self, make: impl Fn() -> M) -> Option<R>
     where
         M: Send + 'static,
-        viva_actors::supervisor::UserSupervisor: kameo::message::Message<M, Reply = Attached>,
+        R: kameo::Reply<Ok = R, Error = kameo::error::Infallible, Value = R> + Send + 'static,
+        UserSupervisor: kameo::message::Message<M, Reply = R>,
     {
         for _ in 0..2 {
             let supervisor = self.app.directory.supervisor(&self.user_id);
             match supervisor.ask(make()).await {
-                Ok(attached) => return Some(attached),
+                Ok(reply) => return Some(reply),
                 Err(err) => tracing::warn!(user = %self.user_id, ?err, "supervisor unavailable"),
             }
         }
         None
     }
 
-    fn take_reply(&mut self, reply: Option<Attached>, event_id: Option<String>) {
+    /// When the attached session hibernates if the client sends it nothing more.
+    fn hibernate_at(&self) -> Option<Instant> {
+        let after = self.app.hibernate_after?;
+        self.attached.as_ref()?.live.as_ref()?;
+        Some(self.last_event + after)
+    }
+
+    /// The client has been idle: asks for its session to hibernate (it stays awake if
+    /// something is under way; then the next try is a whole idle period later).
+    async fn hibernate(&mut self) {
+        self.last_event = Instant::now();
+        let Some(session_id) = self.attached.as_ref().map(|a| a.session_id.clone()) else {
+            return;
+        };
+        let connection_id = self.link.connection_id;
+        let asked = self
+            .ask_supervisor(|| HibernateSession {
+                session_id: session_id.clone(),
+                connection_id,
+            })
+            .await;
+        if asked == Some(true)
+            && let Some(attached) = &mut self.attached
+        {
+            attached.live = None;
+            self.app.directory.retire_if_idle(&self.user_id).await;
+        }
+    }
+
+    /// The attached session's actor, woken if it hibernates. `None` when there is none: the
+    /// client has been told why (for `event_id`).
+    async fn awake_session(&mut self, event_id: Option<&str>) -> Option<ActorRef<LiveSession>> {
+        let attached = self.attached.as_ref()?;
+        if let Some(live) = &attached.live {
+            return Some(live.clone());
+        }
+        let session_id = attached.session_id.clone();
+        let connection_id = self.link.connection_id;
+        let reply = self
+            .ask_supervisor(|| WakeSession {
+                session_id: session_id.clone(),
+                connection_id,
+            })
+            .await;
+        let event_id = event_id.map(str::to_owned);
         match reply {
             Some(Attached::Session { session, .. }) => {
-                self.attached = Some(AttachedSession { session })
+                self.attached.as_mut()?.live = Some(session.clone());
+                Some(session)
+            }
+            Some(Attached::Refused(refusal)) => {
+                // Storage was out: it still hibernates, and a retry may wake it.
+                if refusal.code != ErrorCode::StorageUnavailable {
+                    self.attached = None;
+                }
+                self.send_error(refusal.code, refusal.message, event_id);
+                None
+            }
+            None => {
+                self.send_error(ErrorCode::Internal, UNAVAILABLE, event_id);
+                None
+            }
+        }
+    }
+
+    fn take_reply(&mut self, reply: Option<Attached>, event_id: Option<String>) {
+        match reply {
+            Some(Attached::Session {
+                session_id,
+                session,
+            }) => {
+                self.attached = Some(AttachedSession {
+                    session_id,
+                    live: Some(session),
+                })
             }
             Some(Attached::Refused(refusal)) => {
                 self.send_error(refusal.code, refusal.message, event_id)
             }
-            None => self.send_error(
-                ErrorCode::Internal,
-                "the session service is unavailable; retry",
-                event_id,
-            ),
+            None => self.send_error(ErrorCode::Internal, UNAVAILABLE, event_id),
         }
     }
 
@@ -300,19 +399,22 @@ impl Connection {
     }
 
     async fn command(&mut self, command: SessionCommand, event_id: Option<String>) {
-        let Some(attached) = &self.attached else {
+        if self.attached.is_none() {
             return self.send_error(
                 ErrorCode::NoActiveSession,
                 "no session is attached to this connection",
                 event_id,
             );
+        }
+        let Some(session) = self.awake_session(event_id.as_deref()).await else {
+            return;
         };
         let request = Command {
             connection_id: self.link.connection_id,
             event_id: event_id.clone(),
             command,
         };
-        match attached.session.ask(request).await {
+        match session.ask(request).await {
             Ok(CommandOutcome::Applied) => {}
             Ok(CommandOutcome::Repeated) => {
                 if let Some(event_id) = event_id {
@@ -332,5 +434,13 @@ impl Connection {
                 );
             }
         }
+    }
+}
+
+/// Sleeps until `at`; forever when there is no such time.
+async fn sleep_until(at: Option<Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }

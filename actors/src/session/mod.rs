@@ -30,6 +30,7 @@ use viva_core::session::state::{ExaminerReply, SessionState, StepContext, Work};
 mod admission;
 mod commit;
 mod examining;
+mod hibernate;
 mod messages;
 mod ownership;
 mod question_speculation;
@@ -41,6 +42,7 @@ mod voice_speculation;
 
 pub use examining::ExaminerReturned;
 use examining::phrase_streamed;
+pub use hibernate::{Hibernate, Rejoin};
 pub use messages::{
     AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
     SessionFinished, SessionView, Shutdown, TimeLimitCheck, Yield,

@@ -12,7 +12,16 @@ impl LiveSession {
         let check = AbandonCheck {
             epoch: self.pause_epoch,
         };
-        let wait = self.deps.abandon_after;
+        // A pause under way since before this actor (a woken session's) has less left.
+        let paused_for = self
+            .state
+            .life()
+            .paused_at_ms
+            .map_or(0, |since| self.now().saturating_sub(since));
+        let wait = self
+            .deps
+            .abandon_after
+            .saturating_sub(std::time::Duration::from_millis(paused_for));
         self.abandon_timer = Some(tell_after(actor_ref.downgrade(), wait, check));
     }
 

@@ -58,6 +58,9 @@ pub(super) struct Voice {
     /// Speculations started: numbers each, so the reply of one given up is not taken for
     /// a later one of the same turn.
     pub(super) speculations: u64,
+    /// Cloned into every decode job and its reply: more than one holder means a decode is
+    /// queued, running, or its reply not yet handled.
+    pub(super) decodes: Arc<()>,
 }
 
 impl Voice {
@@ -76,7 +79,19 @@ impl Voice {
             speculation: None,
             unsent_speculation: None,
             speculations: 0,
+            decodes: Arc::new(()),
         }
+    }
+
+    /// Nothing spoken is under way: no open turn, no decode out or reply unhandled, no
+    /// commit being decoded, no reading waiting for a "yes", no speculation.
+    pub(super) fn is_quiet(&self) -> bool {
+        !self.listener.in_turn()
+            && Arc::strong_count(&self.decodes) == 1
+            && self.committing.is_empty()
+            && self.confirming.is_none()
+            && self.speculation.is_none()
+            && self.unsent_speculation.is_none()
     }
 
     fn next_turn(&mut self) {
@@ -129,6 +144,8 @@ pub struct Transcribed {
     /// For a speculative decode: which speculation of the session it was.
     pub(super) speculation: u64,
     pub(super) result: Result<String, DecodeError>,
+    /// The voice's decode count, held until this reply is handled.
+    pub(super) _hold: Option<Arc<()>>,
 }
 
 impl Transcribed {
@@ -143,6 +160,7 @@ impl Transcribed {
             question_id: None,
             speculation: 0,
             result: Ok(text),
+            _hold: None,
         }
     }
 }
@@ -303,6 +321,7 @@ impl LiveSession {
         let voice = self.voice.as_ref()?;
         let me = self.me.clone()?;
         let speculation = voice.speculations;
+        let hold = Some(voice.decodes.clone());
         let abort = match kind {
             DecodeKind::Partial => voice.abort.clone(),
             DecodeKind::Final | DecodeKind::Speculative => Arc::new(AtomicBool::new(false)),
@@ -322,6 +341,7 @@ impl LiveSession {
                         question_id,
                         speculation,
                         result,
+                        _hold: hold,
                     };
                     // ignore: a session that stopped meanwhile has no turn to finish.
                     let _ = session.tell(done).blocking_send();

@@ -153,6 +153,7 @@ impl LiveSession {
                     question_id,
                     speculation: 0,
                     result: Ok(text),
+                    _hold: Some(voice.decodes.clone()),
                 })
             }
             Some(Err(_)) => {

@@ -104,7 +104,12 @@ pub struct ConnectionClosed {
 impl Message<ConnectionClosed> for UserSupervisor {
     type Reply = ();
 
-    async fn handle(&mut self, msg: ConnectionClosed, _: &mut Context<Self, ()>) {
+    async fn handle(&mut self, msg: ConnectionClosed, ctx: &mut Context<Self, ()>) {
+        let me = ctx.actor_ref().clone();
+        let connection_id = msg.connection_id;
+        // A hibernated session of the connection is woken to be paused like a live one.
+        self.wake_where(&me, |entry| entry.link.connection_id == connection_id)
+            .await;
         for session in self.sessions.values() {
             let detach = crate::session::Detach {
                 connection_id: msg.connection_id,
@@ -213,14 +218,17 @@ impl UserSupervisor {
     }
 }
 
-/// Whether the supervisor can be retired: no session has a device attached.
+/// Retire if idle — no session has a device attached — in one step, so nothing can attach a
+/// device between the check and the stop: live sessions pause and checkpoint, and the
+/// supervisor stops (sessions hibernated here stay so). Replies whether it retired; a message
+/// that arrives after is refused (`ActorNotRunning`) and its sender asks a fresh supervisor.
 #[derive(Debug)]
-pub struct IsIdle;
+pub struct RetireIfIdle;
 
-impl Message<IsIdle> for UserSupervisor {
+impl Message<RetireIfIdle> for UserSupervisor {
     type Reply = bool;
 
-    async fn handle(&mut self, _: IsIdle, _: &mut Context<Self, bool>) -> bool {
+    async fn handle(&mut self, _: RetireIfIdle, ctx: &mut Context<Self, bool>) -> bool {
         for session in self.sessions.values() {
             if let Ok(view) = session.ask(Inspect).await
                 && view.connection_id.is_some()
@@ -228,11 +236,15 @@ impl Message<IsIdle> for UserSupervisor {
                 return false;
             }
         }
+        self.shut_down_sessions().await;
+        ctx.stop();
         true
     }
 }
 
-/// Stop every session (each pauses and checkpoints), then stop.
+/// Stop every session, those hibernated here included (each is woken, pauses and
+/// checkpoints, so its device hears of it as a live one's does), then stop: the node is
+/// shutting down.
 #[derive(Debug)]
 pub struct Retire;
 
@@ -240,12 +252,20 @@ impl Message<Retire> for UserSupervisor {
     type Reply = ();
 
     async fn handle(&mut self, _: Retire, ctx: &mut Context<Self, ()>) {
+        let me = ctx.actor_ref().clone();
+        self.wake_where(&me, |_| true).await;
+        self.shut_down_sessions().await;
+        ctx.stop();
+    }
+}
+
+impl UserSupervisor {
+    async fn shut_down_sessions(&mut self) {
         for session in self.sessions.values() {
             // ignore: a session that already stopped has already checkpointed.
             let _ = session.ask(Shutdown).await;
         }
         self.sessions.clear();
-        ctx.stop();
     }
 }
 
@@ -256,17 +276,19 @@ pub struct Delivered(pub Notice);
 impl Message<Delivered> for UserSupervisor {
     type Reply = ();
 
-    async fn handle(&mut self, Delivered(notice): Delivered, _: &mut Context<Self, ()>) {
+    async fn handle(&mut self, Delivered(notice): Delivered, ctx: &mut Context<Self, ()>) {
+        let me = ctx.actor_ref().clone();
         match notice {
             Notice::Moved {
                 session_id, token, ..
             } => {
-                if let Some(session) = self.sessions.get(&session_id) {
+                // A hibernated session is told by its wake, which finds the newer claim.
+                if let Some(session) = self.awake_session(&session_id, &me).await {
                     // ignore: a stopped session holds nothing to evict.
                     let _ = session.tell(Evict { token }).await;
                 }
             }
-            Notice::Yield { .. } => self.yield_to_stored_active().await,
+            Notice::Yield { .. } => self.yield_to_stored_active(&me).await,
         }
     }
 }
@@ -274,11 +296,14 @@ impl Message<Delivered> for UserSupervisor {
 impl UserSupervisor {
     /// Pauses every session here with a device attached that is not the user's active exam
     /// as the store has it now (the notice may be older than a later takeover).
-    async fn yield_to_stored_active(&mut self) {
+    async fn yield_to_stored_active(&mut self, me: &kameo::actor::ActorRef<Self>) {
         if self.refresh_record().await.is_err() {
             return;
         }
         let active = self.record.active_session.clone();
+        let inactive = |id: &str| active.as_deref() != Some(id);
+        self.wake_where(me, |entry| inactive(&entry.session_id))
+            .await;
         for (session_id, session) in &self.sessions {
             if active.as_deref() == Some(session_id.as_str()) {
                 continue;

@@ -26,15 +26,17 @@ use viva_core::session::snapshot::parse_scores;
 use viva_core::session::state::SessionState;
 use viva_core::session::transitions::NewExam;
 
+mod hibernation;
 mod messages;
 mod record;
 mod takeover;
 mod tutoring;
 
 pub use crate::session::SessionFinished;
+pub use hibernation::{HibernateSession, WakeSession};
 pub use messages::{
-    ConnectionClosed, Delivered, IsIdle, ListSessions, ReadResult, ResultLookup, ResumeSession,
-    Retire, StartSession,
+    ConnectionClosed, Delivered, ListSessions, ReadResult, ResultLookup, ResumeSession, Retire,
+    RetireIfIdle, StartSession,
 };
 
 /// Capacity of each session actor's mailbox.
@@ -56,6 +58,8 @@ pub struct SupervisorDeps {
     pub bus: Arc<dyn NodeBus>,
     /// The operator's switch for new sessions, asked before each new start.
     pub new_sessions: crate::new_sessions::NewSessionGate,
+    /// The sessions hibernated on this node (shared by every user's supervisor).
+    pub hibernation: Arc<crate::hibernation::Hibernation>,
 }
 
 /// Per-user limits on sessions; exceeding one is refused with `rate_limited`.

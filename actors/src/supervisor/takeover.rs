@@ -6,6 +6,7 @@ use viva_protocol::ErrorCode;
 use viva_protocol::Mode;
 use viva_protocol::server::SessionStatus;
 
+use super::hibernation::WakeFailure;
 use super::messages::{ResumeSession, StartSession};
 use super::record::{label_session, note_session, note_start_event, take_active};
 use super::tutoring::refuse_tutoring_during_evaluation;
@@ -26,11 +27,11 @@ fn unavailable(what: &str) -> Refusal {
 }
 
 impl UserSupervisor {
-    fn key(&self, session_id: &str) -> SessionKey {
+    pub(super) fn key(&self, session_id: &str) -> SessionKey {
         SessionKey::new(&self.user_id, session_id)
     }
 
-    fn node_id(&self) -> &str {
+    pub(super) fn node_id(&self) -> &str {
         &self.deps.session.node_id
     }
 
@@ -47,7 +48,7 @@ impl UserSupervisor {
             })
     }
 
-    fn spawn_session(
+    pub(super) fn spawn_session(
         &mut self,
         state: SessionState,
         claim: Ownership,
@@ -64,13 +65,19 @@ impl UserSupervisor {
         session
     }
 
-    /// Pauses the device of the previous active exam: here if its session lives here, else
-    /// by a notice to the node that held it.
-    async fn yield_previous(&self, previous: Option<Holder>, taker: &DeviceLink, keep: &str) {
+    /// Pauses the device of the previous active exam: here if its session lives (or
+    /// hibernates) here, else by a notice to the node that held it.
+    async fn yield_previous(
+        &mut self,
+        previous: Option<Holder>,
+        taker: &DeviceLink,
+        keep: &str,
+        me: &ActorRef<Self>,
+    ) {
         let Some(Holder { session_id, node }) = previous else {
             return;
         };
-        if let Some(session) = self.sessions.get(&session_id).filter(|s| s.is_alive()) {
+        if let Some(session) = self.awake_session(&session_id, me).await {
             let yielding = Yield {
                 taker_connection_id: Some(taker.connection_id),
                 same_session: session_id == keep,
@@ -117,7 +124,8 @@ impl UserSupervisor {
                 previous
             })
             .await?;
-        self.yield_previous(previous, &msg.link, &session_id).await;
+        self.yield_previous(previous, &msg.link, &session_id, me)
+            .await;
         let claim = self
             .claim(&session_id, ClaimKind::Create)
             .await?
@@ -174,6 +182,14 @@ impl UserSupervisor {
         if let Some(session) = self.sessions.get(session_id).filter(|s| s.is_alive()) {
             return Ok(session.clone());
         }
+        if let Some(entry) = self.deps.hibernation.take(&self.user_id, session_id) {
+            match self.wake(entry, me).await {
+                Ok(session) => return Ok(session),
+                // Taken by a newer claim while it slept: claim it back, as for any resume.
+                Err(WakeFailure::Moved) => {}
+                Err(failure) => return Err(failure.refusal()),
+            }
+        }
         let claim = self
             .claim(session_id, ClaimKind::Adopt)
             .await?
@@ -219,7 +235,8 @@ impl UserSupervisor {
             let previous = self
                 .update_record(|record| take_active(record, &session_id, &node))
                 .await?;
-            self.yield_previous(previous, &msg.link, &session_id).await;
+            self.yield_previous(previous, &msg.link, &session_id, me)
+                .await;
         }
         let attach = Attach {
             link: msg.link,
