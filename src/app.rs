@@ -184,10 +184,11 @@ pub(crate) fn authenticate(
     })
 }
 
-/// Each socket's read buffer. axum's default, 128 KiB, is reserved per connection and was
-/// most of an idle session's memory (docs/benchmarks.md); frames larger than this still
-/// arrive whole, in more reads.
-const READ_BUFFER: usize = 4 * 1024;
+/// Each socket's read buffer, kept for the connection's life. axum's default, 128 KiB, was
+/// most of an idle session's memory, and 4 KiB still a quarter of a hibernated one's
+/// (docs/benchmarks.md). Events are a few hundred bytes; a larger frame (an audio frame is
+/// 1,280) still arrives whole, the buffer growing to hold it.
+const READ_BUFFER: usize = 1024;
 
 async fn websocket(
     State(app): State<Arc<App>>,

@@ -38,7 +38,9 @@ use std::time::Duration;
 use clap::{Parser, Subcommand};
 
 /// mimalloc, not glibc's malloc: under load, glibc's allocator took 24–32 % of the server's
-/// CPU (perf, docs/benchmarks.md).
+/// CPU (perf, docs/benchmarks.md). The `system-allocator` feature keeps glibc's, which heap
+/// profilers such as heaptrack can see into.
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

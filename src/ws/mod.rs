@@ -92,10 +92,8 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
     }
     close.cancel();
     // Asked, not told: a supervisor retiring meanwhile cannot drop it (a hibernated session
-    // of this connection is paused like a live one).
-    connection
-        .ask_supervisor(|| ConnectionClosed { connection_id })
-        .await;
+    // of this connection is paused like a live one). Boxed like a frame's handling.
+    Box::pin(connection.ask_supervisor(|| ConnectionClosed { connection_id })).await;
     // ignore: the writer ends on its own once the token is cancelled.
     let _ = writer.await;
     tracing::info!(connection = connection_id, "disconnected");
@@ -122,7 +120,7 @@ impl Connection {
                 frame = next => frame,
                 _ = close.cancelled() => return None,
                 _ = sleep_until(idle) => {
-                    self.hibernate().await;
+                    Box::pin(self.hibernate()).await;
                     continue;
                 }
             };
@@ -137,8 +135,10 @@ impl Connection {
                     return close::for_read_error(err);
                 }
                 Ok(None) | Ok(Some(Ok(Message::Close(_)))) => return None,
-                Ok(Some(Ok(Message::Text(text)))) => self.on_text(text.as_str()).await,
-                Ok(Some(Ok(Message::Binary(audio)))) => self.on_audio(&audio).await,
+                // Boxed: the handling of a frame (actor asks and all) is allocated while it
+                // runs, not kept in every idle connection's task.
+                Ok(Some(Ok(Message::Text(text)))) => Box::pin(self.on_text(text.as_str())).await,
+                Ok(Some(Ok(Message::Binary(audio)))) => Box::pin(self.on_audio(&audio)).await,
                 Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
             }
         }

@@ -193,6 +193,30 @@ async fn wait_turn(pace: Pace, due: &mut tokio::time::Instant, end: Instant) {
     }
 }
 
+/// A server lets a client go after 45 s without a frame; a browser answers its heartbeat
+/// pings, and a user thinking this long sends a `ping` event instead (which, unlike an
+/// answer, lets an idle session hibernate).
+const KEEP_ALIVE: Duration = Duration::from_secs(20);
+
+/// Waits for `turn`, with a `ping` every [`KEEP_ALIVE`]. A ping that fails stops the pinging
+/// and nothing else: the next step finds the socket lost, as it would have.
+async fn keep_alive_until(turn: impl std::future::Future<Output = ()>, socket: &mut Socket) {
+    let mut turn = std::pin::pin!(turn);
+    let mut alive = true;
+    loop {
+        tokio::select! {
+            _ = &mut turn => return,
+            _ = tokio::time::sleep(KEEP_ALIVE), if alive => {
+                let pinged = async {
+                    send(socket, json!({"type": "ping"})).await?;
+                    wait_for(socket, &["pong"]).await
+                };
+                alive = pinged.await.is_ok();
+            }
+        }
+    }
+}
+
 /// One exam from start to result, audited.
 async fn exam(
     spec: &UserSpec,
@@ -205,7 +229,7 @@ async fn exam(
     let mut acked = Vec::new();
     let mut completed = false;
     while !completed && Instant::now() < spec.end {
-        wait_turn(spec.pace, due, spec.end).await;
+        keep_alive_until(wait_turn(spec.pace, due, spec.end), &mut live.socket).await;
         if Instant::now() >= spec.end {
             break;
         }
