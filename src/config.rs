@@ -90,7 +90,7 @@ pub struct RedisSection {
     /// The URLs are cluster seeds.
     #[serde(default)]
     pub cluster: bool,
-    /// Session lease, such as `"10s"`.
+    /// How long a node's lease on a session lasts after its last write, such as `"24h"`.
     pub lease: Option<String>,
     /// How long open (active or paused) sessions are kept after their last write.
     pub keep_open: Option<String>,
@@ -182,6 +182,11 @@ pub struct ExamSection {
     pub follow_up_max_per_element: Option<u32>,
 }
 
+/// How long a node's lease on a session lasts after its last write, claim or hibernation.
+/// It only tells other nodes where to send a notice, and a node that stops drops its leases,
+/// so it may be long: as long as a paused session is kept.
+pub const DEFAULT_LEASE: Duration = Duration::from_secs(24 * 3600);
+
 /// A session whose device sent nothing for this long hibernates: its actor stops, and the
 /// next event wakes it from its checkpoint.
 pub const DEFAULT_HIBERNATE_AFTER: Duration = Duration::from_secs(60);
@@ -256,10 +261,10 @@ impl FileConfig {
         Ok(caps)
     }
 
-    /// The session lease: the flag, else the file, else 10 s.
+    /// The session lease: the flag, else the file, else [`DEFAULT_LEASE`].
     pub fn lease(&self, flag: Option<Duration>) -> anyhow::Result<Duration> {
         let from_file = parse_duration("redis", "lease", self.redis.lease.as_deref())?;
-        let lease = flag.or(from_file).unwrap_or(Duration::from_secs(10));
+        let lease = flag.or(from_file).unwrap_or(DEFAULT_LEASE);
         if lease < Duration::from_millis(300) {
             bail!("the session lease must be at least 300ms, got {lease:?}");
         }
@@ -390,7 +395,7 @@ pub struct Settings {
     pub limits: SessionLimits,
     /// This node's id: lease owner and notice address.
     pub node_id: String,
-    /// How long a session lease lasts unrenewed.
+    /// How long a node's lease on a session lasts after its last write.
     pub lease: Duration,
     /// Redis storage; `None` for the embedded file store.
     pub redis: Option<RedisSettings>,
@@ -535,7 +540,7 @@ mod tests {
     fn redis_settings_from_flags_or_file() {
         let none = FileConfig::default();
         assert!(none.redis(Vec::new(), false).unwrap().is_none());
-        assert_eq!(none.lease(None).unwrap(), Duration::from_secs(10));
+        assert_eq!(none.lease(None).unwrap(), DEFAULT_LEASE);
         assert!(none.lease(Some(Duration::from_millis(10))).is_err());
         let file: FileConfig = toml::from_str(
             "[redis]\nurls = [\"redis://a/\", \"redis://b/\"]\ncluster = true\nlease = \"4s\"\nkeep_completed = \"90days\"",

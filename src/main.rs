@@ -144,7 +144,8 @@ struct ServeArgs {
     /// This node's id among the nodes sharing one Redis (default: random).
     #[arg(long, env = "VIVA_NODE_ID")]
     node_id: Option<String>,
-    /// How long a session lease lasts unrenewed, such as `10s`.
+    /// How long a node's lease on a session lasts after its last write (it tells other nodes
+    /// where to send a notice), such as `24h`.
     #[arg(long, env = "VIVA_LEASE", value_parser = humantime::parse_duration)]
     lease: Option<Duration>,
     /// How long a device may send nothing before its session hibernates (its actor stops;

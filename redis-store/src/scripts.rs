@@ -25,8 +25,9 @@ return reply
     )
 });
 
-/// Write a checkpoint. KEYS: meta, turns, user. ARGV: token, version, head, turns_from,
-/// live (1/0), session id, ttl ms (0: none), then the turns from `turns_from` on.
+/// Write a checkpoint. KEYS: meta, turns, user, lease. ARGV: token, version, head,
+/// turns_from, live (1/0), session id, ttl ms (0: none), lease node ('' for none), lease ms,
+/// then the turns from `turns_from` on. A write extends the writer's lease.
 /// Returns `ok`, `fenced` (another claim), `stale` (an older version) or `inactive`.
 pub static SAVE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
@@ -45,11 +46,12 @@ if from == 0 then
 else
   redis.call('LTRIM', KEYS[2], 0, from - 1)
 end
-if #ARGV > 7 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 8)) end
+if #ARGV > 9 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10)) end
 local ttl = tonumber(ARGV[7])
 for i = 1, 2 do
   if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
 end
+if ARGV[8] ~= '' then redis.call('SET', KEYS[4], ARGV[8], 'PX', ARGV[9]) end
 return 'ok'
 ",
     )

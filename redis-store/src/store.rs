@@ -152,13 +152,16 @@ impl RedisStore {
             .key(&keys.meta)
             .key(&keys.turns)
             .key(&keys.user)
+            .key(&keys.lease)
             .arg(write.token)
             .arg(checkpoint.version)
             .arg(codec::encode_head(checkpoint))
             .arg(write.turns_from)
             .arg(u8::from(write.live))
             .arg(&key.session_id)
-            .arg(ttl);
+            .arg(ttl)
+            .arg(write.lease.map_or("", |lease| lease.node))
+            .arg(write.lease.map_or(0, |lease| lease.ms));
         for turn in checkpoint.transcript.iter().skip(write.turns_from) {
             invocation.arg(codec::encode_turn(turn));
         }

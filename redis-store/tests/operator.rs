@@ -63,6 +63,7 @@ async fn put_session(store: &RedisStore, user: &str, session: &str, turns: usize
         token: claim.token,
         turns_from: 0,
         live: false,
+        lease: None,
     };
     store.save_session(&key, write).await.expect("save");
 }

@@ -61,6 +61,7 @@ fn write<'a>(checkpoint: &'a SessionCheckpoint, token: u64, turns_from: usize) -
         token,
         turns_from,
         live: false,
+        lease: None,
     }
 }
 
@@ -120,6 +121,40 @@ async fn a_newer_claim_fences_the_older_owner_and_returns_every_acked_write() {
             .unwrap()
     );
     assert_eq!(store.load_session(&key).await.unwrap().as_ref(), Some(&v1));
+}
+
+#[tokio::test]
+async fn a_write_extends_its_nodes_lease_so_a_later_claim_knows_whom_to_tell() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let short = 200;
+    let first = store
+        .claim_session(&key, "one", ClaimKind::Create, short)
+        .await
+        .unwrap()
+        .unwrap();
+    tokio::time::sleep(std::time::Duration::from_millis(2 * short)).await;
+    let v1 = checkpoint(&key, 1, vec![turn(1, Some("yes"))]);
+    let lease = viva_core::checkpoint::Lease {
+        node: "one",
+        ms: LEASE_MS,
+    };
+    let extending = SessionWrite {
+        lease: Some(lease),
+        ..write(&v1, first.token, 0)
+    };
+    store.save_session(&key, extending).await.unwrap();
+    let second = store
+        .claim_session(&key, "two", ClaimKind::Adopt, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        second.previous_owner.as_deref(),
+        Some("one"),
+        "the claim's lease had run out; the write renewed it"
+    );
 }
 
 #[tokio::test]
@@ -199,6 +234,7 @@ async fn a_live_checkpoint_needs_the_session_to_be_the_users_active_one() {
     let live = checkpoint(&key, 1, Vec::new());
     let attempt = SessionWrite {
         live: true,
+        lease: None,
         ..write(&live, claim.token, 0)
     };
     let refused = store.save_session(&key, attempt).await;

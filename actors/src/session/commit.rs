@@ -10,7 +10,7 @@ use viva_protocol::{ErrorCode, ServerMessage};
 
 use super::LiveSession;
 use crate::timer::tell_after;
-use viva_core::checkpoint::{SessionWrite, StoreError};
+use viva_core::checkpoint::{Lease, SessionWrite, StoreError};
 use viva_core::session::admission::Durability;
 use viva_core::session::snapshot::checkpoint_of;
 
@@ -57,6 +57,10 @@ impl LiveSession {
             token: self.claim.token,
             turns_from: self.claim.stored_turns.saturating_sub(1),
             live: self.state.life().phase.live().is_some(),
+            lease: Some(Lease {
+                node: &self.deps.node_id,
+                ms: self.deps.lease.as_millis() as u64,
+            }),
         };
         let started = std::time::Instant::now();
         let saved = self.deps.store.save_session(&self.claim.key, write).await;

@@ -3,8 +3,8 @@
 //!
 //! A session stops only when nothing would be lost: its state is stored (no write held), no
 //! examiner call or spoken turn is under way, no decode is out, and no timer but the lease's
-//! would fire (an assessment's time limit keeps it awake). Its lease is renewed for as long
-//! as a paused session may wait, so a claim elsewhere still sends this node its notice.
+//! would fire (an assessment's time limit keeps it awake). Its lease is renewed as it stops,
+//! so a claim elsewhere still sends this node its notice.
 
 use kameo::message::{Context, Message};
 
@@ -80,10 +80,10 @@ impl LiveSession {
             && self.voice.as_ref().is_none_or(|voice| voice.is_quiet())
     }
 
-    /// Renews the lease for as long as a paused session lives, so notices of a claim
-    /// elsewhere still reach this node; false (stay awake) if it could not be renewed.
+    /// Renews the lease, so notices of a claim elsewhere still reach this node while the
+    /// session sleeps; false (stay awake) if it could not be renewed.
     async fn hold_lease_asleep(&mut self) -> bool {
-        let asleep_ms = self.deps.abandon_after.as_millis() as u64;
+        let asleep_ms = self.deps.lease.as_millis() as u64;
         let key = &self.claim.key;
         let node = &self.deps.node_id;
         let renewed = self

@@ -2,8 +2,8 @@
 //! thin: each feeds the `SessionState`, writes a checkpoint at every committed boundary, and
 //! only then sends what the state queued (so every `ack` follows a durable write).
 //!
-//! The actor holds its session by a claim (a fencing token, see `checkpoint`): it renews the
-//! lease while it lives, and stops as soon as a write or renewal shows a newer claim.
+//! The actor holds its session by a claim (a fencing token, see `checkpoint`); each write
+//! extends its node's lease, and it stops as soon as a write or a notice shows a newer claim.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -47,7 +47,7 @@ pub use messages::{
     AbandonCheck, Attach, Begin, Command, CommandOutcome, Detach, Inspect, SessionCommand,
     SessionFinished, SessionView, Shutdown, TimeLimitCheck, Yield,
 };
-pub use ownership::{Evict, RenewLease, RetryCommit};
+pub use ownership::{Evict, RetryCommit};
 use question_speculation::Offer;
 pub use question_speculation::QuestionSpeculated;
 pub use voice::{Audio, AudioControl, Transcribed, VoiceTick};
@@ -68,7 +68,8 @@ pub struct SessionDeps {
     pub abandon_after: Duration,
     /// This server node's id, as lease owner and notice address.
     pub node_id: String,
-    /// How long a session lease lasts unrenewed; the actor renews it every third of that.
+    /// How long a node's lease on a session lasts after its last write (or its claim, or
+    /// its hibernation): while it lasts, a claim elsewhere tells this node.
     pub lease: Duration,
     /// Speech to text; `None` runs text-only (audio gets `voice_unavailable`).
     pub speech: Option<Arc<dyn viva_core::voice::SpeechToText>>,
@@ -98,8 +99,6 @@ pub struct LiveSession {
     abandon_timer: Option<Timer>,
     /// The time-limit timer of an assessment.
     deadline_timer: Option<Timer>,
-    /// Renews the lease while the actor lives.
-    lease_timer: Option<Timer>,
     /// Retries a failed checkpoint with backoff.
     retry_timer: Option<Timer>,
     /// The wait before the next retry of a held write.
@@ -177,7 +176,6 @@ impl Actor for LiveSession {
         state.me = Some(me.downgrade());
         state.counted_phase = state.state.life().phase;
         state.deps.metrics.sessions_in(state.counted_phase).inc();
-        state.start_lease_timer();
         Ok(state)
     }
 
@@ -193,7 +191,6 @@ impl Actor for LiveSession {
         // Dropping a timer cancels it.
         self.abandon_timer = None;
         self.deadline_timer = None;
-        self.lease_timer = None;
         self.retry_timer = None;
         self.deps.metrics.sessions_in(self.counted_phase).dec();
         Ok(())
@@ -226,7 +223,6 @@ impl LiveSession {
             pause_epoch: 0,
             abandon_timer: None,
             deadline_timer: None,
-            lease_timer: None,
             retry_timer: None,
             retry_wait: commit::RETRY_FIRST,
             claim,

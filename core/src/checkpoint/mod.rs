@@ -119,6 +119,18 @@ pub struct SessionWrite<'a> {
     /// The session is live (neither paused nor finished): a store shared between nodes
     /// refuses it unless the session is its user's active one (`StoreError::NotActive`).
     pub live: bool,
+    /// The writing node's lease on the session, extended by the write (a store shared
+    /// between nodes keeps it, so a claim elsewhere knows which node to tell).
+    pub lease: Option<Lease<'a>>,
+}
+
+/// A node's lease on a session: which node holds it, and for how long after this.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Lease<'a> {
+    /// The node.
+    pub node: &'a str,
+    /// How long the lease lasts, ms.
+    pub ms: u64,
 }
 
 /// Where checkpoints and user records live. Implementations must make a completed write

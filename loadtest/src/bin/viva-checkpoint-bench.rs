@@ -175,6 +175,7 @@ impl Bench {
                     token,
                     turns_from,
                     live: false,
+                    lease: None,
                 };
                 store.save_session(&key, write).await
             }

@@ -123,6 +123,20 @@ pub async fn run(options: &Options) -> Result<RunResult, RunError> {
     Ok(result)
 }
 
+/// Steps that begin this close to the run's end are not measured: the users' ending (each
+/// ends its exam and reads its result, all at once) is a burst no steady load has.
+pub const MEASURE_TAIL: Duration = Duration::from_secs(1);
+
+/// When measured steps must have begun by: [`MEASURE_TAIL`] before `end`, unless the run is
+/// too short to spare it.
+fn measure_until(end: Instant, duration: Duration) -> Instant {
+    if duration > 4 * MEASURE_TAIL {
+        end - MEASURE_TAIL
+    } else {
+        end
+    }
+}
+
 /// The ping baseline, on the first node, for as long as the users run.
 fn spawn_probe(options: &Options, urls: &[String]) -> tokio::task::JoinHandle<Recorder> {
     let started = Instant::now();
@@ -135,7 +149,8 @@ fn spawn_probe(options: &Options, urls: &[String]) -> tokio::task::JoinHandle<Re
     let user = format!("lt-{}-probe", options.seed);
     let auth = user::auth_query(options.token_for(&user).as_deref(), &user);
     let base = urls.first().cloned().unwrap_or_default();
-    tokio::spawn(probe::run(base, auth, measure_from, end))
+    let window = measure_from..measure_until(end, options.duration);
+    tokio::spawn(probe::run(base, auth, window, end))
 }
 
 fn clips_for(options: &Options) -> Result<Vec<Clip>, RunError> {
@@ -196,6 +211,7 @@ fn user_spec(options: &Options, index: usize, end: Instant) -> UserSpec {
         } else {
             end - options.duration - options.ramp_up
         },
+        measure_until: measure_until(end, options.duration),
         every: options.every.max(1),
         task: options.task.clone(),
         assessment: options.assessment.clone(),
@@ -243,5 +259,12 @@ mod tests {
         assert_eq!(rotate(&urls, 0)[0], "a");
         assert_eq!(rotate(&urls, 4), ["b", "c", "a"]);
         assert!(rotate(&[], 3).is_empty());
+    }
+
+    #[test]
+    fn the_last_second_of_a_run_is_not_measured_unless_the_run_is_short() {
+        let end = Instant::now() + Duration::from_secs(100);
+        assert_eq!(measure_until(end, Duration::from_secs(60)), end - MEASURE_TAIL);
+        assert_eq!(measure_until(end, Duration::from_secs(3)), end);
     }
 }

@@ -14,10 +14,15 @@ use crate::ws::{connect_url, send, wait_for};
 /// Time between pings.
 const EVERY: Duration = Duration::from_millis(100);
 
-/// Pings `base` as `user` (development mode) or with `token` from `measure_from` until
-/// `end`; a lost connection is reopened (the chaos scenario kills nodes), at most once per
+/// Pings `base` as `user` (development mode) or with `token` until `end`, recording the pings
+/// begun within `measured`; a lost connection is reopened (the chaos scenario kills nodes), at most once per
 /// ping period.
-pub async fn run(base: String, auth: String, measure_from: Instant, end: Instant) -> Recorder {
+pub async fn run(
+    base: String,
+    auth: String,
+    measured: std::ops::Range<Instant>,
+    end: Instant,
+) -> Recorder {
     let mut recorder = Recorder::new();
     let url = format!("{base}/v1/ws?{auth}");
     let mut seq = 0_u64;
@@ -38,7 +43,7 @@ pub async fn run(base: String, auth: String, measure_from: Instant, end: Instant
             if wait_for(&mut socket, &["pong"]).await.is_err() {
                 break;
             }
-            if began >= measure_from {
+            if measured.contains(&began) {
                 recorder.record(Step::Ping, began.elapsed());
             }
         }

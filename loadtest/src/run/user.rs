@@ -86,6 +86,9 @@ pub struct UserSpec {
     pub end: Instant,
     /// Latencies are recorded from this moment (the end of the ramp-up, or the start).
     pub measure_from: Instant,
+    /// ...of steps that began before this moment ([`MEASURE_TAIL`] before `end`): at `end`
+    /// every user ends its exam and reads its result at once, a burst no steady load has.
+    pub measure_until: Instant,
     /// Every how many answers the scenario's move happens.
     pub every: u64,
     /// The exam's scope (an ACS task).
@@ -132,7 +135,9 @@ impl UserRun {
         if step == Step::AnswerToNext {
             spec.timeline.answered(took);
         }
-        if Instant::now() >= spec.measure_from {
+        let now = Instant::now();
+        let began = now.checked_sub(took).unwrap_or(now);
+        if now >= spec.measure_from && began < spec.measure_until {
             self.recorder.record(step, took);
         }
     }
