@@ -264,7 +264,10 @@ mod tests {
     #[test]
     fn the_last_second_of_a_run_is_not_measured_unless_the_run_is_short() {
         let end = Instant::now() + Duration::from_secs(100);
-        assert_eq!(measure_until(end, Duration::from_secs(60)), end - MEASURE_TAIL);
+        assert_eq!(
+            measure_until(end, Duration::from_secs(60)),
+            end - MEASURE_TAIL
+        );
         assert_eq!(measure_until(end, Duration::from_secs(3)), end);
     }
 }
