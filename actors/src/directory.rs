@@ -10,6 +10,10 @@ use kameo::actor::{ActorRef, Spawn};
 use crate::supervisor::{Delivered, Retire, RetireIfIdle, SupervisorDeps, UserSupervisor};
 use viva_core::checkpoint::Notice;
 
+/// Supervisors retired at once at shutdown: each pauses and saves its sessions (waking
+/// hibernated ones first), so many at once keep the shutdown within its grace.
+const RETIRING_AT_ONCE: usize = 64;
+
 /// Capacity of each supervisor's mailbox.
 pub const SUPERVISOR_MAILBOX: usize = 128;
 
@@ -132,10 +136,15 @@ impl Directory {
             self.supervisors.iter().map(|e| e.value().clone()).collect();
         self.supervisors.clear();
         let retire_all = async {
-            for supervisor in &all {
+            let mut retiring = tokio::task::JoinSet::new();
+            for supervisor in all {
+                if retiring.len() >= RETIRING_AT_ONCE {
+                    retiring.join_next().await;
+                }
                 // ignore: a stopped supervisor's sessions were already retired.
-                let _ = supervisor.ask(Retire).await;
+                retiring.spawn(async move { supervisor.ask(Retire).await.is_ok() });
             }
+            while retiring.join_next().await.is_some() {}
         };
         if tokio::time::timeout(timeout, retire_all).await.is_err() {
             tracing::warn!("shutdown timed out before every session was saved");
