@@ -52,17 +52,12 @@ impl Hibernation {
             .pop()
     }
 
-    /// Takes every entry of `user_id` attached to `connection_id`.
-    pub fn take_connection(&self, user_id: &str, connection_id: u64) -> Vec<Hibernated> {
-        self.take_where(user_id, |entry| entry.link.connection_id == connection_id)
-    }
-
-    /// Takes every entry of `user_id`.
-    pub fn take_all(&self, user_id: &str) -> Vec<Hibernated> {
-        self.take_where(user_id, |_| true)
-    }
-
-    fn take_where(&self, user_id: &str, wanted: impl Fn(&Hibernated) -> bool) -> Vec<Hibernated> {
+    /// Takes every entry of `user_id` that is `wanted`, leaving the others.
+    pub fn take_where(
+        &self,
+        user_id: &str,
+        wanted: impl Fn(&Hibernated) -> bool,
+    ) -> Vec<Hibernated> {
         let Some(mut entries) = self.by_user.get_mut(user_id) else {
             return Vec::new();
         };
@@ -77,13 +72,6 @@ impl Hibernation {
                 .remove_if(user_id, |_, entries| entries.is_empty());
         }
         taken
-    }
-
-    /// The ids of the sessions of `user_id` hibernated here.
-    pub fn sessions_of(&self, user_id: &str) -> Vec<String> {
-        self.by_user.get(user_id).map_or_else(Vec::new, |entries| {
-            entries.iter().map(|e| e.session_id.clone()).collect()
-        })
     }
 
     /// Whether `user_id` has a session hibernated here.
@@ -133,7 +121,6 @@ mod tests {
         hibernation.put("u", entry("s1", 1));
         hibernation.put("u", entry("s2", 2));
         assert_eq!(hibernation.len(), 2);
-        assert_eq!(hibernation.sessions_of("u"), ["s1", "s2"]);
         assert_eq!(hibernation.take("u", "s1").map(|e| e.token), Some(3));
         assert!(hibernation.take("u", "s1").is_none());
         assert!(
@@ -141,7 +128,8 @@ mod tests {
             "only through its user"
         );
         assert!(hibernation.has_user("u"));
-        assert_eq!(hibernation.take_connection("u", 2).len(), 1);
+        let on_two = hibernation.take_where("u", |e| e.link.connection_id == 2);
+        assert_eq!(on_two.len(), 1);
         assert!(!hibernation.has_user("u"));
         assert!(hibernation.is_empty());
     }
@@ -152,7 +140,7 @@ mod tests {
         hibernation.put("u", entry("s1", 1));
         hibernation.put("u", entry("s1", 7));
         assert_eq!(hibernation.len(), 1);
-        let all = hibernation.take_all("u");
+        let all = hibernation.take_where("u", |_| true);
         assert_eq!(all.len(), 1);
         assert_eq!(all[0].link.connection_id, 7);
         assert!(hibernation.users().is_empty());

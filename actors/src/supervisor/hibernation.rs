@@ -109,14 +109,15 @@ impl UserSupervisor {
                 false => Err(no_longer_here()),
             };
         }
-        let hibernation = &self.deps.hibernation;
-        let entry = hibernation
-            .take(&self.user_id, &msg.session_id)
+        let held_here = |entry: &Hibernated| {
+            entry.session_id == msg.session_id && entry.link.connection_id == msg.connection_id
+        };
+        let entry = self
+            .deps
+            .hibernation
+            .take_where(&self.user_id, held_here)
+            .pop()
             .ok_or_else(no_longer_here)?;
-        if entry.link.connection_id != msg.connection_id {
-            hibernation.put(&self.user_id, entry);
-            return Err(no_longer_here());
-        }
         self.wake(entry, me).await.map_err(WakeFailure::refusal)
     }
 
@@ -133,24 +134,17 @@ impl UserSupervisor {
         self.wake(entry, me).await.ok()
     }
 
-    /// Wakes every session of this user hibernated here for which `wanted` holds.
+    /// Wakes every session of this user hibernated here for which `wanted` holds; each joins
+    /// `sessions`, where the caller acts on it as on any live one.
     pub(super) async fn wake_where(
         &mut self,
         me: &ActorRef<Self>,
         wanted: impl Fn(&Hibernated) -> bool,
-    ) -> Vec<ActorRef<LiveSession>> {
-        let hibernation = &self.deps.hibernation;
-        let mut woken = Vec::new();
-        for entry in hibernation.take_all(&self.user_id) {
-            if !wanted(&entry) {
-                self.deps.hibernation.put(&self.user_id, entry);
-                continue;
-            }
-            if let Ok(session) = self.wake(entry, me).await {
-                woken.push(session);
-            }
+    ) {
+        for entry in self.deps.hibernation.take_where(&self.user_id, wanted) {
+            // ignore: a session that could not be woken was told why, or stays hibernated.
+            let _ = self.wake(entry, me).await;
         }
-        woken
     }
 
     /// Restores a hibernated session from its checkpoint under the claim it held, and
