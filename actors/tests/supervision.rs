@@ -574,6 +574,54 @@ async fn a_start_event_id_reused_after_its_session_finished_starts_a_new_session
     until_question(&mut third).await;
 }
 
+/// What a node leaves when it dies between noting a start in the user's record and storing
+/// the session's first checkpoint: the record names the session, the store has none.
+async fn record_a_start_that_died_before_its_checkpoint(store: &MemoryStore, session_id: &str) {
+    let mut record = UserRecord::new("alice");
+    record.hold(session_id, "node-dead");
+    record.sessions.push(viva_core::checkpoint::format::SessionEntry {
+        session_id: session_id.into(),
+        status: SessionStatus::Active,
+        evaluation: false,
+        mode: Some(viva_protocol::Mode::Exam),
+        title: None,
+    });
+    record
+        .start_event_ids
+        .push(("start-1".into(), session_id.into()));
+    record.version = 1;
+    store.save_user(&record).await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_start_resent_after_its_node_died_before_storing_it_starts_the_exam_once() {
+    let store = Arc::new(MemoryStore::new());
+    record_a_start_that_died_before_its_checkpoint(&store, "ghost").await;
+    let world = world(store.clone());
+    let (link, mut events) = device(1);
+    let Attached::Session { session_id, .. } = start(&world, "alice", link).await else {
+        panic!("the resent start was refused")
+    };
+    assert_eq!(session_id, "ghost", "the start's own session, not a second one");
+    assert!(matches!(
+        next_event(&mut events).await,
+        ServerEvent::SessionStarted(_)
+    ));
+    until_question(&mut events).await;
+    let key = SessionKey::new("alice", "ghost");
+    assert!(store.load_session(&key).await.unwrap().is_some());
+    let record = store.load_user("alice").await.unwrap().unwrap();
+    assert_eq!(record.sessions.len(), 1, "{:?}", record.sessions);
+    assert_eq!(record.active_session.as_deref(), Some("ghost"));
+    // Sent once more, the same start now resumes the stored session.
+    let (link, mut again) = device(2);
+    let Attached::Session { session_id, .. } = start(&world, "alice", link).await else {
+        panic!("refused")
+    };
+    assert_eq!(session_id, "ghost");
+    until_question(&mut again).await;
+}
+
 #[tokio::test(start_paused = true)]
 async fn a_finished_session_stops_once_its_device_lets_go_and_its_result_stays_readable() {
     let world = world(Arc::new(MemoryStore::new()));

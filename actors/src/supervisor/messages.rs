@@ -34,14 +34,7 @@ impl Message<StartSession> for UserSupervisor {
             return Attached::Refused(refusal);
         }
         let outcome = match repeated_open_start(&self.record, msg.event_id.as_deref()) {
-            Some(session_id) => {
-                let resume = ResumeSession {
-                    link: msg.link,
-                    event_id: msg.event_id,
-                    session_id: Some(session_id),
-                };
-                self.resume(resume, &me).await
-            }
+            Some(session_id) => self.repeat_start(msg, session_id, &me).await,
             None => self.start(msg, &me).await,
         };
         outcome.unwrap_or_else(Attached::Refused)

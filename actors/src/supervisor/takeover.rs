@@ -19,6 +19,14 @@ use viva_core::session::lifecycle::Refusal;
 use viva_core::session::snapshot::state_from_checkpoint;
 use viva_core::session::state::SessionState;
 
+/// Whether a session is opened by a new start, or by its start resent after that start's
+/// node died before storing it (already counted against the user's limits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Opening {
+    New,
+    Again,
+}
+
 fn unavailable(what: &str) -> Refusal {
     Refusal::new(
         ErrorCode::StorageUnavailable,
@@ -111,9 +119,52 @@ impl UserSupervisor {
     ) -> Result<Attached, Refusal> {
         self.deps.new_sessions.check_start().await?;
         let session_id = uuid::Uuid::new_v4().to_string();
+        self.open(msg, session_id, Opening::New, me)
+            .await?
+            .ok_or_else(|| Refusal::new(ErrorCode::Internal, "session id collision"))
+    }
+
+    /// A start resent with the event id of an open session: that session, resumed. When the
+    /// start that created it never stored its first checkpoint (its node died in between),
+    /// the device was never told of it, so it is opened now under the same id: the exam
+    /// still starts once.
+    pub(super) async fn repeat_start(
+        &mut self,
+        msg: StartSession,
+        session_id: String,
+        me: &ActorRef<Self>,
+    ) -> Result<Attached, Refusal> {
+        let resume = |msg: &StartSession| ResumeSession {
+            link: msg.link.clone(),
+            event_id: msg.event_id.clone(),
+            session_id: Some(session_id.clone()),
+        };
+        match self.resume(resume(&msg), me).await {
+            Err(refusal) if refusal.code == ErrorCode::SessionNotFound => {}
+            outcome => return outcome,
+        }
+        let again = resume(&msg);
+        match self.open(msg, session_id.clone(), Opening::Again, me).await? {
+            Some(attached) => Ok(attached),
+            // Its first checkpoint landed meanwhile (its node was slow, not dead).
+            None => self.resume(again, me).await,
+        }
+    }
+
+    /// Opens session `session_id`: notes it in the user's record as the active exam, pauses
+    /// the previous one and claims it. `None` when a checkpoint already exists under the id.
+    async fn open(
+        &mut self,
+        msg: StartSession,
+        session_id: String,
+        opening: Opening,
+        me: &ActorRef<Self>,
+    ) -> Result<Option<Attached>, Refusal> {
         let label = self.label(&msg.config);
         let state = self.new_state(msg.config, session_id.clone()).await?;
-        self.check_limits(tokio::time::Instant::now())?;
+        if opening == Opening::New {
+            self.check_limits(tokio::time::Instant::now())?;
+        }
         let node = self.node_id().to_owned();
         let event_id = msg.event_id.clone();
         let previous = self
@@ -126,10 +177,9 @@ impl UserSupervisor {
             .await?;
         self.yield_previous(previous, &msg.link, &session_id, me)
             .await;
-        let claim = self
-            .claim(&session_id, ClaimKind::Create)
-            .await?
-            .ok_or_else(|| Refusal::new(ErrorCode::Internal, "session id collision"))?;
+        let Some(claim) = self.claim(&session_id, ClaimKind::Create).await? else {
+            return Ok(None);
+        };
         let ownership = Ownership {
             key: self.key(&session_id),
             token: claim.token,
@@ -143,10 +193,10 @@ impl UserSupervisor {
         };
         // ignore: a fresh session with a bounded mailbox of 64 has room for its first message.
         let _ = session.tell(begin).await;
-        Ok(Attached::Session {
+        Ok(Some(Attached::Session {
             session_id,
             session,
-        })
+        }))
     }
 
     /// The session id a resume means: the one named, or the active or latest paused one.
