@@ -67,6 +67,9 @@ pub struct VoiceSection {
     /// The share of decoding time live partial transcripts may take, 0 to 1 (default 0.25;
     /// 0 turns them off).
     pub partial_share: Option<f64>,
+    /// Whether a finished answer decoded while other decoding threads are idle borrows
+    /// their cores (default true; false when the cores are shared with other work).
+    pub lend_idle_cores: Option<bool>,
     /// How long a candidate may pause to think, such as `"3s"`.
     pub thinking_pause: Option<String>,
     /// Per question kind (`primary`, `follow_up`, `bonus`, `item`), such as
@@ -407,6 +410,8 @@ pub struct Settings {
     pub speech_workers: usize,
     /// The share of decoding time partial transcripts may take.
     pub partial_share: f64,
+    /// Whether finals borrow idle decoding threads' cores.
+    pub lend_idle_cores: bool,
     /// Turn-taking for spoken answers.
     pub turns: TurnSettings,
     /// The examiner's model; `None` runs the embedded examiner.

@@ -163,6 +163,10 @@ struct ServeArgs {
     /// 0 turns them off and leaves every thread to finished answers).
     #[arg(long, env = "VIVA_STT_PARTIAL_SHARE")]
     stt_partial_share: Option<f64>,
+    /// Whether a finished answer decoded while other decoding threads are idle borrows
+    /// their cores, to be decoded sooner (default true).
+    #[arg(long, env = "VIVA_STT_LEND_CORES")]
+    stt_lend_cores: Option<bool>,
     /// An OpenAI-compatible API base for the examiner, such as `http://127.0.0.1:8090/v1`
     /// (default: none; the embedded examiner runs offline).
     #[arg(long, env = "VIVA_LLM_URL")]
@@ -325,6 +329,10 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .unwrap_or_else(cores)
             .max(1),
         partial_share: file.partial_share(args.stt_partial_share)?,
+        lend_idle_cores: args
+            .stt_lend_cores
+            .or(file.voice.lend_idle_cores)
+            .unwrap_or(true),
         turns: file.turns()?,
         llm,
         prompts,

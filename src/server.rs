@@ -192,11 +192,13 @@ fn start_speech(
         workers: settings.speech_workers,
         final_capacity: settings.speech_workers * 4,
         partial_share: settings.partial_share,
+        lend_idle_cores: settings.lend_idle_cores,
     };
     let pool = WhisperPool::start(model, pool_settings, metrics.clone())
         .with_context(|| format!("loading the speech model {}", model.display()))?;
     let (workers, partial_share) = (pool_settings.workers, pool_settings.partial_share);
-    tracing::info!(model = %model.display(), workers, partial_share, "voice on");
+    let lend_idle_cores = pool_settings.lend_idle_cores;
+    tracing::info!(model = %model.display(), workers, partial_share, lend_idle_cores, "voice on");
     Ok(Some(Arc::new(pool)))
 }
 

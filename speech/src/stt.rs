@@ -2,7 +2,9 @@
 //!
 //! One job decodes one utterance (or the part of it heard so far, for a partial) on one
 //! thread: whisper.cpp's own thread pool spins while it waits, so on few cores one thread per
-//! utterance and several utterances in parallel beat several threads per utterance. Each
+//! utterance and several utterances in parallel beat several threads per utterance. A final
+//! that finds other threads idle and nothing queued borrows their cores, so a lone turn is
+//! decoded on several threads (see [`crate::slots`]). Each
 //! worker owns a `WhisperState`; the model weights are shared. The encoder window is scaled
 //! to the clip (never below 500 frames: shorter windows make tiny.en loop), the tokens per
 //! segment are capped, and every job can be aborted. A final that finds every thread busy
@@ -79,6 +81,9 @@ pub struct PoolSettings {
     /// The share of decoding time partials may take (0 turns them off, 1 lets them use any
     /// idle thread).
     pub partial_share: f64,
+    /// Whether a final that finds other threads idle borrows their cores (off when the
+    /// cores are shared with other work, so each decode keeps to one).
+    pub lend_idle_cores: bool,
 }
 
 /// The whisper decoding pool.
@@ -107,7 +112,7 @@ impl WhisperPool {
         let context = Arc::new(context);
         let workers = settings.workers.max(1);
         let queue = Arc::new(JobQueue::new(settings.final_capacity.max(1), workers));
-        let slots = Arc::new(Slots::new(workers));
+        let slots = Arc::new(Slots::new(workers, settings.lend_idle_cores));
         let budget = PartialBudget::new(settings.partial_share, workers, Instant::now());
         let budget = Arc::new(Mutex::new(budget));
         for index in 0..workers {
@@ -205,20 +210,26 @@ impl Worker {
     fn run(self, mut state: whisper_rs::WhisperState) {
         while let Some(job) = self.queue.pop() {
             let started = Instant::now();
-            let preempt = self.slots.begin(self.index, job.kind);
+            let others_waiting = self.queue.depth() != (0, 0);
+            let begun = self.slots.begin(self.index, job.kind, others_waiting);
             let prompt = job
                 .hint
                 .as_deref()
                 .map_or_else(Vec::new, |hint| prompt_tokens(&self.context, hint));
-            let stops = [job.abort.clone(), preempt];
-            let outcome = decode_unless(&mut state, &job.audio, &prompt, &stops);
+            let stops = [job.abort.clone(), begun.preempt];
+            let run = Run {
+                prompt: &prompt,
+                threads: begun.threads,
+                stops: &stops,
+            };
+            let outcome = decode_unless(&mut state, &job.audio, run);
             self.slots.end(self.index);
             let took = started.elapsed();
             self.metrics.decodes(job.kind).observe(took);
             if job.kind != DecodeKind::Final {
                 lock(&self.budget).charge(took, Instant::now());
             }
-            log_decode(&job, took, self.queue.depth(), &outcome);
+            log_decode(&job, took, begun.threads, self.queue.depth(), &outcome);
             (job.reply)(outcome);
         }
     }
@@ -229,6 +240,7 @@ impl Worker {
 fn log_decode(
     job: &DecodeJob,
     took: std::time::Duration,
+    threads: usize,
     (finals_waiting, partials_waiting): (usize, usize),
     outcome: &Result<String, DecodeError>,
 ) {
@@ -236,9 +248,9 @@ fn log_decode(
     let decode_ms = took.as_millis() as u64;
     let failed = outcome.as_ref().err();
     if finals_waiting > 0 {
-        tracing::info!(kind = ?job.kind, audio_ms, decode_ms, finals_waiting, partials_waiting, ?failed, "decoded; finals are waiting");
+        tracing::info!(kind = ?job.kind, audio_ms, decode_ms, threads, finals_waiting, partials_waiting, ?failed, "decoded; finals are waiting");
     } else {
-        tracing::debug!(kind = ?job.kind, audio_ms, decode_ms, finals_waiting, partials_waiting, ?failed, "decoded");
+        tracing::debug!(kind = ?job.kind, audio_ms, decode_ms, threads, finals_waiting, partials_waiting, ?failed, "decoded");
     }
 }
 
@@ -270,7 +282,7 @@ pub fn decode(
     audio: &[i16],
     abort: &Arc<AtomicBool>,
 ) -> Result<String, DecodeError> {
-    decode_unless(state, audio, &[], std::slice::from_ref(abort))
+    decode_unless(state, audio, Run::alone(&[], abort))
 }
 
 /// [`decode`] with `prompt` (from [`prompt_tokens`]) as the text before the clip.
@@ -280,22 +292,58 @@ pub fn decode_with_prompt(
     prompt: &[std::ffi::c_int],
     abort: &Arc<AtomicBool>,
 ) -> Result<String, DecodeError> {
-    decode_unless(state, audio, prompt, std::slice::from_ref(abort))
+    decode_unless(state, audio, Run::alone(prompt, abort))
 }
 
-/// [`decode_with_prompt`], stopped when any of `stops` is set.
+/// [`decode`] on `threads` whisper threads, as a final that borrowed idle cores runs.
+pub fn decode_on_threads(
+    state: &mut whisper_rs::WhisperState,
+    audio: &[i16],
+    threads: usize,
+    abort: &Arc<AtomicBool>,
+) -> Result<String, DecodeError> {
+    let run = Run {
+        threads,
+        ..Run::alone(&[], abort)
+    };
+    decode_unless(state, audio, run)
+}
+
+/// How one decode runs: the text before the clip, its threads, and what stops it.
+struct Run<'a> {
+    prompt: &'a [std::ffi::c_int],
+    threads: usize,
+    stops: &'a [Arc<AtomicBool>],
+}
+
+impl<'a> Run<'a> {
+    /// One thread, stopped by `abort` only.
+    fn alone(prompt: &'a [std::ffi::c_int], abort: &'a Arc<AtomicBool>) -> Run<'a> {
+        Run {
+            prompt,
+            threads: 1,
+            stops: std::slice::from_ref(abort),
+        }
+    }
+}
+
+/// [`decode_with_prompt`] on `run.threads` threads, stopped when any of `run.stops` is set.
 fn decode_unless(
     state: &mut whisper_rs::WhisperState,
     audio: &[i16],
-    prompt: &[std::ffi::c_int],
-    stops: &[Arc<AtomicBool>],
+    run: Run<'_>,
 ) -> Result<String, DecodeError> {
+    let Run {
+        prompt,
+        threads,
+        stops,
+    } = run;
     let stopped = |stops: &[Arc<AtomicBool>]| stops.iter().any(|s| s.load(Ordering::Relaxed));
     if stopped(stops) {
         return Err(DecodeError::Aborted);
     }
     let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-    params.set_n_threads(1);
+    params.set_n_threads(threads.try_into().unwrap_or(1));
     params.set_language(Some("en"));
     params.set_no_context(true);
     params.set_no_timestamps(true);
