@@ -579,13 +579,15 @@ async fn a_start_event_id_reused_after_its_session_finished_starts_a_new_session
 async fn record_a_start_that_died_before_its_checkpoint(store: &MemoryStore, session_id: &str) {
     let mut record = UserRecord::new("alice");
     record.hold(session_id, "node-dead");
-    record.sessions.push(viva_core::checkpoint::format::SessionEntry {
-        session_id: session_id.into(),
-        status: SessionStatus::Active,
-        evaluation: false,
-        mode: Some(viva_protocol::Mode::Exam),
-        title: None,
-    });
+    record
+        .sessions
+        .push(viva_core::checkpoint::format::SessionEntry {
+            session_id: session_id.into(),
+            status: SessionStatus::Active,
+            evaluation: false,
+            mode: Some(viva_protocol::Mode::Exam),
+            title: None,
+        });
     record
         .start_event_ids
         .push(("start-1".into(), session_id.into()));
@@ -602,7 +604,10 @@ async fn a_start_resent_after_its_node_died_before_storing_it_starts_the_exam_on
     let Attached::Session { session_id, .. } = start(&world, "alice", link).await else {
         panic!("the resent start was refused")
     };
-    assert_eq!(session_id, "ghost", "the start's own session, not a second one");
+    assert_eq!(
+        session_id, "ghost",
+        "the start's own session, not a second one"
+    );
     assert!(matches!(
         next_event(&mut events).await,
         ServerEvent::SessionStarted(_)

@@ -144,7 +144,10 @@ impl UserSupervisor {
             outcome => return outcome,
         }
         let again = resume(&msg);
-        match self.open(msg, session_id.clone(), Opening::Again, me).await? {
+        match self
+            .open(msg, session_id.clone(), Opening::Again, me)
+            .await?
+        {
             Some(attached) => Ok(attached),
             // Its first checkpoint landed meanwhile (its node was slow, not dead).
             None => self.resume(again, me).await,
