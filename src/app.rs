@@ -42,8 +42,9 @@ pub struct App {
     pub metrics: Arc<AllMetrics>,
     /// Courses and stored snapshots, for progress boards.
     pub tutor: TutorBoards,
-    /// What can be started here (`GET /v1/catalog`).
-    pub catalog: viva_protocol::catalog::Catalog,
+    /// What can be started here (`GET /v1/catalog`), as JSON: it never changes while the
+    /// server runs, so it is written once.
+    pub catalog_json: axum::body::Bytes,
     /// How long a connection may send its session nothing before the session hibernates.
     pub hibernate_after: Option<std::time::Duration>,
     next_connection_id: AtomicU64,
@@ -64,7 +65,7 @@ impl App {
         connections: ConnectionLimits,
         speech: Option<Arc<dyn SpeechToText>>,
         metrics: Arc<AllMetrics>,
-        (tutor, catalog): (TutorBoards, viva_protocol::catalog::Catalog),
+        (tutor, catalog_json): (TutorBoards, axum::body::Bytes),
     ) -> App {
         App {
             directory,
@@ -74,7 +75,7 @@ impl App {
             speech,
             metrics,
             tutor,
-            catalog,
+            catalog_json,
             hibernate_after: None,
             next_connection_id: AtomicU64::new(1),
         }

@@ -102,6 +102,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         model: settings.llm.is_some(),
     };
     let catalog = crate::catalog::build(&library, &blueprints, &tutor, features);
+    let catalog_json = serde_json::to_vec(&catalog).context("writing the catalogue")?;
     let session = Arc::new(SessionDeps {
         store: storage.store,
         examiner: examiner(&settings, &library, &metrics.llm)?,
@@ -136,7 +137,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         ConnectionLimits::new(settings.connections),
         speech,
         metrics,
-        (boards, catalog),
+        (boards, catalog_json.into()),
     );
     app.hibernate_after = settings.hibernate_after;
     let app = Arc::new(app);

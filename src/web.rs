@@ -10,7 +10,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use viva_actors::supervisor::ListSessions;
-use viva_protocol::catalog::{Catalog, SessionList, SessionListed};
+use viva_protocol::catalog::{SessionList, SessionListed};
 
 use crate::app::{App, AppError, authenticate};
 
@@ -78,8 +78,9 @@ pub async fn asset(uri: axum::http::Uri) -> Response {
 }
 
 /// `GET /v1/catalog`: what can be started here. Public: it names no user.
-pub async fn catalog(State(app): State<Arc<App>>) -> Json<Catalog> {
-    Json(app.catalog.clone())
+pub async fn catalog(State(app): State<Arc<App>>) -> Response {
+    let json = HeaderValue::from_static("application/json");
+    ([(header::CONTENT_TYPE, json)], app.catalog_json.clone()).into_response()
 }
 
 /// `GET /v1/sessions`: the signed-in user's sessions, most recent first.

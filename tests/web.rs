@@ -27,7 +27,9 @@ async fn the_page_and_its_scripts_are_served_with_a_strict_policy() {
 #[tokio::test]
 async fn the_catalogue_lists_ratings_areas_assessments_and_courses() {
     let server = Server::start().await;
-    let catalog = http_get(&server, "/v1/catalog", None).await.json();
+    let response = http_get(&server, "/v1/catalog", None).await;
+    assert_eq!(response.content_type.as_deref(), Some("application/json"));
+    let catalog = response.json();
     let ratings: Vec<&str> = catalog["ratings"]
         .as_array()
         .unwrap()

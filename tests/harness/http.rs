@@ -12,6 +12,8 @@ use super::server::Server;
 pub struct HttpResponse {
     /// The status code.
     pub status: u16,
+    /// The `Content-Type` header, if any.
+    pub content_type: Option<String>,
     /// The body (de-chunked), as text.
     pub body: String,
 }
@@ -70,17 +72,28 @@ fn parse_response(raw: &[u8]) -> HttpResponse {
         .nth(1)
         .and_then(|code| code.parse().ok())
         .unwrap_or_else(|| panic!("bad status line {status_line:?}"));
-    let chunked = lines.any(|line| {
-        let line = line.to_ascii_lowercase();
-        line.starts_with("transfer-encoding:") && line.contains("chunked")
-    });
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|line| line.split_once(':'))
+        .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
+        .collect();
+    let header = |name: &str| {
+        let found = headers.iter().find(|(seen, _)| seen == name);
+        found.map(|(_, value)| value.clone())
+    };
+    let chunked =
+        header("transfer-encoding").is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
+    let content_type = header("content-type");
     let body = if chunked {
         dechunk(body)
     } else {
         body.to_vec()
     };
     let body = String::from_utf8(body).expect("a UTF-8 body");
-    HttpResponse { status, body }
+    HttpResponse {
+        status,
+        content_type,
+        body,
+    }
 }
 
 fn dechunk(mut rest: &[u8]) -> Vec<u8> {
