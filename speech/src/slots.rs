@@ -72,10 +72,18 @@ impl Slots {
     }
 
     /// Thread `worker` starts a job of `kind`, first waiting for its core if it is lent. A
-    /// final borrows the idle threads' cores unless `others_waiting` (jobs queued for them).
-    /// The preemption flag is cleared here, under the lock, so a preemption meant for an
-    /// earlier job never leaks.
-    pub fn begin(&self, worker: usize, kind: DecodeKind, others_waiting: bool) -> Begun {
+    /// final borrows the idle threads' cores unless `others_waiting()` (jobs queued for them),
+    /// asked once the core is back, so a job queued during the wait is seen (it runs under
+    /// this lock, so it must not take it; the queue's lock is never held while taking this
+    /// one). The preemption
+    /// flag is cleared here, under the lock, so a preemption meant for an earlier job never
+    /// leaks.
+    pub fn begin(
+        &self,
+        worker: usize,
+        kind: DecodeKind,
+        others_waiting: impl FnOnce() -> bool,
+    ) -> Begun {
         let mut slots = self.slots();
         while matches!(
             slots.get(worker),
@@ -101,7 +109,7 @@ impl Slots {
             DecodeKind::Partial | DecodeKind::Speculative => Doing::Partial,
         };
         let preempt = slot.preempt.clone();
-        let lent = match self.lend && kind == DecodeKind::Final && !others_waiting {
+        let lent = match self.lend && kind == DecodeKind::Final && !others_waiting() {
             true => lend_idle_cores(&mut slots, worker),
             false => 0,
         };
@@ -174,13 +182,13 @@ mod tests {
     fn a_final_preempts_a_partial_only_when_every_thread_is_busy() {
         let slots = Slots::new(2, true);
         assert!(slots.has_room_for_partial(), "both threads idle");
-        let partial = slots.begin(0, DecodeKind::Partial, false).preempt;
+        let partial = slots.begin(0, DecodeKind::Partial, || false).preempt;
         assert!(
             !slots.has_room_for_partial(),
             "the last idle thread is kept for finals"
         );
         assert!(!slots.make_room_for_final(), "thread 1 is idle");
-        let final_flag = slots.begin(1, DecodeKind::Final, false).preempt;
+        let final_flag = slots.begin(1, DecodeKind::Final, || false).preempt;
         assert!(slots.make_room_for_final());
         assert!(partial.load(Ordering::Relaxed));
         assert!(
@@ -197,7 +205,7 @@ mod tests {
     fn a_single_thread_takes_a_partial_when_idle() {
         let slots = Slots::new(1, true);
         assert!(slots.has_room_for_partial());
-        slots.begin(0, DecodeKind::Final, false);
+        slots.begin(0, DecodeKind::Final, || false);
         assert!(!slots.has_room_for_partial());
         slots.end(0);
         assert!(slots.has_room_for_partial());
@@ -206,10 +214,10 @@ mod tests {
     #[test]
     fn a_preemption_does_not_leak_into_the_next_job() {
         let slots = Slots::new(1, true);
-        slots.begin(0, DecodeKind::Partial, false);
+        slots.begin(0, DecodeKind::Partial, || false);
         assert!(slots.make_room_for_final());
         slots.end(0);
-        let next = slots.begin(0, DecodeKind::Final, false).preempt;
+        let next = slots.begin(0, DecodeKind::Final, || false).preempt;
         assert!(!next.load(Ordering::Relaxed));
         assert!(!slots.make_room_for_final(), "a final is running");
     }
@@ -217,35 +225,35 @@ mod tests {
     #[test]
     fn a_lone_final_borrows_the_idle_cores_and_gives_them_back() {
         let slots = Slots::new(3, true);
-        assert_eq!(slots.begin(0, DecodeKind::Final, false).threads, 3);
+        assert_eq!(slots.begin(0, DecodeKind::Final, || false).threads, 3);
         assert!(!slots.has_room_for_partial(), "every core is decoding");
         slots.end(0);
         assert!(slots.has_room_for_partial());
-        assert_eq!(slots.begin(1, DecodeKind::Final, false).threads, 3);
+        assert_eq!(slots.begin(1, DecodeKind::Final, || false).threads, 3);
     }
 
     #[test]
     fn nothing_is_lent_to_previews_or_while_jobs_wait() {
         let slots = Slots::new(2, true);
-        assert_eq!(slots.begin(0, DecodeKind::Final, true).threads, 1);
+        assert_eq!(slots.begin(0, DecodeKind::Final, || true).threads, 1);
         slots.end(0);
-        assert_eq!(slots.begin(0, DecodeKind::Speculative, false).threads, 1);
-        assert_eq!(slots.begin(1, DecodeKind::Final, false).threads, 1);
+        assert_eq!(slots.begin(0, DecodeKind::Speculative, || false).threads, 1);
+        assert_eq!(slots.begin(1, DecodeKind::Final, || false).threads, 1);
     }
 
     #[test]
     fn nothing_is_lent_when_lending_is_off() {
         let slots = Slots::new(2, false);
-        assert_eq!(slots.begin(0, DecodeKind::Final, false).threads, 1);
+        assert_eq!(slots.begin(0, DecodeKind::Final, || false).threads, 1);
         // Thread 1 kept its core: it starts at once (it would wait here had it been lent).
-        assert_eq!(slots.begin(1, DecodeKind::Final, false).threads, 1);
+        assert_eq!(slots.begin(1, DecodeKind::Final, || false).threads, 1);
     }
 
     #[test]
     fn one_decode_takes_at_most_four_threads() {
         let slots = Slots::new(6, true);
         assert_eq!(
-            slots.begin(0, DecodeKind::Final, false).threads,
+            slots.begin(0, DecodeKind::Final, || false).threads,
             MAX_THREADS_PER_DECODE
         );
         assert!(slots.has_room_for_partial(), "two threads are still idle");
@@ -254,12 +262,12 @@ mod tests {
     #[test]
     fn a_thread_whose_core_is_lent_waits_for_it() {
         let slots = Arc::new(Slots::new(2, true));
-        assert_eq!(slots.begin(0, DecodeKind::Final, false).threads, 2);
+        assert_eq!(slots.begin(0, DecodeKind::Final, || false).threads, 2);
         let (began, on_begin) = std::sync::mpsc::channel();
         let waiting = {
             let slots = slots.clone();
             std::thread::spawn(move || {
-                let threads = slots.begin(1, DecodeKind::Final, false).threads;
+                let threads = slots.begin(1, DecodeKind::Final, || false).threads;
                 began.send(threads).unwrap();
             })
         };
@@ -268,5 +276,26 @@ mod tests {
         slots.end(0);
         assert_eq!(on_begin.recv().unwrap(), 2, "borrows thread 0 in turn");
         waiting.join().unwrap();
+    }
+
+    #[test]
+    fn a_job_queued_while_a_core_was_lent_keeps_the_next_final_to_one_thread() {
+        let slots = Arc::new(Slots::new(2, true));
+        assert_eq!(slots.begin(0, DecodeKind::Final, || false).threads, 2);
+        let queued = Arc::new(AtomicBool::new(false));
+        let waiting = {
+            let (slots, queued) = (slots.clone(), queued.clone());
+            std::thread::spawn(move || {
+                let others_waiting = || queued.load(Ordering::SeqCst);
+                slots.begin(1, DecodeKind::Final, others_waiting).threads
+            })
+        };
+        queued.store(true, Ordering::SeqCst);
+        slots.end(0);
+        assert_eq!(
+            waiting.join().unwrap(),
+            1,
+            "thread 0 is left for the queued job"
+        );
     }
 }

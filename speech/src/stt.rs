@@ -210,7 +210,7 @@ impl Worker {
     fn run(self, mut state: whisper_rs::WhisperState) {
         while let Some(job) = self.queue.pop() {
             let started = Instant::now();
-            let others_waiting = self.queue.depth() != (0, 0);
+            let others_waiting = || self.queue.depth() != (0, 0);
             let begun = self.slots.begin(self.index, job.kind, others_waiting);
             let prompt = job
                 .hint
