@@ -33,6 +33,8 @@ pub struct ServerMetrics {
     pub resume_seconds: Histogram,
     /// Messages refused because an actor's mailbox was full.
     pub mailbox_full: Counter,
+    /// Client events refused because the client had not read what it was sent.
+    pub unread_refusals: Counter,
 }
 
 impl Default for ServerMetrics {
@@ -47,6 +49,7 @@ impl Default for ServerMetrics {
             errors: LabeledCounter::new(viva_protocol::ErrorCode::NAMES),
             resume_seconds: Histogram::default(),
             mailbox_full: Counter::default(),
+            unread_refusals: Counter::default(),
         }
     }
 }
@@ -98,6 +101,13 @@ impl Series for ServerMetrics {
         histogram(out, "viva_resume_seconds", help, "", &self.resume_seconds);
         let help = "Messages refused by a full actor mailbox.";
         counter(out, "viva_mailbox_full_total", help, &self.mailbox_full);
+        let help = "Client events refused (rate_limited) while the client left too much unread.";
+        counter(
+            out,
+            "viva_unread_refusals_total",
+            help,
+            &self.unread_refusals,
+        );
     }
 }
 

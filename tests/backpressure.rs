@@ -1,5 +1,7 @@
 //! Backpressure: a client that stops reading is let go within seconds, freeing its slot; a
-//! client that sends faster than its replies go out is slowed down, not disconnected.
+//! client that sends faster than its replies go out is slowed down, not disconnected; a
+//! client that never reads gets `rate_limited` once its unread events pile up, and no more
+//! turns are taken (or stored) for it until it reads.
 
 use std::time::Duration;
 
@@ -8,7 +10,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::json;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-use crate::harness::{Auth, Client, Server, TIMEOUT, Ws, http_get};
+use crate::harness::{Auth, Client, Server, TIMEOUT, Ws, http_get, metric, start_tutor};
 
 /// The client that never reads keeps its socket's receive buffer at this (the kernel
 /// doubles it), so the server's writes stall once its own send buffer (4 MiB at most here)
@@ -128,4 +130,79 @@ async fn a_burst_of_pings_is_answered_in_full() {
         .await
         .expect("the connection is intact");
     assert_eq!(next_type(&mut client).await.as_deref(), Ok("pong"));
+}
+
+/// Tutor requests sent by the client that never reads.
+const UNREAD_REQUESTS: usize = 3_000;
+/// The server's unread limit (128 KiB) holds fewer drill turns (about 560 bytes each, with
+/// their acks) than this.
+const MOST_TURNS_UNREAD: usize = 300;
+
+/// 3,000 tutor requests sent without reading a reply: once 128 KiB of events are unread,
+/// the rest are refused with `rate_limited` and change nothing; once the client reads, its
+/// next request is taken as usual.
+#[tokio::test]
+async fn a_client_that_never_reads_is_refused_once_its_unread_events_pile_up() {
+    let server = Server::start().await;
+    let mut client = Client::connect(&server, Auth::bearer("deaf")).await;
+    start_tutor(&mut client, "ARITHMETIC").await;
+    let (mut sink, mut stream) = client.into_inner().split();
+    let requests = tokio::spawn(async move {
+        for n in 0..UNREAD_REQUESTS {
+            let frame = json!({"type": "tutor.request_drill", "event_id": format!("r{n}")});
+            sink.feed(Message::text(frame.to_string())).await?;
+        }
+        sink.flush().await?;
+        Ok::<_, WsError>(sink)
+    });
+    let sink = tokio::time::timeout(TIMEOUT, requests)
+        .await
+        .expect("the requests were written")
+        .expect("the request task ran")
+        .expect("the server took every request");
+    let (mut acked, mut refused) = (0, 0);
+    while acked + refused < UNREAD_REQUESTS {
+        let event = next_event(&mut stream).await;
+        match (event["type"].as_str(), event["code"].as_str()) {
+            (Some("ack"), _) => acked += 1,
+            (Some("error"), Some("rate_limited")) => refused += 1,
+            (Some("tutor.turn"), _) => {}
+            other => panic!("unexpected {other:?}: {event}"),
+        }
+    }
+    assert!(
+        acked > 0 && acked <= MOST_TURNS_UNREAD,
+        "{acked} taken unread"
+    );
+    let text = http_get(&server, "/metrics", None).await.body;
+    assert_eq!(metric(&text, "viva_unread_refusals_total"), refused as f64);
+    let mut client = sink.reunite(stream).expect("two halves of one stream");
+    let frame = json!({"type": "tutor.request_drill", "event_id": "after"});
+    client
+        .send(Message::text(frame.to_string()))
+        .await
+        .expect("the connection is intact");
+    let ack = next_event(&mut client).await;
+    assert_eq!(
+        (ack["type"].as_str(), ack["event_id"].as_str()),
+        (Some("ack"), Some("after")),
+        "{ack}"
+    );
+}
+
+/// The next server event as JSON, skipping WebSocket pings and pongs.
+async fn next_event<S>(stream: &mut S) -> serde_json::Value
+where
+    S: futures_util::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        let next = tokio::time::timeout(TIMEOUT, stream.next()).await;
+        match next.expect("an event within the timeout") {
+            Some(Ok(Message::Text(text))) => {
+                return serde_json::from_str(&text).expect("a JSON event");
+            }
+            Some(Ok(Message::Ping(_) | Message::Pong(_))) => {}
+            other => panic!("{other:?}"),
+        }
+    }
 }

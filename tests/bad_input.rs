@@ -6,7 +6,9 @@ use tokio_tungstenite::tungstenite::protocol::frame::Frame as WsFrame;
 use tokio_tungstenite::tungstenite::protocol::frame::coding::{Data, OpCode};
 use viva_protocol::{MAX_AUDIO_FRAME_BYTES, MAX_TEXT_FRAME_BYTES};
 
-use crate::harness::{Auth, Client, Server, answer, satisfactory_for, start_exam};
+use crate::harness::{
+    Auth, Client, Server, answer, next_event_id, satisfactory_for, start_exam, start_tutor,
+};
 
 /// A frame a client can send.
 enum Frame {
@@ -175,39 +177,113 @@ async fn a_protocol_violation_closes_with_1002() {
     assert_eq!(close_code_after(Message::Frame(stray)).await, 1002);
 }
 
+/// Every error path a client can reach with a string of its own, walked with a 15,000
+/// character value: no message quotes more than 64 characters of it, or runs past 400.
 #[tokio::test]
-async fn errors_quote_little_of_the_input() {
+async fn every_error_quotes_at_most_64_characters_of_the_input() {
     let server = Server::start().await;
     let mut client = Client::connect(&server, Auth::bearer("alice")).await;
     let long = "x".repeat(15_000);
-    let frames = [
+    let start = |config: serde_json::Value| json!({"type": "session.start", "device_id": "d", "mode": "exam", "config": config});
+    let without_session = [
+        (json!({"type": long}), "unknown_type"),
         (
-            json!({"type": long, "event_id": "t1"}),
-            "unknown_type",
-            "t1",
-        ),
-        (
-            json!({"type": "answer.choice", "event_id": "t2", "index": long}),
+            json!({"type": "answer.choice", "index": long}),
             "invalid_field",
-            "t2",
+        ),
+        (json!({"type": "answer.text", "text": 5}), "invalid_field"),
+        (
+            json!({"type": "session.start", "device_id": "d", "mode": long, "config": {}}),
+            "invalid_field",
+        ),
+        (start(json!({"rating": long})), "invalid_field"),
+        (
+            start(json!({"rating": "private", "study_mode": long})),
+            "invalid_field",
         ),
         (
-            json!({"type": "session.start", "event_id": "t3", "device_id": "d",
-                   "mode": "assessment", "config": {"assessment_id": long}}),
+            start(json!({"rating": "private", "tasks": [long]})),
             "invalid_config",
-            "t3",
+        ),
+        (
+            start(json!({"rating": "private", "areas": [long]})),
+            "invalid_config",
+        ),
+        (
+            json!({"type": "session.start", "device_id": "d", "mode": "assessment",
+            "config": {"assessment_id": long}}),
+            "invalid_config",
+        ),
+        (
+            json!({"type": "session.start", "device_id": "d", "mode": "tutor",
+            "config": {"course_id": long}}),
+            "invalid_config",
+        ),
+        (
+            json!({"type": "session.resume", "device_id": "d", "session_id": long}),
+            "session_not_found",
+        ),
+        (
+            json!({"type": "tutor.request_drill", "unit_id": long}),
+            "no_active_session",
         ),
     ];
-    for (frame, code, event_id) in frames {
-        client.send_json(frame).await;
-        let error = client.expect_error(code, Some(event_id)).await;
-        let message = error["message"].as_str().unwrap_or_default();
-        let quoted = message.split(|c| c != 'x').map(str::len).max().unwrap_or(0);
-        assert!(
-            quoted <= QUOTED_AT_MOST,
-            "{quoted} characters quoted: {message}"
-        );
-        assert!(message.contains('…'), "the cut is shown: {message}");
+    for (frame, code) in without_session {
+        refused_quoting_little(&mut client, frame, code).await;
+    }
+    start_tutor(&mut client, "ARITHMETIC").await;
+    let in_a_tutor_session = [
+        (
+            json!({"type": "tutor.request_drill", "unit_id": long}),
+            "invalid_field",
+        ),
+        (
+            json!({"type": "tutor.drill_check", "drill_id": long, "index": 0}),
+            "no_open_question",
+        ),
+        (
+            json!({"type": "tutor.exam_submit", "question_id": long, "index": 0}),
+            "no_open_question",
+        ),
+        (
+            json!({"type": "tutor.memo_viewed", "question_id": long}),
+            "no_open_question",
+        ),
+        (
+            json!({"type": "tutor.message", "text": long}),
+            "invalid_field",
+        ),
+        (
+            json!({"type": "answer.text", "text": long}),
+            "invalid_field",
+        ),
+        (
+            json!({"type": "session.resume", "device_id": long, "session_id": "s"}),
+            "session_not_found",
+        ),
+    ];
+    for (frame, code) in in_a_tutor_session {
+        refused_quoting_little(&mut client, frame, code).await;
     }
     client.assert_alive().await;
+}
+
+/// Sends `frame` with an event id; it is refused with `code`, quoting little of it.
+async fn refused_quoting_little(client: &mut Client, mut frame: serde_json::Value, code: &str) {
+    let event_id = next_event_id("long");
+    frame["event_id"] = json!(event_id);
+    client.send_json(frame.clone()).await;
+    let error = client.expect_error(code, Some(&event_id)).await;
+    let message = error["message"].as_str().unwrap_or_default();
+    let quoted = message.split(|c| c != 'x').map(str::len).max().unwrap_or(0);
+    let shown: String = frame.to_string().chars().take(80).collect();
+    assert!(
+        quoted <= QUOTED_AT_MOST,
+        "{quoted} characters quoted for {shown}: {message}"
+    );
+    assert!(
+        message.chars().count() <= 401,
+        "{} characters for {shown}",
+        message.len()
+    );
 }

@@ -7,8 +7,9 @@
 use serde_json::{Value, json};
 
 use crate::harness::{
-    Auth, Client, Options, RedisServer, Server, TIMEOUT, answer, count, field_u64, http_get,
-    metric, next_event_id, resume, satisfactory_for, start_exam, stored_checkpoint,
+    Auth, Client, Options, RedisServer, Server, TIMEOUT, answer, card, count, field_u64, http_get,
+    metric, next_event_id, resume, satisfactory_for, start_exam, start_tutor, stored_checkpoint,
+    tutor_send,
 };
 
 const AFTER: &str = "300ms";
@@ -119,6 +120,26 @@ async fn an_idle_exam_hibernates_and_its_next_answer_goes_on_as_if_it_never_stop
         .await;
     let first = events.iter().filter_map(|e| e["seq"].as_u64()).min();
     assert_eq!(first, Some(last_seq(&answered.events) + 1), "{events:?}");
+}
+
+/// A tutor session wakes as invisibly as an exam: after hibernating, its next inputs are
+/// answered at once, with no `session.resume` and no error.
+#[tokio::test]
+async fn an_idle_tutor_session_hibernates_and_its_next_input_is_answered() {
+    let server = server(&[]).await;
+    let mut ann = Client::connect(&server, Auth::bearer("ann")).await;
+    let (_, opening) = start_tutor(&mut ann, "ARITHMETIC").await;
+    until_hibernated(&server, 1.0).await;
+    let drill = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
+    assert_eq!(drill["action"], "drill", "{drill}");
+    assert_eq!(field_u64(&drill, "turn"), field_u64(&opening, "turn") + 1);
+    until_hibernated(&server, 1.0).await;
+    let check = json!({"type": "tutor.drill_check", "drill_id": card(&drill)["drill_id"],
+        "index": 0});
+    let result = tutor_send(&mut ann, check).await;
+    assert_eq!(result["action"], "drill_result", "{result}");
+    let text = metrics_text(&server).await;
+    assert_eq!(metric(&text, "viva_wake_seconds_count"), 2.0, "{text}");
 }
 
 #[tokio::test]

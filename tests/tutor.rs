@@ -247,7 +247,11 @@ async fn a5_card_events_out_of_place_are_refused_and_change_nothing() {
         ),
         (
             json!({"type": "tutor.memo_viewed", "question_id": "nope"}),
-            "invalid_field",
+            "no_open_question",
+        ),
+        (
+            json!({"type": "tutor.memo_viewed", "question_id": "add-1digit-bronze-1"}),
+            "no_open_question",
         ),
         (
             json!({"type": "tutor.request_drill", "unit_id": "nope"}),
@@ -334,11 +338,21 @@ async fn c2_wrong_answers_and_memos_lock_questions_until_the_lockout_ends() {
         json!(question_id)
     );
     assert_eq!(result["snapshot"]["revisit"], json!(["add-1digit"]));
-    let memo = json!({"type": "tutor.memo_viewed", "question_id": "add-1digit-bronze-2"});
+    let next = tutor_send(&mut ann, json!({"type": "tutor.exam_continue"})).await;
+    let other = field_str(card(&next), "question_id").to_owned();
+    assert_ne!(
+        other, question_id,
+        "the locked question is not offered: {next}"
+    );
+    let memo = json!({"type": "tutor.memo_viewed", "question_id": other});
     let viewed = tutor_send(&mut ann, memo).await;
     assert!(
         card(&viewed)["locked_seconds"].as_u64().is_some(),
         "{viewed}"
+    );
+    assert_eq!(
+        viewed["snapshot"]["locks"].as_array().map(Vec::len),
+        Some(2)
     );
     tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
     drill(&server, &mut ann, &session_id, true).await;
@@ -346,6 +360,115 @@ async fn c2_wrong_answers_and_memos_lock_questions_until_the_lockout_ends() {
     let again = tutor_send(&mut ann, json!({"type": "tutor.drill_continue"})).await;
     assert_eq!(again["action"], "exam", "{again}");
     assert_eq!(again["snapshot"]["locks"], json!([]), "both locks ran out");
+}
+
+/// Out-of-range options are refused with `invalid_answer` and change nothing: no grade, no
+/// lock, no attempt counted, no streak reset; a memo is shown only for the open card.
+#[tokio::test]
+async fn options_that_do_not_exist_and_memos_of_other_questions_are_refused() {
+    let server = Server::start().await;
+    let mut ann = Client::connect(&server, Auth::bearer("ann")).await;
+    let (started, _) = start_tutor(&mut ann, ARITHMETIC).await;
+    let session_id = field_str(&started, "session_id").to_owned();
+    drill(&server, &mut ann, &session_id, true).await;
+    let open = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
+    let drill_id = card(&open)["drill_id"].clone();
+    let refused = [
+        json!({"type": "tutor.drill_check", "drill_id": drill_id, "index": 11}),
+        json!({"type": "answer.choice", "index": 4}),
+    ];
+    for frame in refused {
+        send_refused(&mut ann, frame, "invalid_answer").await;
+    }
+    let key = drill_key(&server, &session_id);
+    let right = json!({"type": "tutor.drill_check", "drill_id": drill_id, "index": key});
+    let result = tutor_send(&mut ann, right).await;
+    assert_eq!(
+        card(&result)["streak"],
+        2,
+        "no attempt was counted: {result}"
+    );
+    let exam = tutor_send(&mut ann, json!({"type": "tutor.drill_continue"})).await;
+    let question_id = field_str(card(&exam), "question_id").to_owned();
+    let options = card(&exam)["options"].as_array().expect("options").len();
+    let refused = [
+        (
+            json!({"type": "tutor.exam_submit", "question_id": question_id, "index": 11}),
+            "invalid_answer",
+        ),
+        (
+            json!({"type": "tutor.exam_submit", "question_id": question_id, "index": options}),
+            "invalid_answer",
+        ),
+        (
+            json!({"type": "tutor.memo_viewed", "question_id": "add-2digit-bronze-1"}),
+            "no_open_question",
+        ),
+    ];
+    for (frame, code) in refused {
+        send_refused(&mut ann, frame, code).await;
+    }
+    let board = progress(&server, "ann", ARITHMETIC).await;
+    assert_eq!(board["locks"], json!([]), "nothing locked: {board}");
+    let key = exam_key("arithmetic.yaml", &question_id);
+    let submit = json!({"type": "tutor.exam_submit", "question_id": question_id, "index": key});
+    let passed = tutor_send(&mut ann, submit).await;
+    assert_eq!(card(&passed)["tier_earned"], "bronze", "{passed}");
+}
+
+async fn send_refused(client: &mut Client, mut frame: Value, code: &str) {
+    let event_id = next_event_id("bad");
+    frame["event_id"] = json!(event_id);
+    client.send_json(frame.clone()).await;
+    let error = client.expect_error(code, Some(&event_id)).await;
+    assert!(!field_str(&error, "message").is_empty(), "{frame}");
+}
+
+/// The 24-hour lockout holds across sessions: a second session of the course (another
+/// device) views the memo of the question open on the first; when the first device resumes,
+/// its card is closed with the reason, and the question cannot be answered there.
+#[tokio::test]
+async fn a_memo_viewed_in_a_second_session_closes_the_first_sessions_card() {
+    let server = Server::start().await;
+    let mut one = Client::connect(&server, Auth::bearer("ann")).await;
+    let (started, _) = start_tutor(&mut one, ARITHMETIC).await;
+    let first_session = field_str(&started, "session_id").to_owned();
+    let exam = to_exam(&server, &mut one, &first_session).await;
+    let question_id = field_str(card(&exam), "question_id").to_owned();
+    let mut two = Client::connect(&server, Auth::bearer("ann")).await;
+    start_tutor(&mut two, ARITHMETIC).await;
+    one.expect("session.paused").await;
+    let second = tutor_send(&mut two, json!({"type": "tutor.drill_continue"})).await;
+    assert_eq!(
+        field_str(card(&second), "question_id"),
+        question_id,
+        "{second}"
+    );
+    let memo = json!({"type": "tutor.memo_viewed", "question_id": question_id});
+    let viewed = tutor_send(&mut two, memo).await;
+    assert!(card(&viewed)["memo"].is_string(), "{viewed}");
+
+    let resume = json!({"type": "session.resume", "event_id": "back", "device_id": "one",
+        "session_id": first_session});
+    one.send_json(resume).await;
+    let events = one
+        .collect_until(|events| {
+            events.iter().any(|e| e["type"] == "tutor.turn")
+                && events.iter().any(|e| e["event_id"] == "back")
+        })
+        .await;
+    let turn = events
+        .iter()
+        .find(|e| e["type"] == "tutor.turn")
+        .expect("a turn");
+    let text = field_str(&turn["messages"][0], "text");
+    assert!(text.contains("is locked for 24 h"), "{turn}");
+    assert_ne!(card(turn)["question_id"], json!(question_id), "{turn}");
+    let key = exam_key("arithmetic.yaml", &question_id);
+    let submit = json!({"type": "tutor.exam_submit", "question_id": question_id, "index": key});
+    send_refused(&mut one, submit, "no_open_question").await;
+    let board = progress(&server, "ann", ARITHMETIC).await;
+    assert_eq!(board["units"][0]["tier"], "none", "nothing earned: {board}");
 }
 
 /// A tutor session can neither start nor be resumed while an evaluation-mode assessment is

@@ -14,6 +14,25 @@ pub fn excerpt(input: &str) -> Cow<'_, str> {
     cut(input, MAX_EXCERPT_CHARS)
 }
 
+/// The longest `error` message the server sends, in characters: a backstop under
+/// [`quoted`], which every message quoting client input uses.
+pub const MAX_ERROR_MESSAGE_CHARS: usize = 400;
+
+/// `input` as an error message quotes it: in double quotes, escaped, and cut to
+/// [`MAX_EXCERPT_CHARS`] characters (with `…` when cut). Every message that names something
+/// a client sent (an id, a value) quotes it through this.
+pub fn quoted(input: &str) -> String {
+    format!("{:?}", excerpt(input))
+}
+
+/// An `error` message cut to [`MAX_ERROR_MESSAGE_CHARS`].
+pub fn bounded_message(message: String) -> String {
+    match cut(&message, MAX_ERROR_MESSAGE_CHARS) {
+        Cow::Borrowed(_) => message,
+        Cow::Owned(cut) => cut,
+    }
+}
+
 /// A decoder's error text with every quoted run (between backticks or double quotes, where
 /// serde puts the client's values and names) cut to [`MAX_EXCERPT_CHARS`], and the whole
 /// cut to [`MAX_DETAIL_CHARS`] in case a quote could not be told apart.
@@ -75,6 +94,31 @@ mod tests {
         let cut = excerpt(&long);
         assert_eq!(cut.chars().count(), MAX_EXCERPT_CHARS + 1);
         assert!(cut.ends_with("é…"), "{cut}");
+    }
+
+    #[test]
+    fn client_input_is_quoted_escaped_and_cut() {
+        let cases = [
+            ("ARITHMETIC".to_owned(), "\"ARITHMETIC\"".to_owned()),
+            ("a\"b\n".to_owned(), "\"a\\\"b\\n\"".to_owned()),
+            (
+                "x".repeat(15_000),
+                format!("\"{}…\"", "x".repeat(MAX_EXCERPT_CHARS)),
+            ),
+        ];
+        for (input, expected) in cases {
+            assert_eq!(quoted(&input), expected);
+        }
+    }
+
+    #[test]
+    fn error_messages_are_bounded() {
+        let short = "no such session".to_owned();
+        assert_eq!(bounded_message(short.clone()), short);
+        let long = "m".repeat(5_000);
+        let bounded = bounded_message(long);
+        assert_eq!(bounded.chars().count(), MAX_ERROR_MESSAGE_CHARS + 1);
+        assert!(bounded.ends_with('…'));
     }
 
     #[test]

@@ -41,6 +41,9 @@ pub const MAX_TEXT_FRAME_BYTES: usize = 16 * 1024;
 pub const MAX_AUDIO_FRAME_BYTES: usize = 64 * 1024;
 /// Longest `event_id` the server accepts, in characters.
 pub const MAX_EVENT_ID_CHARS: usize = 64;
+/// Longest message to the tutor (`tutor.message`, or `answer.text` read as a message), in
+/// characters; longer ones get `invalid_field` and change nothing.
+pub const MAX_TUTOR_MESSAGE_CHARS: usize = 2_000;
 
 /// Which kind of session `session.start` opens.
 #[derive(

@@ -455,7 +455,7 @@ impl ServerMessage {
     pub fn error(code: ErrorCode, message: impl Into<String>, event_id: Option<String>) -> Self {
         ServerMessage::unsequenced(ServerEvent::Error(ErrorEvent {
             code,
-            message: message.into(),
+            message: crate::excerpt::bounded_message(message.into()),
             event_id,
         }))
     }

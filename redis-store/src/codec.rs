@@ -73,26 +73,7 @@ fn decompress(body: &[u8]) -> Result<Vec<u8>, DecodeError> {
 
 /// The head of a checkpoint: everything but the transcript.
 pub fn encode_head(checkpoint: &SessionCheckpoint) -> Vec<u8> {
-    // Field by field, so the transcript (the largest part, stored apart) is never cloned.
-    let head = SessionCheckpoint {
-        format: checkpoint.format,
-        session_id: checkpoint.session_id.clone(),
-        user_id: checkpoint.user_id.clone(),
-        version: checkpoint.version,
-        created_at_ms: checkpoint.created_at_ms,
-        updated_at_ms: checkpoint.updated_at_ms,
-        paused_at_ms: checkpoint.paused_at_ms,
-        thinking_pause_ms: checkpoint.thinking_pause_ms,
-        seq: checkpoint.seq,
-        phase: checkpoint.phase,
-        resume_to: checkpoint.resume_to,
-        mode: checkpoint.mode,
-        exam: checkpoint.exam.clone(),
-        assessment: checkpoint.assessment.clone(),
-        tutor: checkpoint.tutor.clone(),
-        transcript: Vec::new(),
-        applied_event_ids: checkpoint.applied_event_ids.clone(),
-    };
+    let head = checkpoint.head();
     encode_compressed(&head)
 }
 

@@ -4,9 +4,11 @@
 //! - this file: the connection and its read loop, which reads a frame only while the
 //!   outbound queue has room for its replies (flow control);
 //! - `writer`: the write loop, each write bounded by a timeout;
+//! - `unread`: what the client has not read yet (pings that count bytes, pongs that confirm);
 //! - `close`: close codes.
 
 mod close;
+mod unread;
 mod writer;
 
 use std::sync::Arc;
@@ -61,6 +63,8 @@ struct Connection {
     last_event: Instant,
     /// Audio frames refused for want of a speech model (one error per 100 frames is sent).
     audio_refused: u64,
+    /// What the client has not read yet.
+    unread: Arc<unread::Unread>,
 }
 
 /// Runs one connection to its end.
@@ -69,13 +73,14 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
     let (link, outbound) = DeviceLink::new(connection_id, String::new(), close.clone());
     let (sink, stream) = socket.split();
     let (farewell, farewell_rx) = oneshot::channel();
+    let unread = Arc::new(unread::Unread::default());
     let writer = tokio::spawn(writer::write_loop(
         connection_id,
         sink,
         outbound,
         close.clone(),
         farewell_rx,
-        app.metrics.server.clone(),
+        (app.metrics.server.clone(), unread.clone()),
     ));
     let mut connection = Connection {
         app: app.clone(),
@@ -84,6 +89,7 @@ pub async fn serve(socket: WebSocket, app: Arc<App>, user_id: String, connection
         attached: None,
         last_event: Instant::now(),
         audio_refused: 0,
+        unread,
     };
     tracing::info!(connection = connection_id, user = %connection.user_id, "connected");
     if let Some(goodbye) = connection.read_loop(stream, &close).await {
@@ -139,7 +145,8 @@ impl Connection {
                 // runs, not kept in every idle connection's task.
                 Ok(Some(Ok(Message::Text(text)))) => Box::pin(self.on_text(text.as_str())).await,
                 Ok(Some(Ok(Message::Binary(audio)))) => Box::pin(self.on_audio(&audio)).await,
-                Ok(Some(Ok(Message::Ping(_) | Message::Pong(_)))) => {}
+                Ok(Some(Ok(Message::Pong(payload)))) => self.unread.confirm(&payload),
+                Ok(Some(Ok(Message::Ping(_)))) => {}
             }
         }
     }
@@ -212,6 +219,9 @@ impl Connection {
             .events_in
             .inc(message.event.type_name());
         let event_id = message.event_id;
+        if self.unread.over_limit() {
+            return self.refuse_unread(event_id);
+        }
         if !matches!(message.event, ClientEvent::Ping) {
             self.last_event = Instant::now();
         }
@@ -237,6 +247,16 @@ impl Connection {
                 None => {}
             },
         }
+    }
+
+    /// A client that has not read what it was sent is refused more, and nothing is applied.
+    fn refuse_unread(&self, event_id: Option<String>) {
+        self.app.metrics.server.unread_refusals.inc();
+        let message = format!(
+            "{} KiB of events sent to you are unread; read them before sending more",
+            self.unread.unread() / 1024
+        );
+        self.send_error(ErrorCode::RateLimited, message, event_id);
     }
 
     async fn audio_control(&mut self, event_id: Option<String>, commit: bool) {

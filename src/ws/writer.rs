@@ -14,6 +14,7 @@ use viva_actors::link::Outbound;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::close;
+use super::unread::{self, Unread};
 
 /// How often the server pings an idle client.
 pub const HEARTBEAT_INTERVAL: Duration = Duration::from_secs(15);
@@ -39,12 +40,14 @@ pub async fn write_loop(
     mut outbound: Outbound,
     close: CancellationToken,
     mut farewell: oneshot::Receiver<CloseFrame>,
-    metrics: Arc<ServerMetrics>,
+    (metrics, unread): (Arc<ServerMetrics>, Arc<Unread>),
 ) {
     let mut writer = Writer {
         connection,
         sink,
         metrics,
+        unread,
+        last_ping_at: 0,
     };
     let mut heartbeat = tokio::time::interval(HEARTBEAT_INTERVAL);
     loop {
@@ -53,10 +56,10 @@ pub async fn write_loop(
                 Some(message) => writer.encode(&message),
                 None => break,
             },
-            _ = heartbeat.tick() => Message::Ping(Default::default()),
+            _ = heartbeat.tick() => writer.ping(),
             _ = close.cancelled() => break,
         };
-        if !writer.write(frame).await {
+        if !writer.write(frame).await || !writer.confirm_if_due().await {
             close.cancel();
             return;
         }
@@ -88,11 +91,34 @@ struct Writer {
     connection: u64,
     sink: Sink,
     metrics: Arc<ServerMetrics>,
+    /// Bytes written, and confirmed read by the client's pongs.
+    unread: Arc<Unread>,
+    /// The byte count the last ping carried.
+    last_ping_at: u64,
 }
 
 impl Writer {
+    /// A ping carrying the bytes written so far; the client's pong confirms it read them.
+    fn ping(&mut self) -> Message {
+        self.last_ping_at = self.unread.written();
+        Message::Ping(self.unread.ping_payload(self.last_ping_at).into())
+    }
+
+    /// Sends a ping when [`unread::CONFIRM_EVERY_BYTES`] went out since the last one; false
+    /// when the peer is gone or did not take it in time.
+    async fn confirm_if_due(&mut self) -> bool {
+        if !unread::ping_due(self.unread.written(), self.last_ping_at) {
+            return true;
+        }
+        let ping = self.ping();
+        self.write(ping).await
+    }
+
     /// Sends one frame; false when the peer is gone or did not take it in time.
     async fn write(&mut self, frame: Message) -> bool {
+        if let Message::Text(text) = &frame {
+            self.unread.wrote(text.len());
+        }
         match tokio::time::timeout(WRITE_TIMEOUT, self.sink.send(frame)).await {
             Ok(Ok(())) => true,
             Ok(Err(_)) => false,

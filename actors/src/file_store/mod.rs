@@ -2,7 +2,8 @@
 //! crash-safely (write a temporary file, fsync it, rename it over the old one, fsync the
 //! directory), so a reader sees either the old record or the new one, never a torn one.
 //!
-//! Layout: `<data_dir>/sessions/<session_id>.json`, `<data_dir>/users/<sha256(user_id)>.json`,
+//! Layout: `<data_dir>/sessions/<session_id>.json` (the head) beside `<session_id>.turns` (its
+//! turn log, appended: `sessions`), `<data_dir>/users/<sha256(user_id)>.json`,
 //! the operator's new-session switch in `<data_dir>/control/new-sessions.json`, and student
 //! snapshots in `<data_dir>/tutor/<sha256(user_id, course_id)>.json`. Session
 //! ids are server-made UUIDs, and are checked before they name a file. A user's file is named
@@ -17,6 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+mod sessions;
 mod tutor;
 mod users;
 
@@ -83,7 +85,7 @@ impl FileStore {
         let Some(path) = self.session_path(session_id) else {
             return Ok(None);
         };
-        let checkpoint: Option<SessionCheckpoint> = read_json(path).await?;
+        let checkpoint = blocking(move || sessions::read_session(&path)).await?;
         let format = checkpoint.as_ref().map(|c| c.format);
         check_format(session_id, format, CHECKPOINT_FORMAT)?;
         Ok(checkpoint)
@@ -160,7 +162,11 @@ impl CheckpointStore for FileStore {
             let path = self.session_path(&key.session_id).ok_or_else(|| {
                 StoreError::Unavailable(format!("invalid session id {:?}", key.session_id))
             })?;
-            write_json(path, write.checkpoint).await
+            let head = path.clone();
+            let stored = blocking(move || sessions::stored_extent(&head)).await?;
+            let from = write.turns_from.min(stored.count);
+            let encoded = sessions::encode(write.checkpoint, from)?;
+            blocking(move || sessions::store(&path, stored.bytes, encoded)).await
         })
     }
 
@@ -172,7 +178,7 @@ impl CheckpointStore for FileStore {
             let Some(path) = self.session_path(&key.session_id) else {
                 return Ok(None);
             };
-            let checkpoint: Option<SessionCheckpoint> = read_json(path).await?;
+            let checkpoint = blocking(move || sessions::read_session(&path)).await?;
             check_format(
                 &key.session_id,
                 checkpoint.as_ref().map(|c| c.format),
@@ -243,6 +249,15 @@ fn check_format(key: &str, found: Option<u32>, known: u32) -> Result<(), StoreEr
         }),
         _ => Ok(()),
     }
+}
+
+/// Runs `work` on the blocking pool.
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, StoreError> + Send + 'static,
+) -> Result<T, StoreError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|err| StoreError::Unavailable(format!("file task failed: {err}")))?
 }
 
 async fn write_json<T: Serialize>(path: PathBuf, value: &T) -> Result<(), StoreError> {

@@ -58,6 +58,10 @@ impl Message<Rejoin> for LiveSession {
 
     async fn handle(&mut self, msg: Rejoin, ctx: &mut Context<Self, ()>) {
         self.link = Some(msg.link);
+        // The device got everything before the session stopped (it stops only when stored
+        // and sent), so the open question or turn is delivered, as it was before.
+        let now = self.now();
+        self.state.life_mut().mark_delivered(now);
         let me = ctx.actor_ref().clone();
         self.arm_deadline(me.clone());
         if matches!(self.state.life().phase, Phase::Paused { .. }) {

@@ -84,6 +84,32 @@ pub struct SessionCheckpoint {
     pub applied_event_ids: Vec<String>,
 }
 
+impl SessionCheckpoint {
+    /// Everything but the transcript, which stores keep apart and append to; cloned field by
+    /// field, so the transcript is never copied.
+    pub fn head(&self) -> SessionCheckpoint {
+        SessionCheckpoint {
+            format: self.format,
+            session_id: self.session_id.clone(),
+            user_id: self.user_id.clone(),
+            version: self.version,
+            created_at_ms: self.created_at_ms,
+            updated_at_ms: self.updated_at_ms,
+            paused_at_ms: self.paused_at_ms,
+            thinking_pause_ms: self.thinking_pause_ms,
+            seq: self.seq,
+            phase: self.phase,
+            resume_to: self.resume_to,
+            mode: self.mode,
+            exam: self.exam.clone(),
+            assessment: self.assessment.clone(),
+            tutor: self.tutor.clone(),
+            transcript: Vec::new(),
+            applied_event_ids: self.applied_event_ids.clone(),
+        }
+    }
+}
+
 /// The exam part of a checkpoint.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ExamCheckpoint {

@@ -81,6 +81,10 @@ pub struct TutorCheckpoint {
     pub drills_drawn: u32,
     /// The last exam question answered right.
     pub last_passed: Option<String>,
+    /// The last exam question answered or whose memo closed its card (absent in checkpoints
+    /// written before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_answered: Option<String>,
     /// Counts for the result.
     pub tally: TallyCheckpoint,
     /// The last turn sent, resent to a resuming device.

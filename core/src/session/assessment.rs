@@ -108,8 +108,8 @@ impl AssessmentCore {
             Refusal::new(
                 ErrorCode::InvalidConfig,
                 format!(
-                    "no assessment blueprint {:?}",
-                    viva_protocol::excerpt::excerpt(assessment_id)
+                    "no assessment blueprint {}",
+                    viva_protocol::excerpt::quoted(assessment_id)
                 ),
             )
         })?;

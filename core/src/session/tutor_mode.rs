@@ -3,10 +3,11 @@
 //! `tutor.turn`. The student snapshot travels in the checkpoint; the actor also writes it to
 //! the snapshot store, under this session's fence, so it outlives the session.
 
+use viva_protocol::excerpt::quoted;
 use viva_protocol::result::{SessionResult, TierEarned, TutorResult, TutorTurnLog};
 use viva_protocol::server::{PlanSummary, Progress, ServerEvent};
 use viva_protocol::tutor::TutorTurn;
-use viva_protocol::{ErrorCode, Mode};
+use viva_protocol::{ErrorCode, MAX_TUTOR_MESSAGE_CHARS, Mode};
 
 use super::assessment::AnswerInput;
 use super::lifecycle::{Lifecycle, Refusal};
@@ -18,7 +19,7 @@ use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
 use crate::exam::acs::Rating;
 use crate::examiner::AssessRequest;
 use crate::tutor::brain::{
-    OpenCard, Turn, Tutor, TutorInput, TutorState, model_request, take_turn,
+    OpenCard, Turn, Tutor, TutorInput, TutorState, countdown, model_request, take_turn,
 };
 use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
@@ -62,6 +63,11 @@ impl PendingAnswer {
         }
     }
 }
+
+/// The most turns one tutoring session takes: the turn that reaches it says so and the
+/// session completes (the student's progress lives in the snapshot, so a new session goes on
+/// where this one stopped). A session's log, and its checkpoint, so stay bounded.
+pub const MAX_TUTOR_TURNS: u32 = 500;
 
 /// How a turn-log entry names the reason its proposal was replaced (`feedback`).
 pub const FALLBACK_PREFIX: &str = "fallback: ";
@@ -107,7 +113,10 @@ impl TutorCore {
             let known = ctx.tutor.course_ids().join(", ");
             return Err(Refusal::new(
                 ErrorCode::InvalidConfig,
-                format!("course_id: no course {course_id:?} (courses: {known})"),
+                format!(
+                    "course_id: no course {} (courses: {known})",
+                    quoted(course_id)
+                ),
             ));
         }
         Ok(TutorCore {
@@ -152,6 +161,7 @@ impl TutorCore {
                 "the tutor is still answering your last message",
             ));
         }
+        require_short_message(&input)?;
         if let Some(answer) = self.examined_answer(&input, ctx) {
             // Acked now; the examiner's verdict, then the drill's result, follow as work.
             self.awaiting = Some(Awaiting::Verdict(answer));
@@ -285,6 +295,15 @@ impl TutorCore {
     ) -> Result<(), Refusal> {
         life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         self.turns += 1;
+        let mut turn = turn;
+        let last = self.turns >= MAX_TUTOR_TURNS;
+        if let Some(first) = turn.messages.first_mut().filter(|_| last) {
+            first.text = format!(
+                "{} This session has reached its {MAX_TUTOR_TURNS} turns and ends here; your \
+                 progress is saved, so start a new session to go on.",
+                first.text
+            );
+        }
         self.log_turn(&turn, said);
         let tutor = self.tutor(ctx)?;
         let wire = TutorTurn {
@@ -302,6 +321,9 @@ impl TutorCore {
         };
         self.last_turn = Some(wire.clone());
         life.emit(ServerEvent::TutorTurn(Box::new(wire)));
+        if last {
+            self.complete(life, now_ms)?;
+        }
         Ok(())
     }
 
@@ -397,6 +419,38 @@ impl TutorCore {
         }
     }
 
+    /// On resume: an open exam card whose question the student's snapshot now locks (its
+    /// memo was viewed, or it was answered wrong, in another session of the course) closes,
+    /// and a new turn says why and goes on as after a result. True when it did.
+    fn close_locked_card(
+        &mut self,
+        life: &mut Lifecycle,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<bool, Refusal> {
+        let Some(OpenCard::Exam { question_id }) = &self.state.open else {
+            return Ok(false);
+        };
+        let Some(left_ms) = self.state.snapshot.locked_for_ms(question_id, now_ms) else {
+            return Ok(false);
+        };
+        let question_id = question_id.clone();
+        self.state.open = None;
+        let mut turn = self.turn(TutorInput::ExamContinue, ctx, now_ms)?;
+        let why = format!(
+            "The exam question that was open here is locked for {} (its memo was viewed, or it \
+             was answered wrong, in another session), so it is closed.",
+            countdown(left_ms)
+        );
+        if let Some(first) = turn.messages.first_mut() {
+            first.text = format!("{why} {}", first.text);
+        }
+        life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
+        let said = format!("(resumed: {question_id} locked elsewhere)");
+        self.emit_turn(life, turn, Some(said), ctx, now_ms)?;
+        Ok(true)
+    }
+
     fn exam_options(&self, question_id: &str, ctx: StepContext<'_>) -> usize {
         ctx.tutor
             .course(&self.course_id)
@@ -420,6 +474,24 @@ fn exam_option(text: &str, options: usize) -> Option<u32> {
     }
     let number: usize = text.trim().trim_end_matches('.').parse().ok()?;
     (1..=options).contains(&number).then(|| number as u32 - 1)
+}
+
+/// A message to the tutor of at most [`MAX_TUTOR_MESSAGE_CHARS`] characters.
+fn require_short_message(input: &TutorInput) -> Result<(), Refusal> {
+    let TutorInput::Message(text) = input else {
+        return Ok(());
+    };
+    let chars = text.chars().count();
+    if chars <= MAX_TUTOR_MESSAGE_CHARS {
+        return Ok(());
+    }
+    Err(Refusal::new(
+        ErrorCode::InvalidField,
+        format!(
+            "text: a message to the tutor is {chars} characters; at most \
+             {MAX_TUTOR_MESSAGE_CHARS}"
+        ),
+    ))
 }
 
 /// What the student did, for the turn log.
@@ -598,6 +670,11 @@ impl SessionMode for TutorCore {
         let Some(mut turn) = self.last_turn.clone() else {
             return Ok(());
         };
+        if status == viva_protocol::server::SessionStatus::Active
+            && self.close_locked_card(life, ctx, now_ms)?
+        {
+            return Ok(());
+        }
         if status == viva_protocol::server::SessionStatus::Active {
             if let Ok(tutor) = self.tutor(ctx) {
                 let snapshot = &self.state.snapshot;
@@ -938,6 +1015,87 @@ mod tests {
             panic!("no tutor result");
         };
         assert_eq!((result.course_id.as_str(), result.turns), ("ARITHMETIC", 1));
+    }
+
+    /// A resumed session whose open exam card another session of the course locked (it
+    /// adopted that session's snapshot on resume) closes the card and says why in a new turn.
+    #[test]
+    fn a_resumed_session_closes_an_exam_card_locked_elsewhere_and_says_why() {
+        let world = World::new();
+        let mut state = world.session();
+        turns(&mut state);
+        let (course, _) = world.tutor.course("ARITHMETIC").unwrap();
+        let question_id = course.doc.exam_questions[0].question_id.clone();
+        let (_, core) = split(&mut state);
+        core.state.open = Some(OpenCard::Exam {
+            question_id: question_id.clone(),
+        });
+        core.state
+            .snapshot
+            .lock(&question_id, NOW, crate::tutor::exams::LOCKOUT_MS);
+        state
+            .life_mut()
+            .pause(viva_protocol::server::PauseReason::OtherDevice, NOW)
+            .unwrap();
+        state.life_mut().outbox.clear();
+        state.resume(world.ctx(), NOW + 1).unwrap();
+        let again = turns(&mut state);
+        assert_eq!(again.len(), 1, "{again:?}");
+        assert_eq!(again[0].turn, 2, "a new turn, not the stale card");
+        let text = &again[0].messages[0].text;
+        assert!(text.contains("locked for 24 h"), "{text}");
+        let open = &state.mode_state().tutor().unwrap().state.open;
+        assert_ne!(
+            open,
+            &Some(OpenCard::Exam { question_id }),
+            "the locked card is closed"
+        );
+    }
+
+    #[test]
+    fn a_message_longer_than_the_limit_is_refused_and_changes_nothing() {
+        let world = World::new();
+        let mut state = world.session();
+        turns(&mut state);
+        let ctx = world.ctx();
+        let before = state.mode_state().tutor().cloned();
+        let long = "é".repeat(MAX_TUTOR_MESSAGE_CHARS + 1);
+        let refused = state.commit_answer(AnswerInput::Text(long), None, ctx, NOW);
+        let refused = refused.unwrap_err();
+        assert_eq!(refused.code, ErrorCode::InvalidField);
+        assert!(
+            refused.message.contains("at most 2000"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(state.mode_state().tutor().cloned(), before);
+        let longest = "a".repeat(MAX_TUTOR_MESSAGE_CHARS);
+        let (life, core) = split(&mut state);
+        core.take_tutor_input(life, TutorInput::Message(longest), None, ctx, NOW)
+            .unwrap();
+    }
+
+    /// A session ends at its turn limit, saying so, and its checkpoint stays bounded.
+    #[test]
+    fn a_session_completes_at_its_turn_limit_and_says_so() {
+        let world = World::new();
+        let mut state = world.session();
+        let ctx = world.ctx();
+        let longest = "a".repeat(MAX_TUTOR_MESSAGE_CHARS);
+        for _ in 1..MAX_TUTOR_TURNS {
+            turns(&mut state);
+            state.life_mut().mark_delivered(NOW);
+            let (life, core) = split(&mut state);
+            core.take_tutor_input(life, TutorInput::Message(longest.clone()), None, ctx, NOW)
+                .unwrap();
+        }
+        let last = turns(&mut state);
+        assert_eq!(last.last().map(|t| t.turn), Some(MAX_TUTOR_TURNS));
+        let text = &last[0].messages[0].text;
+        assert!(text.contains("reached its 500 turns"), "{text}");
+        assert!(state.result().is_some(), "the session completed");
+        let checkpoint = serde_json::to_vec(&checkpoint_of(&state)).unwrap();
+        assert!(checkpoint.len() < 2_000_000, "{} bytes", checkpoint.len());
     }
 
     #[test]

@@ -27,6 +27,7 @@ pub fn tutor_checkpoint(core: &TutorCore) -> TutorCheckpoint {
         open: state.open.as_ref().map(open_checkpoint),
         drills_drawn: state.drills_drawn,
         last_passed: state.last_passed.clone(),
+        last_answered: state.last_answered.clone(),
         tally: TallyCheckpoint {
             drills_checked: state.tally.drills_checked,
             drills_right: state.tally.drills_right,
@@ -74,6 +75,7 @@ pub fn restore_tutor(
         seed: stored.seed,
         drills_drawn: stored.drills_drawn,
         last_passed: stored.last_passed.clone(),
+        last_answered: stored.last_answered.clone(),
         tally: Tally {
             drills_checked: stored.tally.drills_checked,
             drills_right: stored.tally.drills_right,

@@ -38,6 +38,9 @@ pub(super) fn check_open_drill(
     if drill_id.is_some_and(|id| id != open_id) {
         return Err(no_open("that drill is no longer open"));
     }
+    if let AnswerInput::Choice(index) = answer {
+        require_option(*index, question.options().len(), "drill")?;
+    }
     let checked = check_drill(&question, answer, tutor.acs, tutor.verdict);
     state.open = None;
     state
@@ -72,6 +75,45 @@ pub(super) fn outcome(right: bool) -> Option<&'static str> {
 
 pub(super) fn no_open(message: &str) -> Refusal {
     Refusal::new(ErrorCode::NoOpenQuestion, message)
+}
+
+/// A choice of option `index` on a card with `options` options: refused, with nothing
+/// applied, when no such option exists (a free-answer card has none).
+fn require_option(index: u32, options: usize, card: &str) -> Result<(), Refusal> {
+    if (index as usize) < options {
+        return Ok(());
+    }
+    let message = match options {
+        0 => format!("this {card} takes a typed or spoken answer, not an option"),
+        _ => format!(
+            "option {index} does not exist; this {card} has {options} (0 to {})",
+            options - 1
+        ),
+    };
+    Err(Refusal::new(ErrorCode::InvalidAnswer, message))
+}
+
+/// Refused while `question_id` is locked for the student: its memo was viewed or it was
+/// answered wrong, on this session or another of the same course.
+fn require_unlocked(state: &TutorState, question_id: &str, now_ms: u64) -> Result<(), Refusal> {
+    let Some(left_ms) = state.snapshot.locked_for_ms(question_id, now_ms) else {
+        return Ok(());
+    };
+    Err(no_open(&format!(
+        "this exam question is locked for {}: its memo was viewed or it was answered wrong; \
+         continue for another",
+        countdown(left_ms)
+    )))
+}
+
+/// A lock's time left, as people say it (`23 h 59 min`, `5 min`).
+pub fn countdown(left_ms: u64) -> String {
+    let minutes = left_ms.div_ceil(60_000);
+    match (minutes / 60, minutes % 60) {
+        (0, m) => format!("{m} min"),
+        (h, 0) => format!("{h} h"),
+        (h, m) => format!("{h} h {m} min"),
+    }
 }
 
 /// What the student can do next, after a drill result, from the result's policy.
@@ -139,6 +181,8 @@ pub(super) fn submit_exam(
     let Some(question) = question else {
         return Err(no_open("that exam question is not open"));
     };
+    require_unlocked(state, question_id, now_ms)?;
+    require_option(index, question.options.len(), "exam question")?;
     let tier = tier_of(question.tier).unwrap_or(Tier::Bronze);
     let passed = index as usize == question.answer_index;
     let lockout = (now_ms, tutor.settings.lockout_ms);
@@ -157,6 +201,7 @@ pub(super) fn submit_exam(
         ExamRecord::NoChange | ExamRecord::Failed => None,
     };
     state.last_passed = passed.then(|| question_id.to_owned());
+    state.last_answered = Some(question_id.to_owned());
     let locked_seconds = state
         .snapshot
         .locked_for_ms(question_id, now_ms)
@@ -215,33 +260,35 @@ pub fn move_focus_on(course: &Course, snapshot: &mut StudentSnapshot) {
     }
 }
 
-/// The memo of a question was opened: it locks the question unless the student just
-/// answered it right; an open exam card of that question closes.
+/// The memo of a question was opened: only the question on the open exam card, or the one
+/// whose result was just shown. Before answering, it locks the question and puts its unit on
+/// the revisit list (PV-AI-016), and the card closes; after a wrong answer the question is
+/// locked already; after a right one it locks nothing.
 pub(super) fn memo_viewed(
     tutor: Tutor<'_>,
     state: &mut TutorState,
     question_id: &str,
     now_ms: u64,
 ) -> Result<Turn, Refusal> {
-    let Some(question) = exam_question_of(tutor.course, question_id) else {
-        return Err(Refusal::new(
-            ErrorCode::InvalidField,
-            format!("question_id: the course has no question {question_id:?}"),
+    let on_card =
+        matches!(&state.open, Some(OpenCard::Exam { question_id: id }) if id == question_id);
+    let answered = state.last_answered.as_deref() == Some(question_id);
+    let question = exam_question_of(tutor.course, question_id).filter(|_| on_card || answered);
+    let Some(question) = question else {
+        return Err(no_open(
+            "no exam card of that question is open: a memo can be viewed only for the question \
+             on the open card or the one just answered",
         ));
     };
     if state.last_passed.as_deref() != Some(question_id) {
         state
             .snapshot
             .lock(question_id, now_ms, tutor.settings.lockout_ms);
-        state
-            .snapshot
-            .units
-            .entry(question.unit.clone())
-            .or_default()
-            .exam_touched = true;
+        mark_for_revisit(&mut state.snapshot, &question.unit);
     }
-    if matches!(&state.open, Some(OpenCard::Exam { question_id: id }) if id == question_id) {
+    if on_card {
         state.open = None;
+        state.last_answered = Some(question_id.to_owned());
     }
     let locked_seconds = state
         .snapshot
@@ -268,6 +315,19 @@ pub(super) fn memo_viewed(
         None,
         now_ms,
     ))
+}
+
+/// An exam question of `unit` was failed or its memo seen before answering: the unit goes on
+/// the revisit list (once) and counts as exam-touched.
+fn mark_for_revisit(snapshot: &mut StudentSnapshot, unit: &str) {
+    snapshot
+        .units
+        .entry(unit.to_owned())
+        .or_default()
+        .exam_touched = true;
+    if !snapshot.revisit.iter().any(|u| u == unit) {
+        snapshot.revisit.push(unit.to_owned());
+    }
 }
 
 /// `text` ending as a sentence does, so another can follow it.

@@ -12,8 +12,8 @@ mod render;
 #[cfg(test)]
 mod tests;
 
-pub use grading::move_focus_on;
 use grading::{check_open_drill, memo_viewed, stuck, submit_exam};
+pub use grading::{countdown, move_focus_on};
 use render::{debug_view, open_card, render, turn_action, unit_missing};
 
 use viva_blueprint::course::{Course, ExamTier};
@@ -146,6 +146,9 @@ pub struct TutorState {
     pub drills_drawn: u32,
     /// The last exam question answered right (its memo then locks nothing).
     pub last_passed: Option<String>,
+    /// The last exam question answered or whose memo closed its card: the one whose result
+    /// the student sees, and so the only one besides the open card whose memo may be viewed.
+    pub last_answered: Option<String>,
     /// Counts for the result.
     pub tally: Tally,
 }
@@ -160,6 +163,7 @@ impl TutorState {
             seed,
             drills_drawn: 0,
             last_passed: None,
+            last_answered: None,
             tally: Tally::default(),
         }
     }
@@ -242,7 +246,10 @@ fn require_unit(course: &Course, unit: &str) -> Result<(), Refusal> {
         Some(_) => Ok(()),
         None => Err(Refusal::new(
             ErrorCode::InvalidField,
-            format!("unit_id: the course has no unit {unit:?}"),
+            format!(
+                "unit_id: the course has no unit {}",
+                viva_protocol::excerpt::quoted(unit)
+            ),
         )),
     }
 }

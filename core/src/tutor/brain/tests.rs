@@ -4,6 +4,7 @@
 use viva_protocol::ErrorCode;
 use viva_protocol::tutor::{Card, TurnAction};
 
+use super::render::exam_question_of;
 use super::*;
 use crate::tutor::exams::LOCKOUT_MS;
 use crate::tutor::policy::Action;
@@ -343,17 +344,40 @@ fn a_wrong_exam_answer_locks_the_question_until_the_lockout_ends() {
     assert!(state.snapshot.locks.is_empty(), "expired locks are dropped");
 }
 
-/// C2: viewing a memo locks its question, unless it was just answered right.
+/// Drills a streak of two, then continues to the bronze exam card: its question id, option
+/// count and key.
+fn open_exam(fixture: &Fixture, state: &mut TutorState) -> (String, usize, u32) {
+    let tutor = fixture.tutor();
+    drill(fixture, state, true);
+    drill(fixture, state, true);
+    let turn = take_turn(tutor, state, TutorInput::DrillContinue, NOW).unwrap();
+    let Card::Exam {
+        question_id,
+        options,
+        ..
+    } = card(&turn).clone()
+    else {
+        panic!("{turn:?}");
+    };
+    let question = exam_question_of(tutor.course, &question_id).unwrap();
+    (question_id, options.len(), question.answer_index as u32)
+}
+
+fn memo(question_id: &str) -> TutorInput {
+    TutorInput::MemoViewed {
+        question_id: question_id.to_owned(),
+    }
+}
+
+/// C2, PV-AI-016: viewing the open card's memo before answering locks the question, closes
+/// the card and puts the unit on the revisit list.
 #[test]
-fn viewing_a_memo_locks_the_question_unless_it_was_just_passed() {
+fn viewing_the_open_cards_memo_locks_it_and_puts_the_unit_on_revisit() {
     let fixture = Fixture::new();
     let tutor = fixture.tutor();
     let mut state = cold();
-    let question = &tutor.course.doc.exam_questions[0];
-    let memo = TutorInput::MemoViewed {
-        question_id: question.question_id.clone(),
-    };
-    let turn = take_turn(tutor, &mut state, memo.clone(), NOW).unwrap();
+    let (question_id, _, key) = open_exam(&fixture, &mut state);
+    let turn = take_turn(tutor, &mut state, memo(&question_id), NOW).unwrap();
     let Card::ExamResult {
         locked_seconds,
         memo: text,
@@ -363,10 +387,49 @@ fn viewing_a_memo_locks_the_question_unless_it_was_just_passed() {
         panic!("{turn:?}");
     };
     assert_eq!(*locked_seconds, Some(LOCKOUT_MS / 1000));
-    assert_eq!(text, &question.memo);
-    let mut passed = cold();
-    passed.last_passed = Some(question.question_id.clone());
-    let turn = take_turn(tutor, &mut passed, memo, NOW).unwrap();
+    assert_eq!(
+        text,
+        &exam_question_of(tutor.course, &question_id).unwrap().memo
+    );
+    assert_eq!(state.snapshot.revisit, vec!["add-1digit".to_owned()]);
+    assert_eq!(state.open, None, "the card closed");
+    let submit = TutorInput::ExamSubmit {
+        question_id: question_id.clone(),
+        index: key,
+    };
+    let refused = take_turn(tutor, &mut state, submit, NOW).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::NoOpenQuestion);
+    assert_eq!(state.snapshot.tier("add-1digit"), Tier::None);
+}
+
+/// A memo is shown only for the question on the open card or the one just answered; after
+/// a right answer it locks nothing.
+#[test]
+fn a_memo_is_shown_only_for_the_open_card_or_the_question_just_answered() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let never_offered = tutor
+        .course
+        .doc
+        .exam_questions
+        .last()
+        .unwrap()
+        .question_id
+        .clone();
+    let mut state = cold();
+    for question_id in [never_offered.as_str(), "nope"] {
+        let before = state.clone();
+        let refused = take_turn(tutor, &mut state, memo(question_id), NOW).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::NoOpenQuestion, "{question_id}");
+        assert_eq!(state, before, "nothing locked: {question_id}");
+    }
+    let (question_id, _, key) = open_exam(&fixture, &mut state);
+    let submit = TutorInput::ExamSubmit {
+        question_id: question_id.clone(),
+        index: key,
+    };
+    take_turn(tutor, &mut state, submit, NOW).unwrap();
+    let turn = take_turn(tutor, &mut state, memo(&question_id), NOW).unwrap();
     assert!(matches!(
         card(&turn),
         Card::ExamResult {
@@ -374,13 +437,77 @@ fn viewing_a_memo_locks_the_question_unless_it_was_just_passed() {
             ..
         }
     ));
-    let unknown = TutorInput::MemoViewed {
-        question_id: "nope".into(),
+    assert!(state.snapshot.revisit.is_empty());
+}
+
+/// Options that do not exist are refused with `invalid_answer`, and nothing is applied: no
+/// grade, no lock, no attempt, no reset streak.
+#[test]
+fn an_option_that_does_not_exist_is_refused_and_changes_nothing() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let mut state = cold();
+    drill(&fixture, &mut state, true);
+    take_turn(tutor, &mut state, TutorInput::RequestDrill(None), NOW).unwrap();
+    let before = state.clone();
+    let check = TutorInput::DrillCheck {
+        drill_id: None,
+        answer: AnswerInput::Choice(11),
     };
-    assert_eq!(
-        take_turn(tutor, &mut state, unknown, NOW).unwrap_err().code,
-        ErrorCode::InvalidField
+    let refused = take_turn(tutor, &mut state, check, NOW).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::InvalidAnswer);
+    assert_eq!(state, before);
+    let mut state = cold();
+    let (question_id, options, _) = open_exam(&fixture, &mut state);
+    let before = state.clone();
+    for index in [options as u32, 11, u32::MAX] {
+        let submit = TutorInput::ExamSubmit {
+            question_id: question_id.clone(),
+            index,
+        };
+        let refused = take_turn(tutor, &mut state, submit, NOW).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::InvalidAnswer, "{index}");
+        assert_eq!(state, before, "{index}");
+    }
+}
+
+/// A lock taken elsewhere (another session of the course wrote it into the snapshot) is
+/// checked when the answer is applied: the open card's answer is refused, nothing earned.
+#[test]
+fn an_answer_to_a_question_locked_elsewhere_is_refused() {
+    let fixture = Fixture::new();
+    let tutor = fixture.tutor();
+    let mut state = cold();
+    let (question_id, _, key) = open_exam(&fixture, &mut state);
+    state.snapshot.lock(&question_id, NOW, LOCKOUT_MS);
+    let before = state.clone();
+    let submit = TutorInput::ExamSubmit {
+        question_id: question_id.clone(),
+        index: key,
+    };
+    let refused = take_turn(tutor, &mut state, submit, NOW + 1).unwrap_err();
+    assert_eq!(refused.code, ErrorCode::NoOpenQuestion);
+    assert!(
+        refused.message.contains("locked for 24 h"),
+        "{}",
+        refused.message
     );
+    assert_eq!(state, before);
+}
+
+#[test]
+fn a_countdown_reads_in_hours_and_minutes() {
+    let cases = [
+        (1, "1 min"),
+        (60_000, "1 min"),
+        (60_001, "2 min"),
+        (3_600_000, "1 h"),
+        (LOCKOUT_MS - 1, "24 h"),
+        (LOCKOUT_MS - 61_000, "23 h 59 min"),
+    ];
+    for (ms, text) in cases {
+        assert_eq!(countdown(ms), text, "{ms}");
+    }
 }
 
 /// A5: a check with no drill open is refused, and nothing changes.
