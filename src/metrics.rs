@@ -33,6 +33,8 @@ pub struct ServerMetrics {
     pub resume_seconds: Histogram,
     /// Messages refused because an actor's mailbox was full.
     pub mailbox_full: Counter,
+    /// HTTP requests refused at the edge (403), by reason: `origin`, `host`.
+    pub refused: LabeledCounter,
 }
 
 impl Default for ServerMetrics {
@@ -47,6 +49,7 @@ impl Default for ServerMetrics {
             errors: LabeledCounter::new(viva_protocol::ErrorCode::NAMES),
             resume_seconds: Histogram::default(),
             mailbox_full: Counter::default(),
+            refused: LabeledCounter::new(crate::edge::Refusal::REASONS),
         }
     }
 }
@@ -98,6 +101,10 @@ impl Series for ServerMetrics {
         histogram(out, "viva_resume_seconds", help, "", &self.resume_seconds);
         let help = "Messages refused by a full actor mailbox.";
         counter(out, "viva_mailbox_full_total", help, &self.mailbox_full);
+        let help = "HTTP requests refused with 403 before any route: a foreign Origin, or in \
+                    development mode a Host that is not loopback.";
+        let refused = &self.refused;
+        labeled(out, "viva_http_refused_total", help, "reason", refused);
     }
 }
 
