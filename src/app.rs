@@ -47,6 +47,8 @@ pub struct App {
     pub catalog_json: axum::body::Bytes,
     /// How long a connection may send its session nothing before the session hibernates.
     pub hibernate_after: Option<std::time::Duration>,
+    /// Which `Origin` and `Host` headers the edge lets through.
+    pub edge: crate::edge::EdgePolicy,
     next_connection_id: AtomicU64,
 }
 
@@ -77,6 +79,7 @@ impl App {
             tutor,
             catalog_json,
             hibernate_after: None,
+            edge: Default::default(),
             next_connection_id: AtomicU64::new(1),
         }
     }
@@ -115,6 +118,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/ws", get(websocket))
         .route("/v1/sessions/{id}/result", get(session_result))
         .route("/v1/tutor/{course_id}/progress", get(tutor_progress))
+        // Before the layer, so the edge checks unknown paths too.
+        .fallback(|| async { StatusCode::NOT_FOUND })
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            crate::edge::guard,
+        ))
         .with_state(app)
 }
 
@@ -137,6 +146,10 @@ pub enum AppError {
     TooManyConnections,
     #[error("storage unavailable")]
     StorageUnavailable,
+    /// A browser page of another origin (`Origin`), or in development mode a request for a
+    /// host name that is not loopback (`Host`).
+    #[error("refused at the edge: {0:?}")]
+    Edge(crate::edge::Refusal),
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -152,6 +165,12 @@ impl IntoResponse for AppError {
             AppError::TooManyConnections => (StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
             AppError::StorageUnavailable => {
                 (StatusCode::SERVICE_UNAVAILABLE, "storage_unavailable")
+            }
+            AppError::Edge(crate::edge::Refusal::Origin) => {
+                (StatusCode::FORBIDDEN, "origin_not_allowed")
+            }
+            AppError::Edge(crate::edge::Refusal::Host) => {
+                (StatusCode::FORBIDDEN, "host_not_allowed")
             }
             AppError::Internal(detail) => {
                 tracing::error!(%detail, "request failed");

@@ -14,6 +14,7 @@ use viva_core::voice::TurnSettings;
 use viva_redis_store::{RedisConfig, Retention};
 
 use crate::connections::Caps;
+use crate::edge::{EdgePolicy, Origin};
 
 /// The optional TOML config file.
 #[derive(Debug, Default, Deserialize)]
@@ -165,6 +166,10 @@ pub struct ServerSection {
     pub accept_new_sessions: Option<bool>,
     /// Open WebSocket connections per user (default 16).
     pub max_connections_per_user: Option<usize>,
+    /// Origins whose pages may use this server besides its own, such as
+    /// `["https://exams.example"]`.
+    #[serde(default)]
+    pub allowed_origins: Vec<String>,
 }
 
 /// `[auth]`.
@@ -371,6 +376,31 @@ impl FileConfig {
         Ok(after.unwrap_or(Some(DEFAULT_HIBERNATE_AFTER)))
     }
 
+    /// The edge's policy: the flag's origins, else the file's, each `scheme://host[:port]`;
+    /// development mode takes only a loopback `Host`.
+    pub fn edge_policy(&self, flag: Vec<String>, dev_mode: bool) -> anyhow::Result<EdgePolicy> {
+        let texts = if flag.is_empty() {
+            &self.server.allowed_origins
+        } else {
+            &flag
+        };
+        let allowed_origins = texts
+            .iter()
+            .map(|text| {
+                Origin::parse(text.trim()).with_context(|| {
+                    format!(
+                        "allowed origin {text:?}: an origin is http:// or https://, a host and \
+                         an optional port, nothing after (no path, not even a final /)"
+                    )
+                })
+            })
+            .collect::<anyhow::Result<_>>()?;
+        Ok(EdgePolicy {
+            allowed_origins,
+            loopback_host_only: dev_mode,
+        })
+    }
+
     /// How long a paused session lives.
     pub fn abandon_after(&self) -> anyhow::Result<Duration> {
         match &self.session.abandon_after {
@@ -388,6 +418,8 @@ pub struct Settings {
     pub data_dir: PathBuf,
     pub blueprints: PathBuf,
     pub dev_mode: bool,
+    /// Which `Origin` and `Host` headers the edge lets through.
+    pub edge: EdgePolicy,
     pub auth_secret: Vec<u8>,
     pub plan_defaults: PlanDefaults,
     pub abandon_after: Duration,
@@ -524,6 +556,30 @@ mod tests {
             toml::from_str::<FileConfig>("[exam]\nfool = 1").is_err(),
             "unknown keys are refused"
         );
+    }
+
+    #[test]
+    fn allowed_origins_from_flag_or_file_and_checked() {
+        let file: FileConfig =
+            toml::from_str("[server]\nallowed_origins = [\"https://exams.example\"]").unwrap();
+        let policy = file.edge_policy(Vec::new(), true).unwrap();
+        assert!(policy.loopback_host_only);
+        assert_eq!(
+            policy.allowed_origins,
+            [Origin::parse("https://exams.example:443").unwrap()]
+        );
+        let flag = vec!["http://127.0.0.1:3000".to_owned()];
+        let policy = file.edge_policy(flag, false).unwrap();
+        assert!(!policy.loopback_host_only);
+        assert_eq!(
+            policy.allowed_origins,
+            [Origin::parse("http://127.0.0.1:3000").unwrap()],
+            "the flag wins"
+        );
+        for bad in ["exams.example", "https://exams.example/", "*"] {
+            let err = file.edge_policy(vec![bad.to_owned()], false).unwrap_err();
+            assert!(format!("{err:#}").contains("no path"), "{bad}: {err:#}");
+        }
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! - `auth`: JWT checking and minting, development mode, the signing secret.
 //! - `app`: the axum router, handlers and `AppError`.
 //! - `connections`: the connection limits, in all and per user.
+//! - `edge`: the `Origin` and development-mode `Host` checks, and `nosniff`, on every request.
 //! - `ws`: one WebSocket connection.
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
@@ -23,6 +24,7 @@ mod blueprints;
 mod catalog;
 mod config;
 mod connections;
+mod edge;
 mod llm_config;
 mod metrics;
 mod models;
@@ -139,6 +141,10 @@ struct ServeArgs {
     /// Development mode: accept `?user=<id>` without a token. Loopback only.
     #[arg(long, env = "VIVA_DEV")]
     dev: bool,
+    /// Origins whose pages may use this server besides its own, such as
+    /// `https://exams.example` (comma-separated).
+    #[arg(long, env = "VIVA_ALLOWED_ORIGINS", value_delimiter = ',')]
+    allowed_origins: Vec<String>,
     #[command(flatten)]
     redis: RedisArgs,
     /// This node's id among the nodes sharing one Redis (default: random).
@@ -313,6 +319,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .or(file.server.blueprints.clone())
             .unwrap_or_else(config::default_blueprints),
         dev_mode: args.dev,
+        edge: file.edge_policy(args.allowed_origins.clone(), args.dev)?,
         plan_defaults: file.plan_defaults()?,
         abandon_after: file.abandon_after()?,
         hibernate_after: file.hibernate_after(args.hibernate_after.clone())?,

@@ -35,6 +35,8 @@ pub struct ServerMetrics {
     pub mailbox_full: Counter,
     /// Client events refused because the client had not read what it was sent.
     pub unread_refusals: Counter,
+    /// HTTP requests refused at the edge (403), by reason: `origin`, `host`.
+    pub refused: LabeledCounter,
 }
 
 impl Default for ServerMetrics {
@@ -50,6 +52,7 @@ impl Default for ServerMetrics {
             resume_seconds: Histogram::default(),
             mailbox_full: Counter::default(),
             unread_refusals: Counter::default(),
+            refused: LabeledCounter::new(crate::edge::Refusal::REASONS),
         }
     }
 }
@@ -108,6 +111,10 @@ impl Series for ServerMetrics {
             help,
             &self.unread_refusals,
         );
+        let help = "HTTP requests refused with 403 before any route: a foreign Origin, or in \
+                    development mode a Host that is not loopback.";
+        let refused = &self.refused;
+        labeled(out, "viva_http_refused_total", help, "reason", refused);
     }
 }
 

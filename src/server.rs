@@ -140,6 +140,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         (boards, catalog_json.into()),
     );
     app.hibernate_after = settings.hibernate_after;
+    app.edge = settings.edge.clone();
     let app = Arc::new(app);
     let listener = tokio::net::TcpListener::bind(settings.listen)
         .await

@@ -45,8 +45,9 @@ const ASSETS: [Asset; 4] = [
     },
 ];
 
-/// Scripts, styles and connections from this server only; no inline script, no frames.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; connect-src 'self' ws: wss:; \
+/// Scripts, styles and connections from this server only (`'self'` covers its own `ws:` and
+/// `wss:`); no inline script, no frames.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; connect-src 'self'; \
      img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /// The routes of the client's files.
@@ -54,7 +55,8 @@ pub fn asset_paths() -> impl Iterator<Item = &'static str> {
     ASSETS.iter().map(|asset| asset.path)
 }
 
-/// Serves the asset at `path` (the router only sends paths from [`asset_paths`]).
+/// Serves the asset at `path` (the router only sends paths from [`asset_paths`]); the edge
+/// adds `nosniff` (`crate::edge`).
 pub async fn asset(uri: axum::http::Uri) -> Response {
     let Some(asset) = ASSETS.iter().find(|a| a.path == uri.path()) else {
         return axum::http::StatusCode::NOT_FOUND.into_response();
@@ -69,9 +71,10 @@ pub async fn asset(uri: axum::http::Uri) -> Response {
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),
         ),
+        // The page's address carries `?access_token=` when a token arrives that way.
         (
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("no-referrer"),
         ),
     ];
     (headers, asset.body).into_response()

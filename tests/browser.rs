@@ -1,8 +1,9 @@
 //! The web client in a real browser: headless Chromium (Debian's `chromium` under
 //! `chromedriver`) against a real `viva serve --dev`, driven over WebDriver. A voice exam
 //! answered by a fake microphone playing festival's speech, a takeover between two
-//! browsers, a reconnect after the server is killed and restarted, an assessment answered
-//! by clicks and a tutoring session from a drill to an exam block. Each test saves
+//! browsers, a reconnect after the server is killed and restarted (the answer typed
+//! meanwhile kept and sent once), an exam on a phone's screen, an assessment answered by
+//! clicks and a tutoring session from a drill to an exam block. Each test saves
 //! screenshots (`screenshots/` under cargo's target directory, or `$VIVA_SCREENSHOTS`) and
 //! fails on any console error. Its own binary, so the browsers have the machine to
 //! themselves; the tests take it in turn.
@@ -287,8 +288,15 @@ async fn a_second_browser_takes_the_exam_and_the_first_continues_here() {
     phone.close().await;
 }
 
+/// The value of the form field `css`.
+async fn field_value(browser: &Browser, css: &str) -> String {
+    let script = format!("return document.querySelector({css:?}).value;");
+    let value = browser.run(&script, vec![]).await;
+    value.as_str().unwrap_or_default().to_owned()
+}
+
 #[tokio::test(flavor = "multi_thread")]
-async fn an_answer_typed_while_the_server_is_down_is_sent_when_it_is_back() {
+async fn an_answer_typed_while_the_server_is_down_stays_marked_and_is_sent_once_when_it_is_back() {
     let _machine = MACHINE.lock().await;
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .and_then(|l| l.local_addr())
@@ -307,18 +315,46 @@ async fn an_answer_typed_while_the_server_is_down_is_sent_when_it_is_back() {
     let asked = browser.text_when("#question", |t| t.len() > 10).await;
     server.kill().await;
     browser.text_containing("#link-state", "Reconnecting").await;
-    browser.type_into("#answer", "I do not know.").await;
+    let offline = "I do not know, typed offline.";
+    browser.type_into("#answer", offline).await;
     browser.click("#answer-send").await;
+    let mark = browser
+        .text_containing("#answer-queued", "will be sent when you are back")
+        .await;
+    assert_eq!(
+        field_value(&browser, "#answer").await,
+        offline,
+        "the answer stays in its box: {mark}"
+    );
+    // A second press while it waits sends nothing more.
+    browser.click("#answer-send").await;
+    assert_accessible(&browser, "an answer waiting for the connection").await;
     browser.screenshot("reconnecting").await;
     let server = server.restart().await;
     browser.text_containing("#link-state", "Connected").await;
     let feedback = browser.text_when("#assessment", |t| !t.is_empty()).await;
     assert!(
         feedback.contains("unsatisfactory"),
-        "the answer typed offline was assessed once: {feedback}"
+        "the answer typed offline was assessed: {feedback}"
     );
     let question = browser.text_when("#question", |t| t != asked).await;
     assert!(!question.is_empty());
+    browser
+        .text_when("#answer-queued", |mark| mark.is_empty())
+        .await;
+    assert_eq!(
+        field_value(&browser, "#answer").await,
+        "",
+        "the box is free"
+    );
+    browser.click("#end").await;
+    browser.click("#end").await;
+    let transcript = browser.text_containing("#result-transcript", offline).await;
+    assert_eq!(
+        transcript.matches(offline).count(),
+        1,
+        "recorded once, on the question it answered: {transcript}"
+    );
     let errors = browser.console_errors().await;
     // While the server was down the page's reconnect attempts failed, and so did its check
     // of whether the sign-in was refused (the server was unreachable); that is all.
@@ -330,6 +366,60 @@ async fn an_answer_typed_while_the_server_is_down_is_sent_when_it_is_back() {
         .collect();
     assert!(unexpected.is_empty(), "console errors {unexpected:?}");
     drop(server);
+    browser.close().await;
+}
+
+/// What does not fit the window: a page wider than it, and a header item (the name, the
+/// connection's state, Sign out) broken over two lines or outside it. Empty when all fits.
+const PHONE_FIT: &str = r#"
+const problems = [];
+const width = document.scrollingElement.scrollWidth;
+if (width > innerWidth) problems.push(`the page is ${width} px wide in ${innerWidth} px`);
+for (const item of document.querySelectorAll("header.bar > *")) {
+  if (item.hidden || !item.textContent.trim()) continue;
+  const range = document.createRange();
+  range.selectNodeContents(item);
+  const tops = [...range.getClientRects()].filter((r) => r.width > 0).map((r) => r.top);
+  const lines = tops.filter((top) => top > Math.min(...tops) + 4).length + 1;
+  if (lines > 1) problems.push(`#${item.id} "${item.textContent}" takes ${lines} lines`);
+  const box = item.getBoundingClientRect();
+  if (box.left < 0 || box.right > innerWidth) problems.push(`#${item.id} is outside the window`);
+}
+return problems;
+"#;
+
+async fn assert_fits(browser: &Browser, screen: &str) {
+    let problems = browser.run(PHONE_FIT, vec![]).await;
+    assert_eq!(problems, serde_json::json!([]), "{screen}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn on_a_phone_the_header_and_the_result_page_fit_the_screen() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    browser.resize(390, 844).await;
+    let width = browser.run("return innerWidth;", vec![]).await;
+    assert_eq!(width, 390, "a phone's width");
+    sign_in(&browser, &server, "alexandra.k").await;
+    assert_fits(&browser, "home").await;
+    start_text_exam(&browser).await;
+    assert_fits(&browser, "exam").await;
+    browser.type_into("#answer", "I do not know.").await;
+    browser.click("#answer-send").await;
+    browser.text_when("#assessment", |t| !t.is_empty()).await;
+    browser.click("#end").await;
+    browser.click("#end").await;
+    browser.text_containing("#areas", "Satisfactory").await;
+    browser
+        .text_containing("#result-transcript", "I do not know.")
+        .await;
+    assert_fits(&browser, "result").await;
+    assert_accessible(&browser, "result on a phone").await;
+    browser.run("window.scrollTo(0, 0);", vec![]).await;
+    browser.screenshot("exam-result-phone").await;
+    assert_no_console_errors(&browser, "phone").await;
     browser.close().await;
 }
 

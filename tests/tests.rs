@@ -8,6 +8,7 @@ mod blueprints_cli;
 mod connection_limits;
 mod devices;
 mod distributed;
+mod edge;
 mod exam_flow;
 mod harness;
 mod hibernation;

@@ -20,6 +20,12 @@ function confirmingButton(id, label, confirmLabel, action) {
   return button;
 }
 
+/** A wide table in its own horizontally scrolling box (so a phone's page keeps its width),
+ * which the keyboard can scroll too. */
+function scrolling(label, table) {
+  return el("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": label }, table);
+}
+
 /** Builds an element: el("button", {type: "button", onclick}, "Text", child…). */
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -112,6 +118,7 @@ class Link {
     this.attempt = 0;
     this.wanted = false;
     this.handlers = new Set();
+    this.watchers = new Set();
     this.onOpen = null;
   }
 
@@ -158,7 +165,13 @@ class Link {
     this.pending.clear();
   }
 
-  state(text) { $("#link-state").textContent = text; }
+  state(text) {
+    $("#link-state").textContent = text;
+    for (const watcher of this.watchers) watcher(this.ready());
+  }
+
+  /** Calls `watcher(ready)` at each change of the connection's state. */
+  watch(watcher) { this.watchers.add(watcher); return () => this.watchers.delete(watcher); }
 
   ready() { return this.socket?.readyState === WebSocket.OPEN; }
 
@@ -426,7 +439,8 @@ function signInScreen() {
 }
 
 function signedInBar() {
-  $("#who").textContent = auth.user ? `Signed in as ${auth.user}` : "Signed in";
+  fill($("#who"), el("span", { class: auth.user ? "who-label" : null }, auth.user ? "Signed in as " : "Signed in"), auth.user);
+  $("#who").title = auth.user ? `Signed in as ${auth.user}` : "";
   $("#sign-out").hidden = false;
 }
 
@@ -536,23 +550,50 @@ function tutorStartCard() {
 
 // ---------------------------------------------------------------- the exam
 
-/** A typed answer box whose text comes back if the server refuses it. */
+/** A typed answer box. A sent answer leaves the box once the server has it; one sent while
+ * the connection is down stays in the box, marked, until it has gone and been acked (a second
+ * one cannot follow it meanwhile, so it cannot land on the next question). A refused answer's
+ * text comes back to be edited. */
 function answerBox(id, label, onSend) {
-  const input = el("textarea", { id, "aria-label": label });
+  const mark = el("p", { class: "queued", id: `${id}-queued`, "aria-live": "polite" });
+  const input = el("textarea", { id, "aria-label": label, "aria-describedby": mark.id });
+  const button = el("button", { type: "button", id: `${id}-send` }, "Send");
+  let sent = null; // { eventId, text, held } until acked or refused; held: kept in the box
+  const hold = (holding) => {
+    input.readOnly = holding;
+    button.disabled = holding;
+    mark.textContent = holding ? "Not sent yet: it will be sent when you are back." : "";
+  };
   const send = () => {
     const text = input.value.trim();
-    if (!text) return;
-    const eventId = onSend(text);
-    input.dataset.pending = eventId;
-    input.dataset.text = text;
-    input.value = "";
+    if (!text || sent?.held) return;
+    sent = { eventId: onSend(text), text, held: !link.ready() };
+    if (sent.held) hold(true); else input.value = "";
   };
   input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(); } });
-  const button = el("button", { type: "button", id: `${id}-send`, onclick: send }, "Send");
+  button.addEventListener("click", send);
+  const forget = () => { if (sent?.held) { hold(false); input.value = ""; } sent = null; };
+  // The box watches the connection while it is on the page: an answer the server has not
+  // acked when the connection drops comes back into the box, marked.
+  const stopWatching = link.watch((ready) => {
+    if (!input.isConnected) { stopWatching(); stopAcks(); return; }
+    if (ready || !sent || sent.held || !link.pending.has(sent.eventId) || input.value) return;
+    sent.held = true;
+    input.value = sent.text;
+    hold(true);
+  });
+  const stopAcks = link.on((event) => {
+    if (!input.isConnected) { stopWatching(); stopAcks(); return; }
+    if (event.type === "ack" && event.event_id === sent?.eventId) forget();
+  });
   const restore = (refused) => {
-    if (refused && input.dataset.pending === refused.event_id && !input.value) input.value = input.dataset.text ?? "";
+    if (!refused || sent?.eventId !== refused.event_id) return;
+    const { held, text } = sent;
+    sent = null;
+    hold(false);
+    if (!held && !input.value) input.value = text;
   };
-  return { input, button, restore };
+  return { input, button, mark, restore };
 }
 
 function examScreen(started) {
@@ -574,7 +615,7 @@ function examScreen(started) {
   drawProgress();
   show(el("h1", {}, "Oral exam"), progress,
     el("section", { class: "card", "aria-label": "Question" }, question, partial, controls,
-      el("div", { class: "composer" }, box.input, box.button)),
+      el("div", { class: "composer" }, box.input, box.button), box.mark),
     feedback, el("div", { class: "row" }, end));
   return {
     get done() { return state.done; },
@@ -640,7 +681,7 @@ function assessmentScreen() {
   const options = el("div", { class: "options", id: "options", role: "group", "aria-label": "Options" });
   const feedback = el("div", { id: "feedback", "aria-live": "polite" });
   const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
-  const typed = el("div", { class: "composer", id: "typed" }, box.input, box.button);
+  const typed = el("div", { id: "typed" }, el("div", { class: "composer" }, box.input, box.button), box.mark);
   const voice = catalog?.server?.voice ? voiceControls() : null;
   const skip = el("button", { type: "button", class: "quiet", id: "skip", onclick: () => link.send({ type: "answer.skip" }) }, "Skip");
   const end = confirmingButton("end", "Finish", "Press again: unanswered items count as not attempted", () => link.send({ type: "session.end" }));
@@ -754,7 +795,7 @@ function tutorScreen(started) {
   show(el("div", { class: "row" }, el("h1", {}, "Tutor"), toggle),
     el("div", { class: "workspace" }, threads,
       el("section", { "aria-label": "Conversation" }, timeline,
-        el("div", { class: "composer" }, box.input, box.button), voice?.controls, el("div", { class: "row" }, end)),
+        el("div", { class: "composer" }, box.input, box.button), box.mark, voice?.controls, el("div", { class: "row" }, end)),
       panel));
   fillThreads();
   const act = (event) => () => link.send(event);
@@ -922,13 +963,13 @@ function examResult(r) {
     el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, r.outcome)),
     el("p", { class: "muted" }, `${r.asked} of ${r.planned_questions} planned questions asked, ${r.credited_by_mention} credited by mention, ${r.bonus_used} bonus.`),
     el("h2", {}, "By area"),
-    el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Area", "Satisfactory", "Partial", "Unsatisfactory", "By mention", "Not covered"].map((h) => el("th", {}, h)))),
+    scrolling("Results by area", el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Area", "Satisfactory", "Partial", "Unsatisfactory", "By mention", "Not covered"].map((h) => el("th", {}, h)))),
       el("tbody", {}, r.areas.map((a) => el("tr", {}, el("td", {}, `${a.area}. ${a.title}`),
-        [a.satisfactory, a.partial, a.unsatisfactory, a.credited_by_mention, a.not_covered].map((n) => el("td", {}, String(n))))))),
+        [a.satisfactory, a.partial, a.unsatisfactory, a.credited_by_mention, a.not_covered].map((n) => el("td", {}, String(n)))))))),
     el("h2", {}, "Transcript"),
-    el("table", { id: "result-transcript" }, el("thead", {}, el("tr", {}, ["Element", "Kind", "Your answer", "Score"].map((h) => el("th", {}, h)))),
+    scrolling("Transcript", el("table", { id: "result-transcript" }, el("thead", {}, el("tr", {}, ["Element", "Kind", "Your answer", "Score"].map((h) => el("th", {}, h)))),
       el("tbody", {}, (r.transcript ?? []).map((t) => el("tr", {}, el("td", {}, t.element_code), el("td", {}, t.kind),
-        el("td", {}, t.answer ?? "—"), el("td", { class: `score-${t.score}` }, t.score ?? "—"))))),
+        el("td", {}, t.answer ?? "—"), el("td", { class: `score-${t.score}` }, t.score ?? "—")))))),
   ];
 }
 
@@ -937,9 +978,9 @@ function assessmentResult(r) {
     el("p", { class: "question", id: "outcome" }, `${r.score_percent}% · ${r.grade_band} · `,
       el("strong", { class: r.passed ? "good" : "bad" }, r.passed ? "passed" : "not passed")),
     el("p", { class: "muted" }, `${r.items_correct} right of ${r.items_attempted} attempted (${r.items_total} items, ${r.items_skipped} skipped).`),
-    el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Section", "Attempted", "Right", "Accuracy"].map((h) => el("th", {}, h)))),
+    scrolling("Results by section", el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Section", "Attempted", "Right", "Accuracy"].map((h) => el("th", {}, h)))),
       el("tbody", {}, (r.sections ?? []).map((s) => el("tr", {}, el("td", {}, s.title), el("td", {}, String(s.attempted)),
-        el("td", {}, String(s.correct)), el("td", {}, `${Math.round(s.accuracy * 100)}%`))))),
+        el("td", {}, String(s.correct)), el("td", {}, `${Math.round(s.accuracy * 100)}%`)))))),
   ];
 }
 

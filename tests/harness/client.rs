@@ -4,7 +4,7 @@ use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::{HeaderValue, Request, header::AUTHORIZATION};
+use tokio_tungstenite::tungstenite::http::{self, HeaderValue, Request, header::AUTHORIZATION};
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use viva_protocol::ServerMessage;
@@ -51,7 +51,21 @@ fn request(server: &Server, auth: &Auth) -> Request<()> {
 }
 
 async fn try_connect(server: &Server, auth: &Auth) -> Result<Ws, WsError> {
-    let connect = tokio_tungstenite::connect_async(request(server, auth));
+    try_connect_with(server, auth, &[]).await
+}
+
+async fn try_connect_with(
+    server: &Server,
+    auth: &Auth,
+    headers: &[(&str, &str)],
+) -> Result<Ws, WsError> {
+    let mut request = request(server, auth);
+    for (name, value) in headers {
+        let value = HeaderValue::from_str(value).expect("header value");
+        let name = http::HeaderName::from_bytes(name.as_bytes()).expect("header name");
+        request.headers_mut().insert(name, value);
+    }
+    let connect = tokio_tungstenite::connect_async(request);
     let (ws, _response) = tokio::time::timeout(TIMEOUT, connect)
         .await
         .unwrap_or_else(|_| panic!("no WebSocket handshake within {TIMEOUT:?}"))?;
@@ -86,7 +100,17 @@ impl Refusal {
 
 /// Connects, or returns the server's HTTP refusal; panics on any other failure.
 pub async fn connect_or_refusal(server: &Server, auth: Auth) -> Result<Client, Refusal> {
-    match try_connect(server, &auth).await {
+    connect_with_headers(server, auth, &[]).await
+}
+
+/// Like [`connect_or_refusal`], with these headers (such as `Origin` or `Host`) on the
+/// upgrade request.
+pub async fn connect_with_headers(
+    server: &Server,
+    auth: Auth,
+    headers: &[(&str, &str)],
+) -> Result<Client, Refusal> {
+    match try_connect_with(server, &auth, headers).await {
         Ok(ws) => Ok(Client::new(ws, "client")),
         Err(WsError::Http(response)) => {
             let status = response.status().as_u16();

@@ -16,6 +16,8 @@ pub struct HttpResponse {
     pub content_type: Option<String>,
     /// The body (de-chunked), as text.
     pub body: String,
+    /// Every header, names in lower case, in order.
+    pub headers: Vec<(String, String)>,
 }
 
 impl HttpResponse {
@@ -23,6 +25,12 @@ impl HttpResponse {
     pub fn json(&self) -> Value {
         serde_json::from_str(&self.body)
             .unwrap_or_else(|err| panic!("body is not JSON ({err}): {:?}", self.body))
+    }
+
+    /// The first header named `name` (lower case), if any.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let found = self.headers.iter().find(|(seen, _)| seen == name);
+        found.map(|(_, value)| value.as_str())
     }
 }
 
@@ -33,10 +41,26 @@ pub fn result_path(session_id: &str) -> String {
 
 /// `GET path`, with `Authorization: Bearer TOKEN` when a token is given.
 pub async fn http_get(server: &Server, path: &str, bearer: Option<&str>) -> HttpResponse {
+    let authorization = bearer.map(|token| format!("Bearer {token}"));
+    let headers: Vec<(&str, &str)> = authorization
+        .iter()
+        .map(|value| ("Authorization", value.as_str()))
+        .collect();
+    http_get_with(server, path, &headers).await
+}
+
+/// `GET path` with these headers; `Host` is the server's address unless one is given.
+pub async fn http_get_with(server: &Server, path: &str, headers: &[(&str, &str)]) -> HttpResponse {
     let addr = server.addr();
-    let mut request = format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
-    if let Some(token) = bearer {
-        request.push_str(&format!("Authorization: Bearer {token}\r\n"));
+    let mut request = format!("GET {path} HTTP/1.1\r\nConnection: close\r\n");
+    if !headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("host"))
+    {
+        request.push_str(&format!("Host: {addr}\r\n"));
+    }
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
     }
     request.push_str("\r\n");
     let exchange = async {
@@ -76,24 +100,23 @@ fn parse_response(raw: &[u8]) -> HttpResponse {
         .filter_map(|line| line.split_once(':'))
         .map(|(name, value)| (name.trim().to_ascii_lowercase(), value.trim().to_owned()))
         .collect();
-    let header = |name: &str| {
-        let found = headers.iter().find(|(seen, _)| seen == name);
-        found.map(|(_, value)| value.clone())
+    let mut response = HttpResponse {
+        status,
+        content_type: None,
+        body: String::new(),
+        headers,
     };
-    let chunked =
-        header("transfer-encoding").is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
-    let content_type = header("content-type");
+    let chunked = response
+        .header("transfer-encoding")
+        .is_some_and(|v| v.to_ascii_lowercase().contains("chunked"));
+    response.content_type = response.header("content-type").map(str::to_owned);
     let body = if chunked {
         dechunk(body)
     } else {
         body.to_vec()
     };
-    let body = String::from_utf8(body).expect("a UTF-8 body");
-    HttpResponse {
-        status,
-        content_type,
-        body,
-    }
+    response.body = String::from_utf8(body).expect("a UTF-8 body");
+    response
 }
 
 fn dechunk(mut rest: &[u8]) -> Vec<u8> {

@@ -22,14 +22,14 @@ pub use assessment::{
     stored_checkpoint,
 };
 pub use client::{
-    Auth, Client, Refusal, Ws, connect_or_refusal, count, field_str, field_u64, find, index_of,
-    refused_status,
+    Auth, Client, Refusal, Ws, connect_or_refusal, connect_with_headers, count, field_str,
+    field_u64, find, index_of, refused_status,
 };
 pub use exam::{
     PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
     run_to_completion, satisfactory_for, start_exam,
 };
-pub use http::{http_get, metric, result_path};
+pub use http::{http_get, http_get_with, metric, result_path};
 pub use server::{Options, Server, run_viva, viva_bin};
 pub use token::{
     SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
