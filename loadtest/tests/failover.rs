@@ -2,6 +2,7 @@
 //! a real Redis: the node holding an exam is killed after it stored the exam's last answer
 //! and before it assessed it, so the resume on the other node assesses that answer and
 //! completes the exam — `session.completed` follows `session.resumed`, and no question.
+//! The session's lease names node one, dead by then: the resume notifies it and goes on.
 #![allow(clippy::unwrap_used, clippy::expect_used)] // a failed unwrap is a failed test
 
 use std::io::{BufRead, BufReader};
