@@ -167,6 +167,11 @@ async fn a_resume_that_completes_the_exam_ends_the_answer_instead_of_waiting_for
     // came would time out and go on to node one, dead, then node two again: device 3).
     assert_eq!(live.device, 1, "resumed at the first try, on node two");
     assert_eq!(run.failovers, 1);
+    assert!(
+        run.recorder.errors().is_empty(),
+        "{:?}",
+        run.recorder.errors()
+    );
     let path = format!("/v1/sessions/{session_id}/result?user={USER}");
     let result = viva_loadtest::run::http::get(&two.url, &path)
         .await

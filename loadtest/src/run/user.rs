@@ -400,7 +400,14 @@ pub(super) async fn fail_over(
                 run.failovers += 1;
                 return Ok(resumed);
             }
-            Err(err) if is_lost(spec, &err) => last = err,
+            Err(err) if is_lost(spec, &err) => {
+                // A dead node refuses or drops the socket; one that answers nothing for a
+                // whole step is stuck, which the run must show, not only in its latency.
+                if matches!(err, WsError::Timeout) {
+                    run.error(spec, "resume_timeout");
+                }
+                last = err;
+            }
             Err(err) => return Err(err),
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
