@@ -162,7 +162,9 @@ pub struct PlanSummary {
     pub follow_up_max_per_element: u32,
 }
 
-/// `session.resumed`; the open `question` follows if there is one.
+/// `session.resumed`; the open `question` follows if there is one. An answer stored but not
+/// yet assessed when the session's node stopped is assessed now: its `assessment` follows,
+/// then the next `question` or, after the last answer, `session.completed`.
 ///
 /// # Format
 /// ```json

@@ -48,6 +48,8 @@ pub struct Cluster {
     bin: PathBuf,
     redis_url: String,
     data: tempfile::TempDir,
+    /// Where each node's standard error (its log) goes, if anywhere.
+    logs: Option<PathBuf>,
     nodes: Vec<Node>,
 }
 
@@ -70,6 +72,7 @@ impl Cluster {
             bin,
             redis_url,
             data: tempfile::tempdir().map_err(ClusterError::DataDir)?,
+            logs: options.node_logs.clone(),
             nodes: Vec::with_capacity(options.nodes),
         };
         for index in 0..options.nodes {
@@ -78,7 +81,7 @@ impl Cluster {
                 node: name.clone(),
                 reason: format!("no free port: {err}"),
             })?;
-            let child = cluster.spawn(&name, port).await?;
+            let child = cluster.spawn(&name, &name, port).await?;
             timeline.watch(&name, child.id());
             cluster.nodes.push(Node {
                 name,
@@ -98,18 +101,25 @@ impl Cluster {
     }
 
     /// `viva serve --dev` named `name` on `port`, started once it says it listens. Its
-    /// output is drained so it never blocks on a full pipe.
-    async fn spawn(&self, name: &str, port: u16) -> Result<Child, ClusterError> {
+    /// output is drained so it never blocks on a full pipe; its log goes to `{log}.log` in
+    /// the logs folder, if there is one.
+    async fn spawn(&self, name: &str, log: &str, port: u16) -> Result<Child, ClusterError> {
         let fail = |reason: String| ClusterError::Start {
             node: name.to_owned(),
             reason,
+        };
+        let stderr = match &self.logs {
+            Some(folder) => std::fs::File::create(folder.join(format!("{log}.log")))
+                .map(Stdio::from)
+                .map_err(|err| fail(format!("its log file: {err}")))?,
+            None => Stdio::null(),
         };
         let mut child = Command::new(&self.bin)
             .args(["serve", "--dev", "--listen", &format!("127.0.0.1:{port}")])
             .args(["--redis", &self.redis_url, "--node-id", name, "--data-dir"])
             .arg(self.data.path().join(name))
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
+            .stderr(stderr)
             .kill_on_drop(true)
             .spawn()
             .map_err(|err| fail(format!("{}: {err}", self.bin.display())))?;
@@ -152,7 +162,7 @@ impl Cluster {
         timeline.event(format!("SIGKILL {}", node.name));
         let (name, port) = (node.name.clone(), node.port);
         tokio::time::sleep(down).await;
-        match self.spawn(&name, port).await {
+        match self.spawn(&name, &format!("{name}-restarted"), port).await {
             Ok(child) => {
                 timeline.watch(&name, child.id());
                 timeline.event(format!("restarted {name}"));

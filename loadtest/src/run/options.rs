@@ -86,6 +86,10 @@ pub struct Flags {
     /// `chaos`: how long the killed node stays down.
     #[arg(long, value_parser = humantime::parse_duration)]
     pub restart_after: Option<Duration>,
+    /// `chaos`: a folder for the nodes' logs (`node-0.log`, `node-0-restarted.log`, ...;
+    /// their level is `RUST_LOG`'s); without it the logs are dropped.
+    #[arg(long)]
+    pub node_logs: Option<PathBuf>,
     /// The server's signing secret: users get tokens; without it the server must run `--dev`.
     #[arg(long, env = "VIVA_AUTH_SECRET", hide_env_values = true)]
     pub token_secret: Option<String>,
@@ -132,6 +136,7 @@ struct FileOptions {
     nodes: Option<usize>,
     kill_after: Option<String>,
     restart_after: Option<String>,
+    node_logs: Option<PathBuf>,
     seed: Option<u64>,
     max_p99_ms: Option<f64>,
     max_errors: Option<u64>,
@@ -199,6 +204,8 @@ pub struct ChaosOptions {
     pub kill_after: Duration,
     /// How long it stays down.
     pub restart_after: Duration,
+    /// Where the nodes' logs go, if anywhere.
+    pub node_logs: Option<PathBuf>,
 }
 
 /// The most nodes a chaos run starts.
@@ -294,6 +301,7 @@ impl Options {
                     "restart_after",
                     2000,
                 )?,
+                node_logs: flags.node_logs.or(file.node_logs),
             },
             token_secret: flags.token_secret,
             seed: flags.seed.or(file.seed).unwrap_or(1),

@@ -257,6 +257,7 @@ async fn exam(
         };
         if !completed && n.is_multiple_of(spec.every) && spec.scenario == Scenario::Takeover {
             live = take_over(spec, run, live).await?;
+            completed = live.question["type"] == "session.completed";
         }
     }
     if !completed {
@@ -399,7 +400,14 @@ pub(super) async fn fail_over(
                 run.failovers += 1;
                 return Ok(resumed);
             }
-            Err(err) if is_lost(spec, &err) => last = err,
+            Err(err) if is_lost(spec, &err) => {
+                // A dead node refuses or drops the socket; one that answers nothing for a
+                // whole step is stuck, which the run must show, not only in its latency.
+                if matches!(err, WsError::Timeout) {
+                    run.error(spec, "resume_timeout");
+                }
+                last = err;
+            }
             Err(err) => return Err(err),
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
@@ -442,11 +450,14 @@ async fn resume(
                        "device_id": device_id(device), "session_id": session_id});
     send(&mut socket, frame).await?;
     let resumed = wait_for(&mut socket, &["session.resumed"]).await?;
-    // A session that completed meanwhile is resumed as it stands: no question follows.
+    // A session that completed meanwhile is resumed as it stands: no question follows. Nor
+    // does one when the resume itself completes the session: its last answer was stored but
+    // not yet assessed when its node died, so the resume assesses it and grades the exam.
     let question = if resumed["status"] == "completed" {
         json!({"type": "session.completed"})
     } else {
-        wait_for(&mut socket, &[spec.scenario.prompt_event()]).await?
+        let prompt_or_end = [spec.scenario.prompt_event(), "session.completed"];
+        wait_for(&mut socket, &prompt_or_end).await?
     };
     run.record(spec, Step::Resume, began.elapsed());
     Ok(Live {
