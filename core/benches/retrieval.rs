@@ -4,13 +4,19 @@
 //! and is then right, and how often an off-course query is (wrongly) mapped with
 //! confidence. The baseline, in the same run: a keyword match on unit titles alone.
 //!
+//! Then the held-out tie cases (`bench/tutor/ties.yaml`, issue 33: messages several units
+//! hold alike): how often the top unit is the labelled one, how often a message that names
+//! its unit whole is mapped to it confidently, and how often one whose words are shared is
+//! mapped confidently anyway. Each query is a cold-start student's (focus: the course's
+//! entry unit) unless it names a focus.
+//!
 //! Run with `cargo bench -p viva-core --bench retrieval`.
 
 mod common;
 
 use common::{blueprints, sources};
 use serde::Deserialize;
-use viva_blueprint::course::CourseSet;
+use viva_blueprint::course::{Course, CourseSet};
 use viva_blueprint::library::{BlueprintLibrary, Source, parse};
 use viva_core::tutor::bm25::content_words;
 use viva_core::tutor::policy::TARGET_CONFIDENCE;
@@ -26,6 +32,12 @@ struct Query {
     course_id: String,
     text: String,
     unit: Option<String>,
+    /// The student's focus (the course's entry unit when absent).
+    #[serde(default)]
+    focus: Option<String>,
+    /// Tie cases: the message names its unit's whole title or one of its own tags.
+    #[serde(default)]
+    named: bool,
 }
 
 /// Counts over one set of queries.
@@ -73,7 +85,7 @@ impl Tally {
 }
 
 /// The baseline: units ranked by how many of the query's words their title holds.
-fn title_match(course: &viva_blueprint::course::Course, text: &str) -> Vec<(String, f64)> {
+fn title_match(course: &Course, text: &str) -> Vec<(String, f64)> {
     let words = content_words(text);
     let mut ranked: Vec<(String, f64)> = course
         .doc
@@ -93,32 +105,80 @@ fn title_match(course: &viva_blueprint::course::Course, text: &str) -> Vec<(Stri
     ranked
 }
 
+/// Counts over the tie cases.
+#[derive(Default)]
+struct Ties {
+    queries: usize,
+    top1: usize,
+    named: usize,
+    named_confident_right: usize,
+    shared: usize,
+    shared_confident: usize,
+}
+
+impl Ties {
+    fn add(&mut self, ranked: &[(String, f64)], query: &Query) {
+        let top = ranked.first();
+        let right = top.is_some_and(|(unit, _)| Some(unit) == query.unit.as_ref());
+        let confident = top.is_some_and(|(_, c)| *c >= TARGET_CONFIDENCE);
+        self.queries += 1;
+        self.top1 += usize::from(right);
+        if query.named {
+            self.named += 1;
+            self.named_confident_right += usize::from(confident && right);
+        } else {
+            self.shared += 1;
+            self.shared_confident += usize::from(confident);
+        }
+    }
+
+    fn print(&self) {
+        println!(
+            "tie cases (held out)      top unit right {}/{}  named: confident and right {}/{}  shared: confident {}/{}",
+            self.top1,
+            self.queries,
+            self.named_confident_right,
+            self.named,
+            self.shared_confident,
+            self.shared,
+        );
+    }
+}
+
+fn load_queries(path: &std::path::Path) -> Vec<Query> {
+    let source = Source {
+        text: std::fs::read_to_string(path).expect("a query file"),
+        path: path.display().to_string(),
+    };
+    let file: QueryFile = parse(&source).expect("the query set parses");
+    file.queries
+}
+
+fn mapped(course: &Course, index: &UnitIndex, query: &Query) -> Vec<(String, f64)> {
+    let focus = query.focus.as_deref().unwrap_or(&course.doc.entry_unit);
+    index
+        .map(&query.text, focus)
+        .into_iter()
+        .map(|m| (m.unit, m.confidence))
+        .collect()
+}
+
 fn main() {
     let root = blueprints();
     let skills = BlueprintLibrary::load(&sources(&root.join("skills")), &[]).expect("skills");
     let courses = CourseSet::load(&sources(&root.join("courses")), &skills, &|_| true);
     let courses = courses.expect("courses");
-    let path = root.join("../bench/tutor/queries.yaml");
-    let source = Source {
-        text: std::fs::read_to_string(&path).expect("bench/tutor/queries.yaml"),
-        path: path.display().to_string(),
-    };
-    let file: QueryFile = parse(&source).expect("the query set parses");
+    let queries = load_queries(&root.join("../bench/tutor/queries.yaml"));
+    let ties = load_queries(&root.join("../bench/tutor/ties.yaml"));
     let mut bm25_all = Tally::default();
     let mut baseline_all = Tally::default();
+    let mut tie_tally = Ties::default();
     for course in courses.iter() {
         let index = UnitIndex::build(course);
         let (mut bm25, mut baseline) = (Tally::default(), Tally::default());
-        for query in file
-            .queries
-            .iter()
-            .filter(|q| q.course_id == course.doc.course_id)
-        {
-            let mapped: Vec<(String, f64)> = index
-                .map(&query.text)
-                .into_iter()
-                .map(|m| (m.unit, m.confidence))
-                .collect();
+        let of_course = |q: &&Query| q.course_id == course.doc.course_id;
+        for query in queries.iter().filter(of_course) {
+            let mapped = mapped(course, &index, query);
             let label = query.unit.as_deref();
             bm25.add(&mapped, label);
             bm25_all.add(&mapped, label);
@@ -128,7 +188,11 @@ fn main() {
         }
         bm25.print(&format!("{} BM25", course.doc.course_id));
         baseline.print(&format!("{} titles", course.doc.course_id));
+        for query in ties.iter().filter(of_course) {
+            tie_tally.add(&mapped(course, &index, query), query);
+        }
     }
     bm25_all.print("all courses, BM25");
     baseline_all.print("all courses, titles (baseline)");
+    tie_tally.print();
 }

@@ -108,7 +108,7 @@ async fn main() {
         let answer = llm.propose(&request, &no_deltas).await;
         let model_mapped = answer.value.map(|p| p.mapped).unwrap_or_default();
         replies += usize::from(!model_mapped.is_empty());
-        let retrieved = index.map(&query.text);
+        let retrieved = index.map(&query.text, &course.doc.entry_unit);
         let label = query.unit.as_deref();
         retrieval.add(&retrieved, label);
         by_model.add(&model_mapped, label);

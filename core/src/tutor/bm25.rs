@@ -148,15 +148,30 @@ fn index_doc(fields: &[(&str, f64)]) -> Doc {
 
 /// The message's content words, lower-cased and stemmed, stopwords dropped, each once.
 pub fn content_words(text: &str) -> Vec<String> {
-    let mut words: Vec<String> = text
-        .split(|c: char| !c.is_alphanumeric() && c != '\'')
-        .map(|word| word.replace('\'', "").to_lowercase())
-        .filter(|word| !word.is_empty() && !STOPWORDS.contains(&word.as_str()))
-        .map(|word| stem(&word))
-        .collect();
+    let mut words = phrase_words(text);
     let mut seen = std::collections::HashSet::new();
     words.retain(|word| seen.insert(word.clone()));
     words
+}
+
+/// The text's content words in their order, repeats kept: what a phrase is matched on
+/// ("Adding one-digit numbers" → `add digit number`).
+pub fn phrase_words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .map(|word| word.replace('\'', "").to_lowercase())
+        .filter(|word| !word.is_empty() && !STOPWORDS.contains(&word.as_str()))
+        .map(|word| stem(&word))
+        .collect()
+}
+
+/// The text without its numbers (words with no letter: "56", "1,000"): an example's
+/// operands, which say nothing of what the text is about.
+pub fn without_numbers(text: &str) -> String {
+    let words: Vec<&str> = text
+        .split_whitespace()
+        .filter(|word| word.chars().any(char::is_alphabetic))
+        .collect();
+    words.join(" ")
 }
 
 /// A light suffix stemmer: enough that "subnets", "subnetting" and "subnet" meet.
@@ -204,6 +219,25 @@ mod tests {
         ];
         for (text, expected) in cases {
             assert_eq!(content_words(text), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn phrases_keep_order_and_repeats_and_numbers_can_be_dropped() {
+        let phrases = [
+            ("Adding one-digit numbers", vec!["ad", "digit", "number"]),
+            ("times tables, times", vec!["tim", "tabl", "tim"]),
+        ];
+        for (text, expected) in phrases {
+            assert_eq!(phrase_words(text), expected, "{text}");
+        }
+        let numbers = [
+            ("56 ÷ 7 = 8 because 7 × 8 = 56.", "because"),
+            ("× 10 moves each digit, 1,000 too", "moves each digit, too"),
+            ("a times-table fact", "a times-table fact"),
+        ];
+        for (text, expected) in numbers {
+            assert_eq!(without_numbers(text), expected, "{text}");
         }
     }
 

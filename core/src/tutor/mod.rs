@@ -17,6 +17,8 @@
 //! - [`validate`]: a reply held to the policy, and the fallback when it breaks a rule.
 //! - [`bm25`]: a small BM25 over weighted fields, with a coverage score.
 //! - [`retrieval`]: the embedded brain's mapping of a message to units, with a confidence.
+//! - [`tiebreak`]: units a message names alike, ordered by specificity, focus and
+//!   prerequisite order, and reported unsure.
 //! - [`drawn`]: drills drawn for a session (skill items, rubric questions) and checked.
 //! - [`brain`]: the embedded brain: one input in, one validated turn out.
 //! - [`cards`]: each action's message and card, in the course's own words.
@@ -47,5 +49,6 @@ pub mod scope;
 pub mod snapshot;
 #[cfg(test)]
 pub(crate) mod test_courses;
+pub mod tiebreak;
 pub mod validate;
 pub mod wire;

@@ -198,7 +198,11 @@ pub fn take_turn(
         TutorInput::Opening => Ok(reply(tutor, state, &[], None, now_ms)),
         TutorInput::Message(text) => {
             let model_mapped = tutor.model.map_or(&[][..], |p| p.mapped.as_slice());
-            let mapped = merge_mapping(&tutor.index.map(&text), model_mapped, TARGET_CONFIDENCE);
+            let mapped = merge_mapping(
+                &tutor.index.map(&text, &state.snapshot.focus_unit),
+                model_mapped,
+                TARGET_CONFIDENCE,
+            );
             Ok(reply(tutor, state, &mapped, None, now_ms))
         }
         TutorInput::RequestDrill(unit) => {
@@ -504,7 +508,7 @@ pub fn model_request(
     message: &str,
     now_ms: u64,
 ) -> ModelTurnRequest {
-    let mapped = tutor.index.map(message);
+    let mapped = tutor.index.map(message, &state.snapshot.focus_unit);
     let policy = policy_for(tutor, state, &mapped, now_ms);
     let available = desired_available(tutor, state, &policy, now_ms);
     let context = (tutor.course, tutor.index);

@@ -638,8 +638,12 @@ fn a_models_proposal_breaking_a_rule_gives_the_brains_turn() {
 fn a_models_mapping_feeds_the_policy_only_through_the_evidence() {
     let fixture = Fixture::new();
     let ambiguous = "what about numbers with two digits";
-    let retrieved = fixture.tutor().index.map(ambiguous);
+    let retrieved = fixture.tutor().index.map(ambiguous, "add-1digit");
     assert_eq!(retrieved[0].confidence, retrieved[1].confidence, "a tie");
+    assert!(
+        retrieved[0].confidence < TARGET_CONFIDENCE,
+        "reported unsure"
+    );
     let brains_target = {
         let mut state = cold();
         let message = TutorInput::Message(ambiguous.into());
@@ -647,7 +651,7 @@ fn a_models_mapping_feeds_the_policy_only_through_the_evidence() {
             .unwrap()
             .target
     };
-    assert_eq!(brains_target, retrieved[0].unit);
+    assert_eq!(brains_target, "add-1digit", "unsure, so the focus");
     let mut said = proposal(Action::PrerequisiteNudge, &brains_target, "First this.");
     said.mapped = vec![Mapped {
         unit: retrieved[1].unit.clone(),
@@ -679,4 +683,42 @@ fn a_models_mapping_feeds_the_policy_only_through_the_evidence() {
     };
     let turn = take_turn(tutor, &mut cold(), off_course, NOW).unwrap();
     assert_eq!(turn.target, "add-1digit", "the focus, as with no model");
+}
+
+/// Issue 33's tied messages: a tie the words leave open keeps the student's focus unless a
+/// model's mapping settles it; a message naming a unit's title goes there, surely.
+#[test]
+fn a_tied_message_keeps_the_focus_or_lets_the_model_settle_it() {
+    let fixture = Fixture::new();
+    let tables = "Can you help me with the times tables, like 7 × 8?";
+    let one_digit = "Can you help me with adding one-digit numbers?";
+    let cases: [(&str, &str, Option<&str>, &str); 6] = [
+        (tables, "add-1digit", None, "add-1digit"),
+        (tables, "div-single", None, "div-single"),
+        (tables, "add-1digit", Some("mul-single"), "mul-single"),
+        (tables, "add-1digit", Some("div-single"), "div-single"),
+        (one_digit, "sub-1digit", None, "add-1digit"),
+        (one_digit, "sub-1digit", Some("add-3digit"), "add-1digit"),
+    ];
+    for (message, focus, model, expected) in cases {
+        let mut state = cold();
+        state.snapshot.focus_unit = focus.into();
+        let mut said = proposal(Action::SocraticQuestion, focus, "Which one?");
+        said.mapped = model.map_or_else(Vec::new, |unit| {
+            vec![Mapped {
+                unit: unit.into(),
+                confidence: 0.9,
+            }]
+        });
+        let tutor = Tutor {
+            model: model.map(|_| &said),
+            ..fixture.tutor()
+        };
+        let input = TutorInput::Message(message.into());
+        let turn = take_turn(tutor, &mut state, input, NOW).unwrap();
+        assert_eq!(
+            turn.target, expected,
+            "{message} (focus {focus}, model {model:?})"
+        );
+    }
 }
