@@ -38,7 +38,9 @@ pub enum ErrorCode {
     InvalidAnswer,
     /// This assessment does not allow skipping items.
     SkipNotAllowed,
-    /// Too many sessions started recently, or too many open at once; retry later.
+    /// Too many sessions started recently, or too many open at once; retry later. Also sent
+    /// for each event of a client that has left more than 128 KiB of events unread: read
+    /// them, then send again (nothing was applied).
     RateLimited,
     /// The session `config` cannot build a session (for example filters that match nothing).
     InvalidConfig,
