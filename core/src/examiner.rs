@@ -277,7 +277,8 @@ impl EmbeddedExaminer {
             .filter(|other| other.code != element.code)
             .filter(|other| {
                 self.library.prepared(&other.code).is_some_and(|prepared| {
-                    judge::judge_read(prepared, answer, None).score == Score::Satisfactory
+                    judge::may_satisfy(prepared, answer)
+                        && judge::judge_read(prepared, answer, None).score == Score::Satisfactory
                 })
             })
             .map(|other| other.code.clone())

@@ -4,6 +4,8 @@ use super::numbers::parse_unsigned;
 use super::tokens::{as_strs, tokenize};
 use super::value::{NumberValue, Parts, parse_literal};
 use super::vocab::{digit_word, digits_value, two_digit};
+#[cfg(test)]
+use super::vocab::{is_number_word, number_reach};
 
 /// Parses a numeric answer, typed or spoken, keeping decimals exact.
 ///
@@ -13,11 +15,15 @@ use super::vocab::{digit_word, digits_value, two_digit};
 /// "`<whole>` and a half" ("two and a half" = 2.5). A leading `minus`/`negative` word or `-`
 /// makes it negative (but not both). Results are canonical: "85.0" is `Int(85)`.
 pub fn parse_number(text: &str) -> Option<NumberValue> {
-    let tokens = tokenize(text);
-    let words = as_strs(&tokens);
+    parse_number_words(&as_strs(&tokenize(text)))
+}
+
+/// [`parse_number`] of words already tokenised (lowercase, as [`parse_number`] splits them):
+/// what a caller trying many spans of one text uses, to skip joining and splitting each.
+pub fn parse_number_words(words: &[&str]) -> Option<NumberValue> {
     let (negative, rest) = match words.split_first() {
         Some((&("minus" | "negative"), rest)) => (true, rest),
-        _ => (false, words.as_slice()),
+        _ => (false, words),
     };
     let mut parts = parse_parts(rest)?;
     if negative {
@@ -154,6 +160,42 @@ mod tests {
     fn table() {
         for &(input, expected) in CASES {
             check(input, expected);
+        }
+    }
+
+    #[test]
+    fn every_number_lies_within_its_reach() {
+        for &(input, expected) in CASES {
+            let tokens = tokenize(input);
+            let words = as_strs(&tokens);
+            assert_eq!(parse_number_words(&words), parse_number(input), "{input:?}");
+            if expected.is_some() {
+                assert_eq!(number_reach(&words), words.len(), "{input:?}");
+            }
+        }
+        for word in ["takeoffs", "1.5", "fifth", "dozen", "12abc", "1e5", ""] {
+            assert!(!is_number_word(word), "{word:?}");
+        }
+    }
+
+    /// Every span of up to five words over a small vocabulary (digits, number words, the
+    /// grammar's words, one other word): none that parses reaches past `number_reach`.
+    #[test]
+    fn no_number_reaches_past_its_reach() {
+        const VOCABULARY: &[&str] = &[
+            "1", "12", "250", "one", "twelve", "twenty", "hundred", "thousand", "and", "a", "half",
+            "point", "oh", "minus", "2.5", "feet",
+        ];
+        let n = VOCABULARY.len();
+        for length in 1..=5u32 {
+            for code in 0..n.pow(length) {
+                let words: Vec<&str> = (0..length)
+                    .map(|i| VOCABULARY[code / n.pow(i) % n])
+                    .collect();
+                if parse_number_words(&words).is_some() {
+                    assert!(number_reach(&words) >= words.len(), "{words:?}");
+                }
+            }
         }
     }
 }

@@ -130,7 +130,7 @@ mod value;
 mod vocab;
 
 pub use cidr::{mask_to_prefix, parse_cidr, prefix_to_mask};
-pub use decimals::parse_number;
+pub use decimals::{parse_number, parse_number_words};
 pub use expect::{Expectation, SpokenReading};
 pub use ipv4::parse_ipv4;
 pub use kind::{AnswerKind, normalize_as};
@@ -141,7 +141,7 @@ pub use options::parse_option_index;
 pub use spoken::read_spoken;
 pub use text::canonical_text;
 pub use value::NumberValue;
-pub use vocab::starts_spoken_number;
+pub use vocab::{is_number_word, number_reach, starts_spoken_number};
 
 /// A candidate's answer in canonical form, ready to compare with a keyed answer.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]

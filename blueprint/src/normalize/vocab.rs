@@ -90,6 +90,40 @@ pub fn starts_spoken_number(word: &str) -> bool {
         || tens_value(word).is_some()
 }
 
+/// Whether `word` can be one word of a number of two or more words: digits, a number word,
+/// or a word of the grammar ("hundred", "and", "a", "half", "point", "minus"); see
+/// [`number_reach`] for the one other word a number of several words may hold.
+pub fn is_number_word(word: &str) -> bool {
+    matches!(
+        word,
+        "zero" | "oh" | "o" | "hundred" | "and" | "a" | "half" | "point" | "minus" | "negative"
+    ) || digits_value(word).is_some()
+        || starts_spoken_number(word)
+        || scale_value(word).is_some()
+}
+
+/// How many of `words`, from the first, a number of [`super::parse_number_words`] could
+/// span: after the first word only number words ([`is_number_word`]) or a typed number
+/// after "minus", and two digit tokens side by side only after "point" ("2 point 5 5"; "1 1" is no number). A caller trying
+/// every span of a text tries none longer, so a list of numbers costs one parse each.
+pub fn number_reach(words: &[&str]) -> usize {
+    let digits = |w: &str| digits_value(w).is_some();
+    let mut point = false;
+    let mut reach = usize::from(!words.is_empty());
+    for (at, pair) in words.windows(2).enumerate() {
+        let [before, word] = pair else { break };
+        point |= *before == "point";
+        let signed_literal = at == 0
+            && matches!(*before, "minus" | "negative")
+            && word.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '+' | '-'));
+        if !(is_number_word(word) || signed_literal) || (digits(before) && digits(word) && !point) {
+            break;
+        }
+        reach += 1;
+    }
+    reach
+}
+
 pub(super) fn digit_word(word: &str) -> Option<i64> {
     match word {
         "zero" | "oh" | "o" => Some(0),

@@ -4,7 +4,7 @@
 //! spelled-out forms and a few everyday variants onto one canonical term. It is no thesaurus:
 //! a candidate who uses any other wording for an idea is not credited for it.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use super::stemmer::stem;
@@ -163,6 +163,22 @@ static STOPWORD_SET: LazyLock<HashSet<&'static str>> =
 /// Every variant (labels included), longest first so that phrases win over their words.
 static SYNONYM_PHRASES: LazyLock<Vec<SynonymPhrase>> = LazyLock::new(build_synonym_phrases);
 
+/// The variants by their first stem, each list longest first: a word is compared with the
+/// few variants it can start, not the whole table.
+static SYNONYMS_BY_HEAD: LazyLock<HashMap<&'static str, Vec<&'static SynonymPhrase>>> =
+    LazyLock::new(|| {
+        let mut by_head: HashMap<&str, Vec<&SynonymPhrase>> = HashMap::new();
+        for phrase in SYNONYM_PHRASES.iter() {
+            if let Some(head) = phrase.stems.first() {
+                by_head.entry(head.as_str()).or_default().push(phrase);
+            }
+        }
+        by_head
+    });
+
+static NON_ANSWER_SET: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| NON_ANSWER_WORDS.split_whitespace().collect());
+
 fn stems_of(phrase: &str) -> Vec<String> {
     super::text::tokenize(phrase)
         .iter()
@@ -195,15 +211,14 @@ pub fn is_stopword(token: &str) -> bool {
 
 /// Whether a lowercase token only says the candidate has no answer (`know`, `sure`, `idea`).
 pub fn is_non_answer_word(token: &str) -> bool {
-    NON_ANSWER_WORDS
-        .split_whitespace()
-        .any(|word| word == token)
+    NON_ANSWER_SET.contains(token)
 }
 
 /// The longest synonym variant that `stems` starts with: how many stems it spans, and the
 /// canonical term it stands for.
 pub fn synonym_at(stems: &[String]) -> Option<(usize, &'static str)> {
-    SYNONYM_PHRASES
+    SYNONYMS_BY_HEAD
+        .get(stems.first()?.as_str())?
         .iter()
         .find(|phrase| stems.starts_with(&phrase.stems))
         .map(|phrase| (phrase.stems.len(), phrase.canonical.as_str()))

@@ -5,12 +5,18 @@
 //! those alone; the feedback names what was wrong or missing, the correct fact and its
 //! source.
 //!
+//! - `answer`: an answer read once (reading, stem index, values) for any number of rubrics.
+//! - `evidence`: what the answer shows about one rubric's facts and misconceptions.
 //! - `reading`: the answer's clauses, numbers as digits, stemmed content words, negations.
+//! - `stated`: the values an answer states, read once and indexed by measure.
+//! - `work`: a count of the judge's steps, so tests can bound its work without a clock.
 //! - `phrase`: rubric terms matched as phrases, affirmed or denied.
 //! - `quantity`: typed values (durations, heights, counts, codes, classes) and comparing them.
 //! - `non_answer`: "I don't know", hedges, and answers that disclaim themselves.
 //! - `feedback`: what the examiner says, and the sources it cites.
 
+mod answer;
+mod evidence;
 pub mod feedback;
 pub mod non_answer;
 pub mod phrase;
@@ -18,22 +24,20 @@ pub mod prepared;
 pub mod quantity;
 pub mod reading;
 pub mod self_check;
+pub mod stated;
+pub mod work;
 
 use viva_blueprint::rubric::{ElementRubric, Question};
 
 use super::super::types::Score;
-use phrase::Found;
-use quantity::{Measure, Stated, Value, stated_values};
-use reading::Reading;
+use evidence::Evidence;
 
+pub use answer::ReadAnswer;
 pub use feedback::{Feedback, feedback};
 pub use prepared::PreparedRubric;
 
 /// How many facts of any kind make an answer at least partial.
 pub const PARTIAL_ANY_FACTS: usize = 2;
-
-/// How many content words from a fact's phrase a wrong value may stand and still be about it.
-const NEAR: usize = 6;
 
 /// What an answer does with one fact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -82,25 +86,6 @@ pub fn judge(rubric: &ElementRubric, answer: &str, asked: Option<&Question>) -> 
     )
 }
 
-/// An answer read once, to be judged against several rubrics.
-#[derive(Debug, Clone)]
-pub struct ReadAnswer {
-    reading: Reading,
-    non_answer: bool,
-    disclaimed: bool,
-}
-
-impl ReadAnswer {
-    /// Reads `answer`.
-    pub fn of(answer: &str) -> ReadAnswer {
-        ReadAnswer {
-            reading: Reading::of(answer),
-            non_answer: non_answer::is_non_answer(answer),
-            disclaimed: non_answer::is_disclaimed(answer),
-        }
-    }
-}
-
 /// [`judge`] over a prepared rubric and an answer already read.
 pub fn judge_read(
     prepared: &PreparedRubric,
@@ -108,7 +93,7 @@ pub fn judge_read(
     asked: Option<&Question>,
 ) -> RubricVerdict {
     let rubric = &prepared.rubric;
-    let evidence = Evidence::gather(prepared, &answer.reading);
+    let evidence = Evidence::gather(prepared, answer);
     let required = |id: &str| {
         rubric.satisfactory.iter().any(|r| r == id)
             || asked.is_some_and(|q| q.facts.iter().any(|f| f == id))
@@ -123,7 +108,7 @@ pub fn judge_read(
         .misconceptions
         .iter()
         .enumerate()
-        .filter(|(index, _)| evidence.holds(*index, &answer.reading))
+        .filter(|(index, _)| evidence.holds(*index))
         .map(|(_, m)| m.id.clone())
         .collect();
     let mut verdict = RubricVerdict {
@@ -137,115 +122,25 @@ pub fn judge_read(
     verdict
 }
 
-/// What the answer shows about each fact: where its phrases occur, and which stated values
-/// agree with it or contradict it.
-struct Evidence<'p> {
-    prepared: &'p PreparedRubric,
-    found: Vec<Vec<Found>>,
-    /// The answer's content words, and the clause of each.
-    stems: Vec<&'p str>,
-    clauses: Vec<usize>,
-    stated: Vec<Stated>,
-}
-
-impl<'p> Evidence<'p> {
-    fn gather(prepared: &'p PreparedRubric, reading: &'p Reading) -> Evidence<'p> {
-        Evidence {
-            prepared,
-            found: prepared
-                .fact_phrases
-                .iter()
-                .map(|phrases| phrases.iter().flat_map(|p| p.find_in(reading)).collect())
-                .collect(),
-            stems: reading.stems(),
-            clauses: reading.words.iter().map(|w| w.clause).collect(),
-            stated: stated_values(reading, &prepared.counts),
-        }
+/// Whether `answer` could satisfy `prepared` unasked (its mention credit): not a non-answer
+/// or a disclaimed one, and enough of the core facts could be stated (all of them, or all but
+/// one of two or more) by the words and values the answer has. Cheap, and never false where
+/// [`judge_read`] with no question would say satisfactory, so a long answer is judged in
+/// full only against the rubrics it could satisfy.
+pub fn may_satisfy(prepared: &PreparedRubric, answer: &ReadAnswer) -> bool {
+    let rubric = &prepared.rubric;
+    let core = rubric.satisfactory.len();
+    let needed = if core >= 2 { core - 1 } else { core };
+    if answer.non_answer || answer.disclaimed || needed == 0 {
+        return false;
     }
-
-    fn status(&self, index: usize, required: bool) -> FactStatus {
-        let found = &self.found[index];
-        let affirmed = found.iter().any(|f| !f.denied);
-        if self.wrong_value(index).is_some() {
-            return FactStatus::Contradicted;
-        }
-        if affirmed || self.value_stated(index) {
-            return FactStatus::Stated;
-        }
-        if required && !found.is_empty() {
-            return FactStatus::Contradicted;
-        }
-        FactStatus::Missing
-    }
-
-    fn value_stated(&self, index: usize) -> bool {
-        self.prepared.values[index]
-            .as_ref()
-            .is_some_and(|value| self.stated.iter().any(|s| s.value.same_as(value)))
-    }
-
-    /// A stated value of this fact's quantity that no fact of the element has and no claim
-    /// states, standing near one of the fact's own words; a fact whose terms have no word
-    /// of their own ("90 days") is the one meant when no other fact measures that quantity.
-    fn wrong_value(&self, index: usize) -> Option<&Stated> {
-        let value = self.prepared.values[index].as_ref()?;
-        let only_of_its_kind = self.prepared.vocabulary[index].is_empty()
-            && self
-                .prepared
-                .values
-                .iter()
-                .flatten()
-                .filter(|v| v.measure.comparable(&value.measure))
-                .count()
-                == 1;
-        self.stated.iter().find(|s| {
-            s.value.measure.comparable(&value.measure)
-                && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
-                && !self
-                    .prepared
-                    .values
-                    .iter()
-                    .flatten()
-                    .any(|v| v.same_as(&s.value))
-                && !self.prepared.claimed.iter().any(|v| v.same_as(&s.value))
-                && (only_of_its_kind || self.near_vocabulary(index, s.word))
-        })
-    }
-
-    /// Whether one of fact `index`'s own words stands within [`NEAR`] content words of
-    /// `word`, in the same clause.
-    fn near_vocabulary(&self, index: usize, word: usize) -> bool {
-        let clause = self.clauses[word];
-        let from = word.saturating_sub(NEAR);
-        let to = (word + NEAR + 1).min(self.stems.len());
-        (from..to).any(|at| {
-            self.clauses[at] == clause
-                && self.prepared.vocabulary[index]
-                    .iter()
-                    .any(|v| v == self.stems[at])
-        })
-    }
-
-    /// A misconception is held when one of its phrases is affirmed (with its false value, if
-    /// it has one), or when its false value is the wrong value given for the fact it
-    /// contradicts.
-    fn holds(&self, index: usize, reading: &Reading) -> bool {
-        let false_value = self.prepared.belief_values[index].as_ref();
-        let value_said = |value: &Value| self.stated.iter().any(|s| s.value.same_as(value));
-        let phrased = self.prepared.belief_phrases[index]
-            .iter()
-            .any(|p| p.find_in(reading).iter().any(|f| !f.denied));
-        if phrased && false_value.is_none_or(value_said) {
-            return true;
-        }
-        false_value.is_some_and(|value| value_said(value) && self.any_wrong_value_is(value))
-    }
-
-    fn any_wrong_value_is(&self, value: &Value) -> bool {
-        (0..self.prepared.values.len())
-            .filter_map(|index| self.wrong_value(index))
-            .any(|s| s.value.same_as(value))
-    }
+    let possible = rubric
+        .satisfactory
+        .iter()
+        .filter_map(|id| rubric.facts.iter().position(|f| f.id == *id))
+        .filter(|&index| Evidence::may_state(prepared, answer, index))
+        .count();
+    possible >= needed
 }
 
 /// The score from the findings:

@@ -2,6 +2,9 @@
 //! and answers that disclaim what they say ("I'm not sure, but maybe ..."), which an
 //! examiner does not accept as satisfactory.
 
+use std::collections::HashSet;
+use std::sync::LazyLock;
+
 use super::super::text::tokenize;
 use super::super::vocabulary::{is_non_answer_word, is_stopword};
 
@@ -12,6 +15,9 @@ const HEDGE_WORDS: &str = "depends depend think maybe probably perhaps something
     google somewhere say said tell whatever kind sort mean guessing kinda sorta dunno \
     actually totally completely pretty much anything nothing everything definitely certain \
     certainly believe hard remember familiar heard studied study studying yet id ill youd";
+
+static HEDGES: LazyLock<HashSet<&'static str>> =
+    LazyLock::new(|| HEDGE_WORDS.split_whitespace().collect());
 
 /// Phrases that disclaim the answer around them.
 const DISCLAIMERS: &[&[&str]] = &[
@@ -42,16 +48,23 @@ const DISCLAIMERS: &[&[&str]] = &[
 
 /// Nothing but stopwords, non-answer words and hedges (an empty answer too).
 pub fn is_non_answer(answer: &str) -> bool {
-    tokenize(answer).iter().all(|word| {
-        is_stopword(word)
-            || is_non_answer_word(word)
-            || HEDGE_WORDS.split_whitespace().any(|hedge| hedge == word)
-    })
+    says_nothing(&tokenize(answer))
+}
+
+/// [`is_non_answer`] of the answer's tokens.
+pub fn says_nothing(words: &[String]) -> bool {
+    words
+        .iter()
+        .all(|word| is_stopword(word) || is_non_answer_word(word) || HEDGES.contains(word.as_str()))
 }
 
 /// The answer disclaims itself: "I don't know", "not sure", "just guessing".
 pub fn is_disclaimed(answer: &str) -> bool {
-    let words = tokenize(answer);
+    disclaims(&tokenize(answer))
+}
+
+/// [`is_disclaimed`] of the answer's tokens.
+pub fn disclaims(words: &[String]) -> bool {
     DISCLAIMERS.iter().any(|phrase| {
         words
             .windows(phrase.len())

@@ -4,6 +4,7 @@
 //! the negation ("may not").
 
 use super::reading::{Reading, Word};
+use super::work::step;
 
 /// How many other content words may stand between two words of a phrase.
 pub const MAX_GAP: usize = 2;
@@ -40,20 +41,43 @@ impl Phrase {
 
     /// Every place the phrase occurs in `answer` (at most one per starting word).
     pub fn find_in(&self, answer: &Reading) -> Vec<Found> {
-        let words = &answer.words;
-        (0..words.len())
-            .filter_map(|start| self.match_from(words, start))
+        let starts: Vec<usize> = (answer.words.iter().enumerate())
+            .filter(|(_, word)| word.stem == self.head())
+            .map(|(at, _)| at)
+            .collect();
+        self.found_from(&answer.words, &starts).collect()
+    }
+
+    /// The places it occurs starting at one of `starts` (the words that are its first stem).
+    pub fn found_from<'a>(
+        &'a self,
+        words: &'a [Word],
+        starts: &'a [usize],
+    ) -> impl Iterator<Item = Found> + 'a {
+        starts
+            .iter()
+            .filter_map(|&start| self.match_from(words, start))
             .map(|(first, last)| Found {
                 first,
                 last,
                 denied: !self.carries_negation && is_denied(words, first, last),
             })
-            .collect()
+    }
+
+    /// Its content words' stems, first to last (never empty).
+    pub fn stems(&self) -> &[String] {
+        &self.stems
+    }
+
+    /// Its first stem.
+    pub fn head(&self) -> &str {
+        self.stems.first().map_or("", String::as_str)
     }
 
     fn match_from(&self, words: &[Word], start: usize) -> Option<(usize, usize)> {
+        step(1);
         let (head, rest) = self.stems.split_first()?;
-        if words[start].stem != *head {
+        if words.get(start)?.stem != *head {
             return None;
         }
         let last = extend(words, start, rest)?;
@@ -68,6 +92,7 @@ fn extend(words: &[Word], at: usize, rest: &[String]) -> Option<usize> {
         return Some(at);
     };
     let reach = words.len().min(at + 2 + MAX_GAP);
+    step(reach.saturating_sub(at + 1));
     (at + 1..reach)
         .filter(|&index| words[index].stem == *next)
         .find_map(|index| extend(words, index, tail))

@@ -5,8 +5,9 @@
 use viva_blueprint::rubric::{ElementRubric, Fact};
 
 use super::phrase::{Phrase, phrases};
-use super::quantity::{Measure, Value, stated_values, value_of};
+use super::quantity::{Measure, Value, value_of};
 use super::reading::Reading;
+use super::stated::stated_values;
 
 /// A rubric ready to judge with.
 #[derive(Debug, Clone)]
@@ -23,6 +24,8 @@ pub struct PreparedRubric {
     pub(super) claimed: Vec<Value>,
     /// What the element's counts count.
     pub(super) counts: Vec<Vec<String>>,
+    /// The measures of its facts' and misconceptions' values (the only ones it compares).
+    pub(super) measures: Vec<Measure>,
     /// Each misconception's terms as phrases.
     pub(super) belief_phrases: Vec<Vec<Phrase>>,
     /// Each misconception's false value.
@@ -48,7 +51,11 @@ impl PreparedRubric {
             .into_iter()
             .map(|s| s.value)
             .collect();
+        let measures = (values.iter().chain(&belief_values).flatten())
+            .map(|v| v.measure.clone())
+            .collect();
         PreparedRubric {
+            measures,
             fact_phrases: rubric.facts.iter().map(|f| phrases(&f.terms)).collect(),
             vocabulary: distinctive_vocabulary(&rubric.facts),
             belief_phrases: rubric

@@ -1,10 +1,14 @@
 //! An answer (or a rubric phrase) as the judge reads it: clauses of lowercase tokens, spoken
 //! numbers turned into digits, and the content words stemmed with their negation marked.
 
-use viva_blueprint::normalize::{NumberValue, parse_number, starts_spoken_number};
+use viva_blueprint::normalize::{
+    NumberValue, is_number_word, number_reach, parse_number, parse_number_words,
+    starts_spoken_number,
+};
 
 use super::super::text::{stem, tokenize};
 use super::super::vocabulary::synonym_at;
+use super::work::step;
 
 /// Words too common to carry meaning in a rubric phrase. Much shorter than the examiner's
 /// stopword list: "not", "before", "above", "only" and "must" carry rules here.
@@ -150,6 +154,8 @@ pub struct Word {
 pub struct Reading {
     /// Each clause's tokens, lowercase, numbers as digits.
     pub clauses: Vec<Vec<String>>,
+    /// Each clause's tokens stemmed (little words too).
+    pub token_stems: Vec<Vec<String>>,
     /// The content words, in order.
     pub words: Vec<Word>,
     /// The numbers, in order.
@@ -169,8 +175,10 @@ impl Reading {
                     clause: index,
                     token,
                 }));
-            reading.words.extend(content_words(&tokens, index));
+            let stems: Vec<String> = tokens.iter().map(|t| stem(t)).collect();
+            reading.words.extend(content_words(&tokens, &stems, index));
             reading.clauses.push(tokens);
+            reading.token_stems.push(stems);
         }
         reading
     }
@@ -182,10 +190,19 @@ impl Reading {
 
     /// The tokens of a clause from `start` up to (not including) `end`.
     pub fn tokens(&self, clause: usize, start: usize, end: usize) -> &[String] {
-        self.clauses.get(clause).map_or(&[], |tokens| {
-            &tokens[start.min(tokens.len())..end.min(tokens.len())]
-        })
+        span(&self.clauses, clause, start, end)
     }
+
+    /// The stems of those tokens.
+    pub fn stems_of(&self, clause: usize, start: usize, end: usize) -> &[String] {
+        span(&self.token_stems, clause, start, end)
+    }
+}
+
+fn span(clauses: &[Vec<String>], clause: usize, start: usize, end: usize) -> &[String] {
+    clauses.get(clause).map_or(&[], |tokens| {
+        &tokens[start.min(tokens.len())..end.min(tokens.len())]
+    })
 }
 
 /// Whether a lowercase token denies what follows.
@@ -217,15 +234,17 @@ fn split_clauses(text: &str) -> Vec<String> {
 /// point five") into one digit token each; returns the tokens and each number's index.
 fn join_numbers(raw: Vec<String>) -> (Vec<String>, Vec<(usize, f64)>) {
     let raw = join_digit_groups(raw);
+    let words: Vec<&str> = raw.iter().map(String::as_str).collect();
     let mut tokens = Vec::with_capacity(raw.len());
     let mut numbers = Vec::new();
     let mut start = 0;
     while start < raw.len() {
         let longest = starts_number(&raw[start])
             .then(|| {
-                (start + 1..=raw.len().min(start + 8))
+                let reach = number_reach(&words[start..raw.len().min(start + 8)]);
+                (start + 1..=start + reach)
                     .rev()
-                    .find_map(|end| number_of(&raw[start..end]).map(|value| (end, value)))
+                    .find_map(|end| number_of(&words[start..end]).map(|value| (end, value)))
             })
             .flatten();
         match longest {
@@ -259,11 +278,16 @@ fn join_digit_groups(words: Vec<String>) -> Vec<String> {
     joined
 }
 
-fn number_of(words: &[String]) -> Option<f64> {
-    if !starts_number(words.first()?) {
-        return None;
-    }
-    match parse_number(&words.join(" "))? {
+/// The number `words` make: one word parsed as typed, several as number words (only spans
+/// within [`number_reach`] are tried).
+fn number_of(words: &[&str]) -> Option<f64> {
+    step(1);
+    let value = match words {
+        [word] if starts_number(word) => parse_number(word)?,
+        [first, ..] if starts_number(first) && is_number_word(first) => parse_number_words(words)?,
+        _ => return None,
+    };
+    match value {
         NumberValue::Int(value) => Some(value as f64),
         NumberValue::Decimal { text } => text.parse().ok(),
     }
@@ -281,8 +305,7 @@ fn format_number(value: f64) -> String {
     }
 }
 
-fn content_words(tokens: &[String], clause: usize) -> Vec<Word> {
-    let stems: Vec<String> = tokens.iter().map(|t| stem(t)).collect();
+fn content_words(tokens: &[String], stems: &[String], clause: usize) -> Vec<Word> {
     let mut words = Vec::new();
     let mut index = 0;
     while index < tokens.len() {
