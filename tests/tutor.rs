@@ -262,12 +262,8 @@ async fn a5_card_events_out_of_place_are_refused_and_change_nothing() {
             "no_open_question",
         ),
     ];
-    for (mut frame, code) in cases {
-        let event_id = next_event_id("bad");
-        frame["event_id"] = json!(event_id);
-        ann.send_json(frame.clone()).await;
-        let error = ann.expect_error(code, Some(&event_id)).await;
-        assert!(!field_str(&error, "message").is_empty(), "{frame}");
+    for (frame, code) in cases {
+        send_refused(&mut ann, frame, code).await;
     }
     let turn = tutor_send(&mut ann, json!({"type": "tutor.request_drill"})).await;
     assert_eq!(

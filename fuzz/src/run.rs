@@ -143,13 +143,16 @@ fn record<T: Target>(
     }
 }
 
+/// How long one run of `input` takes.
+fn timed<T: Target>(target: &T, input: &T::Input) -> Duration {
+    let start = Instant::now();
+    target.run(input);
+    start.elapsed()
+}
+
 fn fastest_of<T: Target>(target: &T, input: &T::Input, times: usize) -> Duration {
     (0..times)
-        .map(|_| {
-            let start = Instant::now();
-            target.run(input);
-            start.elapsed()
-        })
+        .map(|_| timed(target, input))
         .min()
         .unwrap_or_default()
 }
@@ -158,15 +161,10 @@ fn fastest_of<T: Target>(target: &T, input: &T::Input, times: usize) -> Duration
 /// input from a busy machine.
 pub fn replay<T: Target>(target: &T, seed: u64, index: u64, times: usize) -> (Duration, Duration) {
     let input = target.input(&mut Draw::new(seed, index));
-    let mut took: Vec<Duration> = (0..times.max(1))
-        .map(|_| {
-            let start = Instant::now();
-            target.run(&input);
-            start.elapsed()
-        })
-        .collect();
-    took.sort();
-    (took[0], took[took.len() - 1])
+    let took: Vec<Duration> = (0..times.max(1)).map(|_| timed(target, &input)).collect();
+    let fastest = took.iter().min().copied().unwrap_or_default();
+    let slowest = took.iter().max().copied().unwrap_or_default();
+    (fastest, slowest)
 }
 
 /// The `q` quantile of a microsecond histogram of `count` samples.

@@ -47,10 +47,7 @@ impl StudentSnapshot {
         progress.exam_touched = true;
         progress.last_touched_ms = Some(now_ms);
         if !passed {
-            self.lock(question_id, now_ms, lockout_ms);
-            if !self.revisit.iter().any(|u| u == unit) {
-                self.revisit.push(unit.to_owned());
-            }
+            self.miss_exam(unit, question_id, (now_ms, lockout_ms));
             return ExamRecord::Failed;
         }
         if progress.tier.next() != Some(tier) || progress.drill_streak < EXAM_READY_STREAK {
@@ -61,6 +58,19 @@ impl StudentSnapshot {
         progress.drill_streak = 0;
         self.revisit.retain(|u| u != unit);
         ExamRecord::Promoted(tier)
+    }
+}
+
+impl StudentSnapshot {
+    /// An exam question of `unit` was missed: answered wrong, or its memo seen before it was
+    /// answered. The question locks until `now_ms + lockout_ms`, the unit counts as
+    /// exam-touched and goes on the revisit list (once).
+    pub fn miss_exam(&mut self, unit: &str, question_id: &str, (now_ms, lockout_ms): (u64, u64)) {
+        self.units.entry(unit.to_owned()).or_default().exam_touched = true;
+        self.lock(question_id, now_ms, lockout_ms);
+        if !self.revisit.iter().any(|u| u == unit) {
+            self.revisit.push(unit.to_owned());
+        }
     }
 }
 

@@ -281,10 +281,10 @@ pub(super) fn memo_viewed(
         ));
     };
     if state.last_passed.as_deref() != Some(question_id) {
+        let lockout = (now_ms, tutor.settings.lockout_ms);
         state
             .snapshot
-            .lock(question_id, now_ms, tutor.settings.lockout_ms);
-        mark_for_revisit(&mut state.snapshot, &question.unit);
+            .miss_exam(&question.unit, question_id, lockout);
     }
     if on_card {
         state.open = None;
@@ -315,19 +315,6 @@ pub(super) fn memo_viewed(
         None,
         now_ms,
     ))
-}
-
-/// An exam question of `unit` was failed or its memo seen before answering: the unit goes on
-/// the revisit list (once) and counts as exam-touched.
-fn mark_for_revisit(snapshot: &mut StudentSnapshot, unit: &str) {
-    snapshot
-        .units
-        .entry(unit.to_owned())
-        .or_default()
-        .exam_touched = true;
-    if !snapshot.revisit.iter().any(|u| u == unit) {
-        snapshot.revisit.push(unit.to_owned());
-    }
 }
 
 /// `text` ending as a sentence does, so another can follow it.

@@ -283,26 +283,8 @@ fn a_wrong_exam_answer_locks_the_question_until_the_lockout_ends() {
     let fixture = Fixture::new();
     let tutor = fixture.tutor();
     let mut state = cold();
-    drill(&fixture, &mut state, true);
-    drill(&fixture, &mut state, true);
-    let turn = take_turn(tutor, &mut state, TutorInput::DrillContinue, NOW).unwrap();
-    let Card::Exam {
-        question_id,
-        options,
-        ..
-    } = card(&turn).clone()
-    else {
-        panic!("{turn:?}");
-    };
-    let key = tutor
-        .course
-        .doc
-        .exam_questions
-        .iter()
-        .find(|q| q.question_id == question_id)
-        .unwrap()
-        .answer_index;
-    let wrong = ((key + 1) % options.len()) as u32;
+    let (question_id, options, key) = open_exam(&fixture, &mut state);
+    let wrong = (key + 1) % options as u32;
     let submit = TutorInput::ExamSubmit {
         question_id: question_id.clone(),
         index: wrong,
