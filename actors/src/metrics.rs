@@ -41,6 +41,8 @@ pub struct SessionMetrics {
     pub checkpoint_seconds: Histogram,
     /// Checkpoint writes that failed (storage down, fenced or refused).
     pub checkpoint_failures: Counter,
+    /// Waits of a commit for storage in a stall before it tried again.
+    pub checkpoint_stall_waits: Counter,
     /// Another device took a user's active session.
     pub takeovers: Counter,
     /// Spoken answers to items that could not be read, so the candidate was asked again.
@@ -86,6 +88,7 @@ impl Default for SessionMetrics {
             sessions: Default::default(),
             checkpoint_seconds: Histogram::default(),
             checkpoint_failures: Counter::default(),
+            checkpoint_stall_waits: Counter::default(),
             takeovers: Counter::default(),
             spoken_answers_unclear: Counter::default(),
             whole_answer_pauses: Counter::default(),
@@ -132,6 +135,12 @@ impl Series for SessionMetrics {
             "viva_checkpoint_failures_total",
             "Checkpoint writes that failed.",
             failures,
+        );
+        counter(
+            out,
+            "viva_checkpoint_stall_waits_total",
+            "Waits of a checkpoint write for storage in a stall before it was tried again.",
+            &self.checkpoint_stall_waits,
         );
         let takeovers = &self.takeovers;
         counter(

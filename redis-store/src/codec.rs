@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use viva_core::checkpoint::delta;
 use viva_core::checkpoint::format::TurnCheckpoint;
 use viva_core::checkpoint::{SessionCheckpoint, UserRecord};
 
@@ -32,6 +33,15 @@ pub enum DecodeError {
     /// The compressed body is truncated, too large or not LZ4.
     #[error("bad compressed body: {0}")]
     Compressed(String),
+    /// A logged head edit does not apply to the head.
+    #[error("{0}")]
+    Edit(delta::DeltaError),
+    /// The edited head is not a checkpoint.
+    #[error("edited head: {0}")]
+    Edited(String),
+    /// Redis's reply was not a stored session.
+    #[error("{0}")]
+    Reply(String),
 }
 
 fn encode<T: Serialize>(value: &T) -> Vec<u8> {
@@ -82,9 +92,31 @@ pub fn encode_turn(turn: &TurnCheckpoint) -> Vec<u8> {
     encode(turn)
 }
 
-/// A checkpoint from its head and turns.
-pub fn decode_checkpoint(head: &[u8], turns: &[Vec<u8>]) -> Result<SessionCheckpoint, DecodeError> {
-    let mut checkpoint: SessionCheckpoint = decode(head)?;
+/// Head edits ([`viva_core::checkpoint::delta`]), as one log item.
+pub fn encode_edits(edits: &serde_json::Value) -> Vec<u8> {
+    encode(edits)
+}
+
+/// The head as stored: the whole head with its logged edits applied.
+fn decode_head(head: &[u8], edits: &[Vec<u8>]) -> Result<SessionCheckpoint, DecodeError> {
+    if edits.is_empty() {
+        return decode(head);
+    }
+    let mut tree: serde_json::Value = decode(head)?;
+    for item in edits {
+        let edit: serde_json::Value = decode(item)?;
+        delta::apply(&mut tree, &edit).map_err(DecodeError::Edit)?;
+    }
+    serde_json::from_value(tree).map_err(|err| DecodeError::Edited(err.to_string()))
+}
+
+/// A checkpoint from its head, the head's logged edits and its turns.
+pub fn decode_checkpoint(
+    head: &[u8],
+    edits: &[Vec<u8>],
+    turns: &[Vec<u8>],
+) -> Result<SessionCheckpoint, DecodeError> {
+    let mut checkpoint = decode_head(head, edits)?;
     checkpoint.transcript = turns
         .iter()
         .map(|turn| decode(turn))

@@ -7,6 +7,7 @@
 //! | `viva:{u:HEX}:user` | hash | `ver` (record version), `rec` (encoded record), `active` |
 //! | `viva:{u:HEX}:s:SID` | hash | `fence` (latest claim's token), `ver` (write version), `head` |
 //! | `viva:{u:HEX}:s:SID:turns` | list | encoded transcript turns, in order |
+//! | `viva:{u:HEX}:s:SID:edits` | list | encoded head edits since `head` was written whole |
 //! | `viva:{u:HEX}:s:SID:lease` | string | the owning node's id, with a TTL |
 //! | `viva:{u:HEX}:tutor:HEX` | hash | a student snapshot of one course: `fence`, `owner`, `rec` |
 //! | `viva:node:NODE` | channel | notices to one node |
@@ -24,6 +25,8 @@ pub struct SessionKeys {
     pub meta: String,
     /// The transcript list.
     pub turns: String,
+    /// The log of head edits written since the whole head.
+    pub edits: String,
     /// The lease.
     pub lease: String,
     /// The owner's user record (for the active-session check).
@@ -37,6 +40,7 @@ impl SessionKeys {
         let meta = format!("viva:{tag}:s:{}", key.session_id);
         SessionKeys {
             turns: format!("{meta}:turns"),
+            edits: format!("{meta}:edits"),
             lease: format!("{meta}:lease"),
             user: user_key(&key.user_id),
             meta,
@@ -105,7 +109,14 @@ mod tests {
     #[test]
     fn a_users_keys_share_one_hash_tag() {
         let keys = SessionKeys::of(&SessionKey::new("al}ice{", "s-1"));
-        let tags = [&keys.meta, &keys.turns, &keys.lease, &keys.user].map(|k| hash_tag(k));
+        let tags = [
+            &keys.meta,
+            &keys.turns,
+            &keys.edits,
+            &keys.lease,
+            &keys.user,
+        ]
+        .map(|k| hash_tag(k));
         assert!(tags.iter().all(|t| *t == "u:616c7d6963657b"), "{tags:?}");
         assert_eq!(keys.turns, "viva:{u:616c7d6963657b}:s:s-1:turns");
     }
@@ -117,6 +128,7 @@ mod tests {
             |key: &str, expected: Option<&str>| assert_eq!(session_of_key(key), expected, "{key}");
         check(&keys.meta, Some("0b6f-2b9e"));
         check(&keys.turns, None);
+        check(&keys.edits, None);
         check(&keys.lease, None);
         check(&keys.user, None);
         check(SWITCH, None);

@@ -189,6 +189,10 @@ async fn read_sessions(
     let mut pipe = redis::pipe();
     for key in &hashes {
         pipe.cmd("HGET").arg(key).arg("head");
+        pipe.cmd("LRANGE")
+            .arg(format!("{key}:edits"))
+            .arg(0)
+            .arg(-1);
         if with_turns {
             pipe.cmd("LRANGE")
                 .arg(format!("{key}:turns"))
@@ -197,21 +201,51 @@ async fn read_sessions(
         }
     }
     let replies: Vec<redis::Value> = pipe.query_async(conn).await?;
-    let per_key = if with_turns { 2 } else { 1 };
+    let per_key = if with_turns { 3 } else { 2 };
     for (key, reply) in hashes.into_iter().zip(replies.chunks(per_key)) {
         let head: Option<Vec<u8>> =
             redis::from_redis_value_ref(&reply[0]).map_err(redis::RedisError::from)?;
         let Some(head) = head else {
             continue; // expired or deleted between the SCAN step and the read
         };
-        let turns: Vec<Vec<u8>> = match reply.get(1) {
+        let edits: Vec<Vec<u8>> =
+            redis::from_redis_value_ref(&reply[1]).map_err(redis::RedisError::from)?;
+        let turns: Vec<Vec<u8>> = match reply.get(2) {
             Some(turns) => redis::from_redis_value_ref(turns).map_err(redis::RedisError::from)?,
             None => Vec::new(),
         };
-        let checkpoint = codec::decode_checkpoint(&head, &turns);
+        let mut checkpoint = codec::decode_checkpoint(&head, &edits, &turns);
+        if checkpoint.is_err() && !edits.is_empty() {
+            // A whole head may have been written between the pipeline's two reads; read the
+            // session again in one atomic step.
+            checkpoint = read_atomically(conn, &key, with_turns).await?;
+        }
         each(FoundSession { key, checkpoint });
     }
     Ok(())
+}
+
+/// One session's head, edits and (if asked) turns, read in one script call.
+async fn read_atomically(
+    conn: &mut MultiplexedConnection,
+    key: &str,
+    with_turns: bool,
+) -> Result<Result<SessionCheckpoint, DecodeError>, ScanError> {
+    let reply: Vec<redis::Value> = crate::scripts::READ
+        .key(key)
+        .key(format!("{key}:turns"))
+        .key(format!("{key}:edits"))
+        .invoke_async(conn)
+        .await?;
+    let read = crate::store::RedisStore::checkpoint_from(key, &reply);
+    Ok(read
+        .map(|mut checkpoint| {
+            if !with_turns {
+                checkpoint.transcript.clear();
+            }
+            checkpoint
+        })
+        .map_err(|err| DecodeError::Reply(err.to_string())))
 }
 
 #[cfg(test)]

@@ -5,9 +5,9 @@ use std::sync::LazyLock;
 
 use redis::Script;
 
-/// Claim a session. KEYS: meta, turns, lease. ARGV: node, lease ms, `create` (1/0).
+/// Claim a session. KEYS: meta, turns, lease, edits. ARGV: node, lease ms, `create` (1/0).
 /// Returns `{0}` when the session's existence does not fit the claim, else
-/// `{token, previous lease holder or '', head or '', turns...}`.
+/// `{token, previous lease holder or '', head or '', edit count, edits..., turns...}`.
 pub static CLAIM: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
@@ -19,37 +19,54 @@ local previous = redis.call('GET', KEYS[3]) or ''
 redis.call('SET', KEYS[3], ARGV[1], 'PX', ARGV[2])
 if create then return {token, previous, ''} end
 local reply = {token, previous, head}
+local edits = redis.call('LRANGE', KEYS[4], 0, -1)
+reply[#reply + 1] = #edits
+for _, edit in ipairs(edits) do reply[#reply + 1] = edit end
 for _, turn in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do reply[#reply + 1] = turn end
 return reply
 ",
     )
 });
 
-/// Write a checkpoint. KEYS: meta, turns, user, lease. ARGV: token, version, head,
-/// turns_from, live (1/0), session id, ttl ms (0: none), lease node ('' for none), lease ms,
-/// then the turns from `turns_from` on. A write extends the writer's lease.
-/// Returns `ok`, `fenced` (another claim), `stale` (an older version) or `inactive`.
+/// Write a checkpoint. KEYS: meta, turns, user, lease, edits. ARGV: token, version, head
+/// (whole, or edits), turns_from, live (1/0), session id, ttl ms (0: none), lease node ('' for
+/// none), lease ms, the version the edits apply to ('' when the head is whole), then the
+/// turns from `turns_from` on. A write extends the writer's lease; the keys' time to live is
+/// set again only when it is off by more than 1 % (so the append-only file is not filled
+/// with `PEXPIRE`s). Returns `ok`, `fenced` (another claim), `stale` (an older version),
+/// `inactive`, or `whole` (the edits' version is not the stored one: nothing was written).
 pub static SAVE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 'fenced' end
-if tonumber(redis.call('HGET', KEYS[1], 'ver') or '0') >= tonumber(ARGV[2]) then
-  return 'stale'
-end
+local stored = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
+if stored >= tonumber(ARGV[2]) then return 'stale' end
 if ARGV[5] == '1' and redis.call('HGET', KEYS[3], 'active') ~= ARGV[6] then
   return 'inactive'
 end
-redis.call('HSET', KEYS[1], 'ver', ARGV[2], 'head', ARGV[3])
+if ARGV[10] == '' then
+  redis.call('HSET', KEYS[1], 'ver', ARGV[2], 'head', ARGV[3])
+  redis.call('DEL', KEYS[5])
+elseif tonumber(ARGV[10]) ~= stored then
+  return 'whole'
+else
+  redis.call('HSET', KEYS[1], 'ver', ARGV[2])
+  redis.call('RPUSH', KEYS[5], ARGV[3])
+end
 local from = tonumber(ARGV[4])
 if from == 0 then
   redis.call('DEL', KEYS[2])
 else
   redis.call('LTRIM', KEYS[2], 0, from - 1)
 end
-if #ARGV > 9 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10)) end
+if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
 local ttl = tonumber(ARGV[7])
-for i = 1, 2 do
-  if ttl > 0 then redis.call('PEXPIRE', KEYS[i], ttl) else redis.call('PERSIST', KEYS[i]) end
+for _, key in ipairs({KEYS[1], KEYS[2], KEYS[5]}) do
+  if ttl == 0 then
+    redis.call('PERSIST', key)
+  elseif math.abs(redis.call('PTTL', key) - ttl) > ttl / 100 then
+    redis.call('PEXPIRE', key, ttl)
+  end
 end
 if ARGV[8] ~= '' then redis.call('SET', KEYS[4], ARGV[8], 'PX', ARGV[9]) end
 return 'ok'
@@ -57,13 +74,17 @@ return 'ok'
     )
 });
 
-/// Read a checkpoint. KEYS: meta, turns. Returns `{}` or `{head, turns...}`.
+/// Read a checkpoint. KEYS: meta, turns, edits. Returns `{}` or
+/// `{head, edit count, edits..., turns...}`.
 pub static READ: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local head = redis.call('HGET', KEYS[1], 'head')
 if not head then return {} end
 local reply = {head}
+local edits = redis.call('LRANGE', KEYS[3], 0, -1)
+reply[#reply + 1] = #edits
+for _, edit in ipairs(edits) do reply[#reply + 1] = edit end
 for _, turn in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do reply[#reply + 1] = turn end
 return reply
 ",

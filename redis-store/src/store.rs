@@ -6,8 +6,8 @@ use std::time::Duration;
 use redis::Value;
 use viva_core::checkpoint::format::PhaseName;
 use viva_core::checkpoint::{
-    CheckpointStore, Claim, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
-    StoreFuture, UserRecord,
+    CheckpointStore, Claim, ClaimKind, HeadUpdate, SessionCheckpoint, SessionKey, SessionWrite,
+    StoreError, StoreFuture, UserRecord,
 };
 
 use crate::codec::{self, DecodeError};
@@ -90,19 +90,27 @@ impl RedisStore {
         RedisStore { conn, retention }
     }
 
-    /// `{head, turns...}` as a checkpoint.
-    fn checkpoint_from(key: &str, items: &[Value]) -> Result<SessionCheckpoint, StoreError> {
+    /// `{head, edit count, edits..., turns...}` as a checkpoint.
+    pub(crate) fn checkpoint_from(
+        key: &str,
+        items: &[Value],
+    ) -> Result<SessionCheckpoint, StoreError> {
         let malformed = || StoreError::Corrupt {
             key: key.to_owned(),
             reason: "malformed script reply".to_owned(),
         };
-        let (head, turns) = items.split_first().ok_or_else(malformed)?;
+        let [head, count, rest @ ..] = items else {
+            return Err(malformed());
+        };
         let head = bytes(head).ok_or_else(malformed)?;
-        let turns: Vec<Vec<u8>> = turns
+        let count = int(count).and_then(|n| usize::try_from(n).ok());
+        let count = count.filter(|n| *n <= rest.len()).ok_or_else(malformed)?;
+        let items: Vec<Vec<u8>> = rest
             .iter()
-            .map(|t| bytes(t).map(<[u8]>::to_vec).ok_or_else(malformed))
+            .map(|item| bytes(item).map(<[u8]>::to_vec).ok_or_else(malformed))
             .collect::<Result<_, _>>()?;
-        codec::decode_checkpoint(head, &turns).map_err(|err| corrupt(key, err))
+        let (edits, turns) = items.split_at(count);
+        codec::decode_checkpoint(head, edits, turns).map_err(|err| corrupt(key, err))
     }
 
     async fn claim(
@@ -118,6 +126,7 @@ impl RedisStore {
             .key(&keys.meta)
             .key(&keys.turns)
             .key(&keys.lease)
+            .key(&keys.edits)
             .arg(node)
             .arg(lease_ms)
             .arg(u8::from(create))
@@ -144,24 +153,49 @@ impl RedisStore {
     }
 
     async fn save(&self, key: &SessionKey, write: SessionWrite<'_>) -> Result<(), StoreError> {
+        let mut outcome = self.save_as(key, write, write.head).await?;
+        if outcome == "whole" {
+            // The edits were made on a head that is not the stored one (an earlier write's
+            // outcome was unknown to its writer): store the whole head instead.
+            outcome = self.save_as(key, write, &HeadUpdate::Whole).await?;
+        }
+        Self::outcome(key, &write, outcome)
+    }
+
+    /// One write, with the head stored as `head`; the script's outcome.
+    async fn save_as(
+        &self,
+        key: &SessionKey,
+        write: SessionWrite<'_>,
+        head: &HeadUpdate,
+    ) -> Result<&'static str, StoreError> {
         let keys = SessionKeys::of(key);
         let checkpoint = write.checkpoint;
         let ttl = self.retention.for_phase(checkpoint.phase).as_millis() as u64;
+        let (head, parent) = match head {
+            HeadUpdate::Whole => (codec::encode_head(checkpoint), String::new()),
+            HeadUpdate::Edits {
+                parent_version,
+                edits,
+            } => (codec::encode_edits(edits), parent_version.to_string()),
+        };
         let mut invocation = scripts::SAVE.prepare_invoke();
         invocation
             .key(&keys.meta)
             .key(&keys.turns)
             .key(&keys.user)
             .key(&keys.lease)
+            .key(&keys.edits)
             .arg(write.token)
             .arg(checkpoint.version)
-            .arg(codec::encode_head(checkpoint))
+            .arg(head)
             .arg(write.turns_from)
             .arg(u8::from(write.live))
             .arg(&key.session_id)
             .arg(ttl)
             .arg(write.lease.map_or("", |lease| lease.node))
-            .arg(write.lease.map_or(0, |lease| lease.ms));
+            .arg(write.lease.map_or(0, |lease| lease.ms))
+            .arg(parent);
         for turn in checkpoint.transcript.iter().skip(write.turns_from) {
             invocation.arg(codec::encode_turn(turn));
         }
@@ -169,7 +203,20 @@ impl RedisStore {
             .invoke_async(&mut self.conn.clone())
             .await
             .map_err(unavailable)?;
-        match outcome.as_str() {
+        Ok(match outcome.as_str() {
+            "ok" => "ok",
+            "inactive" => "inactive",
+            "whole" => "whole",
+            _ => "fenced",
+        })
+    }
+
+    fn outcome(
+        key: &SessionKey,
+        write: &SessionWrite<'_>,
+        outcome: &str,
+    ) -> Result<(), StoreError> {
+        match outcome {
             "ok" => Ok(()),
             "inactive" => Err(StoreError::NotActive {
                 session_id: key.session_id.clone(),
@@ -186,6 +233,7 @@ impl RedisStore {
         let reply: Vec<Value> = scripts::READ
             .key(&keys.meta)
             .key(&keys.turns)
+            .key(&keys.edits)
             .invoke_async(&mut self.conn.clone())
             .await
             .map_err(unavailable)?;

@@ -6,8 +6,8 @@ use std::collections::BTreeMap;
 use viva_core::checkpoint::SwitchRecord;
 use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
-    CheckpointStore, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite, StoreError,
-    SwitchStore,
+    CheckpointStore, ClaimKind, HeadUpdate, SessionCheckpoint, SessionKey, SessionWrite,
+    StoreError, SwitchStore,
 };
 use viva_redis_store::scan::{ScanError, ScanRequest, scan_sessions};
 use viva_redis_store::{Connection, RedisConfig, RedisStore, Retention};
@@ -64,6 +64,7 @@ async fn put_session(store: &RedisStore, user: &str, session: &str, turns: usize
         turns_from: 0,
         live: false,
         lease: None,
+        head: &HeadUpdate::Whole,
     };
     store.save_session(&key, write).await.expect("save");
 }

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
-    CheckpointStore, ClaimKind, NodeBus, Notice, SessionCheckpoint, SessionKey, SessionWrite,
-    StoreError, UserRecord,
+    CheckpointStore, ClaimKind, HeadChain, HeadUpdate, NodeBus, Notice, SessionCheckpoint,
+    SessionKey, SessionWrite, StoreError, UserRecord,
 };
 use viva_redis_store::{Connection, RedisBus, RedisConfig, RedisStore, Retention};
 use viva_testkit::redis::RedisServer;
@@ -62,6 +62,7 @@ fn write<'a>(checkpoint: &'a SessionCheckpoint, token: u64, turns_from: usize) -
         turns_from,
         live: false,
         lease: None,
+        head: &HeadUpdate::Whole,
     }
 }
 
@@ -142,6 +143,7 @@ async fn a_write_extends_its_nodes_lease_so_a_later_claim_knows_whom_to_tell() {
     };
     let extending = SessionWrite {
         lease: Some(lease),
+        head: &HeadUpdate::Whole,
         ..write(&v1, first.token, 0)
     };
     store.save_session(&key, extending).await.unwrap();
@@ -235,6 +237,7 @@ async fn a_live_checkpoint_needs_the_session_to_be_the_users_active_one() {
     let attempt = SessionWrite {
         live: true,
         lease: None,
+        head: &HeadUpdate::Whole,
         ..write(&live, claim.token, 0)
     };
     let refused = store.save_session(&key, attempt).await;
@@ -398,4 +401,107 @@ async fn a_snapshot_is_written_only_under_its_latest_claim_and_outlives_sessions
         store.load_snapshot("bob", "ARITHMETIC").await.unwrap(),
         None
     );
+}
+
+/// Writes `checkpoint` with its head as `chain` says, and tells the chain it is stored.
+async fn save_through(
+    store: &RedisStore,
+    chain: &mut HeadChain,
+    key: &SessionKey,
+    checkpoint: &SessionCheckpoint,
+    token: u64,
+    turns_from: usize,
+) -> HeadUpdate {
+    let head = serde_json::to_value(checkpoint.head()).expect("a head is a tree");
+    let update = chain.update_for(&head);
+    let write = SessionWrite {
+        head: &update,
+        ..write(checkpoint, token, turns_from)
+    };
+    store.save_session(key, write).await.expect("saved");
+    chain.stored(head, checkpoint.version, &update);
+    update
+}
+
+#[tokio::test]
+async fn head_edits_are_logged_and_read_back_as_the_latest_head() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let token = store
+        .claim_session(&key, "one", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap()
+        .token;
+    let mut chain = HeadChain::default();
+    let mut latest = checkpoint(&key, 1, vec![turn(1, None)]);
+    // A window of applied event ids, as a live session keeps.
+    latest.applied_event_ids = (0..32).map(|n| format!("event-{n:030}")).collect();
+    let first = save_through(&store, &mut chain, &key, &latest, token, 0).await;
+    assert_eq!(first, HeadUpdate::Whole);
+    for version in 2..=6 {
+        latest.version = version;
+        latest.seq = version;
+        latest.applied_event_ids.remove(0);
+        latest.applied_event_ids.push(format!("e{version}"));
+        latest
+            .transcript
+            .push(turn(version as usize, Some("answer")));
+        let turns_from = latest.transcript.len() - 2;
+        let update = save_through(&store, &mut chain, &key, &latest, token, turns_from).await;
+        assert!(matches!(update, HeadUpdate::Edits { .. }), "{update:?}");
+        assert_eq!(
+            store.load_session(&key).await.unwrap().as_ref(),
+            Some(&latest)
+        );
+    }
+    let edits = redis.cli(&["LLEN", "viva:{u:616e6e}:s:s1:edits"]);
+    assert_eq!(edits.trim(), "5", "one logged edit per write");
+    let claimed = store
+        .claim_session(&key, "two", ClaimKind::Adopt, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        claimed.checkpoint.as_ref(),
+        Some(&latest),
+        "a claim reads the edits too"
+    );
+}
+
+#[tokio::test]
+async fn edits_on_a_head_that_is_not_the_stored_one_are_written_whole() {
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let key = SessionKey::new("ann", "s1");
+    let token = store
+        .claim_session(&key, "one", ClaimKind::Create, LEASE_MS)
+        .await
+        .unwrap()
+        .unwrap()
+        .token;
+    let mut chain = HeadChain::default();
+    let v1 = checkpoint(&key, 1, vec![turn(1, None)]);
+    save_through(&store, &mut chain, &key, &v1, token, 0).await;
+    // A write whose reply was lost: stored, but its writer's chain never heard of it.
+    let mut lost_reply = checkpoint(&key, 2, vec![turn(1, Some("first try"))]);
+    lost_reply.applied_event_ids.push("e2".into());
+    store
+        .save_session(&key, write(&lost_reply, token, 0))
+        .await
+        .unwrap();
+    let mut v3 = checkpoint(&key, 3, vec![turn(1, Some("first try")), turn(2, None)]);
+    v3.applied_event_ids.push("e3".into());
+    let update = save_through(&store, &mut chain, &key, &v3, token, 0).await;
+    assert!(matches!(
+        update,
+        HeadUpdate::Edits {
+            parent_version: 1,
+            ..
+        }
+    ));
+    assert_eq!(store.load_session(&key).await.unwrap().as_ref(), Some(&v3));
+    let edits = redis.cli(&["EXISTS", "viva:{u:616e6e}:s:s1:edits"]);
+    assert_eq!(edits.trim(), "0", "the whole head replaced the log");
 }

@@ -10,13 +10,25 @@ use viva_protocol::{ErrorCode, ServerMessage};
 
 use super::LiveSession;
 use crate::timer::tell_after;
-use viva_core::checkpoint::{Lease, SessionWrite, StoreError};
+use viva_core::checkpoint::{HeadUpdate, Lease, SessionCheckpoint, SessionWrite, StoreError};
 use viva_core::session::admission::Durability;
 use viva_core::session::snapshot::checkpoint_of;
 
-/// The first retry after a failed write; each later one waits twice as long, up to the max.
+/// The first retry after a held write; each later one waits twice as long, up to the max.
 pub(super) const RETRY_FIRST: Duration = Duration::from_millis(100);
 const RETRY_MAX: Duration = Duration::from_secs(2);
+/// How long a commit waits through a storage stall before it holds its write and tells
+/// the device (`storage_unavailable`).
+pub(super) const STALL_WAIT: Duration = Duration::from_secs(5);
+/// The first wait of a commit in a stall; each later one is twice as long, up to the max.
+const STALL_RETRY_FIRST: Duration = Duration::from_millis(50);
+const STALL_RETRY_MAX: Duration = Duration::from_millis(800);
+
+/// The head of `checkpoint` as a tree to diff against the stored one; `None` (write it
+/// whole) if it does not convert, which a checkpoint's plain serde types never do.
+fn head_tree(checkpoint: &SessionCheckpoint) -> Option<serde_json::Value> {
+    serde_json::to_value(checkpoint.head()).ok()
+}
 
 impl LiveSession {
     /// Writes the checkpoint, then sends the outbox; false if nothing was made durable.
@@ -24,7 +36,7 @@ impl LiveSession {
         if self.durability.is_evicted() {
             return false;
         }
-        match self.save().await {
+        match self.save_through_stall().await {
             Ok(()) => {
                 // The snapshot too is written before the device is told (a progress read
                 // right after a turn sees that turn).
@@ -48,10 +60,35 @@ impl LiveSession {
         }
     }
 
+    /// Saves, riding out a storage stall (an append-only-file rewrite, a failover): a write
+    /// refused for want of storage is tried again after a short wait, for up to
+    /// [`STALL_WAIT`] in all, while this actor takes no new input (so its device's
+    /// connection stops reading: back-pressure, not refusals). Past that the write is held.
+    async fn save_through_stall(&mut self) -> Result<(), StoreError> {
+        let started = tokio::time::Instant::now();
+        let mut wait = STALL_RETRY_FIRST;
+        loop {
+            match self.save().await {
+                Err(StoreError::Unavailable(why)) if started.elapsed() + wait < STALL_WAIT => {
+                    tracing::debug!(session = %self.state.life().session_id, why, "checkpoint waits for storage");
+                    self.deps.metrics.checkpoint_stall_waits.inc();
+                    tokio::time::sleep(wait).await;
+                    wait = (wait * 2).min(STALL_RETRY_MAX);
+                }
+                saved => return saved,
+            }
+        }
+    }
+
     async fn save(&mut self) -> Result<(), StoreError> {
         self.claim.version += 1;
         let mut checkpoint = checkpoint_of(&self.state);
         checkpoint.version = self.claim.version;
+        let head = head_tree(&checkpoint);
+        let update = match &head {
+            Some(head) => self.stored_head.update_for(head),
+            None => HeadUpdate::Whole,
+        };
         let write = SessionWrite {
             checkpoint: &checkpoint,
             token: self.claim.token,
@@ -61,14 +98,21 @@ impl LiveSession {
                 node: &self.deps.node_id,
                 ms: self.deps.lease.as_millis() as u64,
             }),
+            head: &update,
         };
         let started = std::time::Instant::now();
         let saved = self.deps.store.save_session(&self.claim.key, write).await;
         let metrics = &self.deps.metrics;
-        match saved {
-            Ok(()) => metrics.checkpoint_seconds.observe(started.elapsed()),
-            Err(err) => {
+        match (saved, head) {
+            (Ok(()), Some(head)) => {
+                metrics.checkpoint_seconds.observe(started.elapsed());
+                self.stored_head.stored(head, checkpoint.version, &update);
+            }
+            (Ok(()), None) => metrics.checkpoint_seconds.observe(started.elapsed()),
+            (Err(err), _) => {
                 metrics.checkpoint_failures.inc();
+                // The write may have been stored or not: the next one sends the whole head.
+                self.stored_head.forget();
                 return Err(err);
             }
         }

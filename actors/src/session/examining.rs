@@ -86,9 +86,13 @@ impl Message<ExaminerReturned> for LiveSession {
                 (Work::Tutor(_), Answer::Tutored(answer)) => self.take_tutor_answer(answer, now),
                 _ => return,
             };
-            if !self.after_step(stepped).await {
-                return;
+            match stepped {
+                Ok(()) => self.drive_from(true).await,
+                Err(refusal) => {
+                    tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
+                }
             }
+            return;
         } else if self.durability != Durability::Saved {
             // Held or evicted: the retry that stores the held change asks again.
             return;

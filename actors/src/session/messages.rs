@@ -41,9 +41,7 @@ impl Message<Begin> for LiveSession {
         self.state.announce_start(Self::context(&self.deps));
         self.state.life_mut().acknowledge(msg.event_id);
         self.arm_deadline(ctx.actor_ref().clone());
-        if self.commit().await {
-            self.drive().await;
-        }
+        self.drive_from(true).await;
     }
 }
 
@@ -231,10 +229,9 @@ impl LiveSession {
                 self.state.take_tutor_input(input, event_id, ctx, now)?;
             }
         }
-        if self.commit().await {
-            self.notify_if_finished();
-            self.drive().await;
-        }
+        // Committed with the work it leads to (an in-process examiner's assessment and
+        // next question): one write.
+        self.drive_from(true).await;
         Ok(())
     }
 }

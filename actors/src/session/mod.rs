@@ -18,7 +18,7 @@ use viva_protocol::{ErrorCode, ServerMessage};
 use crate::link::DeviceLink;
 use crate::metrics::phase_index;
 use crate::timer::Timer;
-use viva_core::checkpoint::{CheckpointStore, SessionKey};
+use viva_core::checkpoint::{CheckpointStore, HeadChain, SessionKey};
 use viva_core::clock::Clock;
 use viva_core::exam::acs::AcsLibrary;
 use viva_core::examiner::{Examined, Examiner};
@@ -101,6 +101,8 @@ pub struct LiveSession {
     deadline_timer: Option<Timer>,
     /// Retries a failed checkpoint with backoff.
     retry_timer: Option<Timer>,
+    /// What this actor knows is stored of the head, so a write sends only what changed.
+    stored_head: HeadChain,
     /// The wait before the next retry of a held write.
     retry_wait: Duration,
     /// How this actor holds its session in storage.
@@ -125,6 +127,18 @@ pub struct LiveSession {
 
 fn moved() -> Refusal {
     Refusal::new(ErrorCode::SessionMoved, MOVED)
+}
+
+/// What [`LiveSession::drive_from`] does next.
+enum Next {
+    /// A step was applied here (or refused).
+    Stepped(Result<(), Refusal>),
+    /// Nothing to do until the candidate acts.
+    Idle,
+    /// A slow examiner's call (or its speculation) is under way.
+    Wait,
+    /// This work goes to a slow examiner, off the mailbox.
+    Call(Work),
 }
 
 /// How a session actor holds its session in storage.
@@ -224,6 +238,7 @@ impl LiveSession {
             abandon_timer: None,
             deadline_timer: None,
             retry_timer: None,
+            stored_head: HeadChain::default(),
             retry_wait: commit::RETRY_FIRST,
             claim,
             durability: Durability::Saved,
@@ -280,60 +295,91 @@ impl LiveSession {
         }
     }
 
-    /// Does the work the state asks for — assess, ask, judge, grade — committing after each
-    /// step. A slow examiner's call (a model) runs off the mailbox instead: `drive` starts it
-    /// and returns, and [`ExaminerReturned`] goes on from there.
+    /// Does the work the state asks for — assess, ask, judge, grade — from a committed state.
     async fn drive(&mut self) {
+        self.drive_from(false).await;
+    }
+
+    /// Does the work the state asks for; `unsaved`: the caller changed the state without
+    /// committing it. Work done at once (an in-process examiner's) is applied step after
+    /// step and committed once, when the session next waits for the candidate or for a slow
+    /// examiner's call, which runs off the mailbox ([`ExaminerReturned`] goes on from
+    /// there): one checkpoint write per answer, not one per step. Nothing reaches the device
+    /// before its commit, so grouping the steps changes what is stored at once, not what a
+    /// device can see.
+    async fn drive_from(&mut self, mut unsaved: bool) {
         loop {
-            if self.in_flight.is_some() {
-                return;
-            }
-            let now = self.now();
-            let work = self.state.work();
-            let stepped = match work {
-                Work::Nothing => return self.speculate_next_question(),
-                Work::Phrase(draft) if self.deps.examiner.is_slow() => {
-                    match self.offer_speculated(&draft) {
-                        Offer::Ready(words) => {
-                            self.take_examiner_reply(ExaminerReply::Phrased(draft, words), now)
-                        }
-                        Offer::Coming => return,
-                        Offer::Nothing => return self.start_examiner_call(Work::Phrase(draft)),
+            match self.next_step(unsaved).await {
+                Next::Stepped(Ok(())) => unsaved = true,
+                Next::Stepped(Err(refusal)) => {
+                    tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
+                    self.settle(unsaved).await;
+                    return;
+                }
+                Next::Wait => {
+                    self.settle(unsaved).await;
+                    return;
+                }
+                Next::Idle => {
+                    if self.settle(unsaved).await {
+                        self.speculate_next_question();
                     }
+                    return;
                 }
-                Work::Assess(_) if self.deps.examiner.is_slow() => {
-                    return self.start_examiner_call(work);
+                Next::Call(work) => {
+                    if self.settle(unsaved).await {
+                        self.start_examiner_call(work);
+                    }
+                    return;
                 }
-                // A model tutor is a model: always off the mailbox.
-                Work::Tutor(_) if self.deps.tutor_model.is_some() => {
-                    return self.start_examiner_call(work);
-                }
-                Work::Tutor(_) => {
-                    let answer = Examined::offline(Err("no_model"));
-                    self.take_tutor_answer(answer, now)
-                }
-                Work::Assess(request) => {
-                    let verdict = self.deps.examiner.assess(&request).await;
-                    self.take_examiner_reply(ExaminerReply::Assessed(verdict), now)
-                }
-                Work::Phrase(draft) => {
-                    let (link, muted) = (self.link.clone(), Arc::default());
-                    let phrased = phrase_streamed(&*self.deps.examiner, link, muted, &draft).await;
-                    self.take_examiner_reply(ExaminerReply::Phrased(draft, phrased), now)
-                }
-                Work::Step => self.state.step(Self::context(&self.deps), now),
-            };
-            if !self.after_step(stepped).await {
-                return;
             }
         }
     }
 
-    /// Commits a step's result; whether the session may go on.
-    async fn after_step(&mut self, stepped: Result<(), Refusal>) -> bool {
-        if let Err(refusal) = stepped {
-            tracing::error!(session = %self.state.life().session_id, ?refusal, "session step refused");
-            return false;
+    /// The next piece of work, done here if it is done at once.
+    async fn next_step(&mut self, unsaved: bool) -> Next {
+        if self.in_flight.is_some() {
+            return Next::Wait;
+        }
+        let now = self.now();
+        let work = self.state.work();
+        let slow = self.deps.examiner.is_slow();
+        let stepped = match work {
+            Work::Nothing => return Next::Idle,
+            Work::Phrase(draft) if slow => match self.offer_speculated(&draft) {
+                Offer::Ready(words) => {
+                    self.take_examiner_reply(ExaminerReply::Phrased(draft, words), now)
+                }
+                Offer::Coming => return Next::Wait,
+                Offer::Nothing => return Next::Call(Work::Phrase(draft)),
+            },
+            Work::Assess(_) if slow => return Next::Call(work),
+            // A model tutor is a model: always off the mailbox.
+            Work::Tutor(_) if self.deps.tutor_model.is_some() => return Next::Call(work),
+            Work::Tutor(_) => {
+                let answer = Examined::offline(Err("no_model"));
+                self.take_tutor_answer(answer, now)
+            }
+            Work::Assess(request) => {
+                let verdict = self.deps.examiner.assess(&request).await;
+                self.take_examiner_reply(ExaminerReply::Assessed(verdict), now)
+            }
+            Work::Phrase(draft) => {
+                // No preview of a question while what comes before it is not yet sent.
+                let link = self.link.clone().filter(|_| !unsaved);
+                let phrased =
+                    phrase_streamed(&*self.deps.examiner, link, Arc::default(), &draft).await;
+                self.take_examiner_reply(ExaminerReply::Phrased(draft, phrased), now)
+            }
+            Work::Step => self.state.step(Self::context(&self.deps), now),
+        };
+        Next::Stepped(stepped)
+    }
+
+    /// Commits the state if `unsaved`; whether it is durable (the session may go on).
+    async fn settle(&mut self, unsaved: bool) -> bool {
+        if !unsaved {
+            return !self.durability.is_holding() && !self.durability.is_evicted();
         }
         if !self.commit().await {
             return false;

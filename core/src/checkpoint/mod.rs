@@ -11,6 +11,7 @@
 //! nodes refuses writes from any token but the latest claim (`StoreError::Fenced`).
 
 pub mod bus;
+pub mod delta;
 pub mod format;
 pub mod memory;
 pub mod tutor_format;
@@ -19,6 +20,7 @@ use std::future::Future;
 use std::pin::Pin;
 
 pub use bus::{LocalBus, NodeBus, Notice};
+pub use delta::{HeadChain, HeadUpdate};
 pub use format::{SessionCheckpoint, SwitchRecord, UserRecord};
 pub use memory::MemoryStore;
 
@@ -122,6 +124,9 @@ pub struct SessionWrite<'a> {
     /// The writing node's lease on the session, extended by the write (a store shared
     /// between nodes keeps it, so a claim elsewhere knows which node to tell).
     pub lease: Option<Lease<'a>>,
+    /// How the head is stored: whole, or as edits on the stored one (a store that keeps no
+    /// log of edits writes it whole either way).
+    pub head: &'a HeadUpdate,
 }
 
 /// A node's lease on a session: which node holds it, and for how long after this.

@@ -17,7 +17,7 @@ use anyhow::Context;
 use clap::Parser;
 use viva_core::checkpoint::format::TurnCheckpoint;
 use viva_core::checkpoint::{
-    CheckpointStore, ClaimKind, SessionCheckpoint, SessionKey, SessionWrite,
+    CheckpointStore, ClaimKind, HeadUpdate, SessionCheckpoint, SessionKey, SessionWrite,
 };
 use viva_loadtest::aof::{self, RewriteWatch, Window};
 use viva_loadtest::checkpoint;
@@ -176,6 +176,7 @@ impl Bench {
                     turns_from,
                     live: false,
                     lease: None,
+                    head: &HeadUpdate::Whole,
                 };
                 store.save_session(&key, write).await
             }
