@@ -29,25 +29,26 @@ return reply
 });
 
 /// Write a checkpoint. KEYS: meta, turns, user, lease, edits. ARGV: token, version, head
-/// (whole, or edits), turns_from, live (1/0), session id, ttl ms (0: none), lease node ('' for
-/// none), lease ms, the version the edits apply to ('' when the head is whole), then the
-/// turns from `turns_from` on. A write extends the writer's lease; the keys' time to live is
-/// set again only when it is off by more than 1 % (so the append-only file is not filled
-/// with `PEXPIRE`s). Returns `ok`, `fenced` (another claim), `stale` (an older version),
-/// `inactive`, or `whole` (the edits' version is not the stored one: nothing was written).
+/// (whole, or edits), turns_from, live (1/0), ttl ms (0: none), lease node ('' for none),
+/// lease ms, the version the edits apply to ('' when the head is whole), then the turns from
+/// `turns_from` on (the session id the live check needs is the meta key's tail). A write
+/// extends the writer's lease; the keys' time to live is set again only when it is off by
+/// more than 1 % (so the append-only file is not filled with `PEXPIRE`s). Returns `ok`,
+/// `fenced` (another claim), `stale` (an older version), `inactive`, or `whole` (the edits'
+/// version is not the stored one: nothing was written).
 pub static SAVE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 'fenced' end
 local stored = tonumber(redis.call('HGET', KEYS[1], 'ver') or '0')
 if stored >= tonumber(ARGV[2]) then return 'stale' end
-if ARGV[5] == '1' and redis.call('HGET', KEYS[3], 'active') ~= ARGV[6] then
+if ARGV[5] == '1' and redis.call('HGET', KEYS[3], 'active') ~= string.match(KEYS[1], '}:s:(.+)$') then
   return 'inactive'
 end
-if ARGV[10] == '' then
+if ARGV[9] == '' then
   redis.call('HSET', KEYS[1], 'ver', ARGV[2], 'head', ARGV[3])
   redis.call('DEL', KEYS[5])
-elseif tonumber(ARGV[10]) ~= stored then
+elseif tonumber(ARGV[9]) ~= stored then
   return 'whole'
 else
   redis.call('HSET', KEYS[1], 'ver', ARGV[2])
@@ -59,8 +60,8 @@ if from == 0 then
 else
   redis.call('LTRIM', KEYS[2], 0, from - 1)
 end
-if #ARGV > 10 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 11)) end
-local ttl = tonumber(ARGV[7])
+if #ARGV > 9 then redis.call('RPUSH', KEYS[2], unpack(ARGV, 10)) end
+local ttl = tonumber(ARGV[6])
 for _, key in ipairs({KEYS[1], KEYS[2], KEYS[5]}) do
   if ttl == 0 then
     redis.call('PERSIST', key)
@@ -68,7 +69,7 @@ for _, key in ipairs({KEYS[1], KEYS[2], KEYS[5]}) do
     redis.call('PEXPIRE', key, ttl)
   end
 end
-if ARGV[8] ~= '' then redis.call('SET', KEYS[4], ARGV[8], 'PX', ARGV[9]) end
+if ARGV[7] ~= '' then redis.call('SET', KEYS[4], ARGV[7], 'PX', ARGV[8]) end
 return 'ok'
 ",
     )

@@ -191,7 +191,6 @@ impl RedisStore {
             .arg(head)
             .arg(write.turns_from)
             .arg(u8::from(write.live))
-            .arg(&key.session_id)
             .arg(ttl)
             .arg(write.lease.map_or("", |lease| lease.node))
             .arg(write.lease.map_or(0, |lease| lease.ms))
