@@ -12,6 +12,7 @@ use viva_actors::FileStore;
 use viva_actors::directory::Directory;
 use viva_actors::new_sessions::{NewSessionGate, Source};
 use viva_actors::session::SessionDeps;
+use viva_actors::stall::StallRiding;
 use viva_actors::supervisor::SupervisorDeps;
 use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchStore, TutorStore};
 use viva_core::clock::SystemClock;
@@ -275,7 +276,7 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
         .with_context(|| format!("connecting to Redis at {urls}"))?;
     let store = Arc::new(RedisStore::new(conn.clone(), redis.retention));
     Ok(Storage {
-        store: store.clone(),
+        store: Arc::new(StallRiding::new(store.clone())),
         snapshots: store.clone(),
         switch: store,
         bus: Arc::new(RedisBus::new(conn)),

@@ -10,6 +10,7 @@
 //! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
 //! - [`file_store`]: the embedded `CheckpointStore` — one JSON file per record.
 //! - [`link`]: the bounded outbound queue of one connection.
+//! - [`stall`]: riding out a storage stall with bounded waits before an error is reported.
 //! - [`metrics`]: `SessionMetrics`, the series the session actors report.
 //! - [`timer`]: the one timer idiom — tell an actor a message later, or every period.
 //!
@@ -25,6 +26,7 @@ pub mod link;
 pub mod metrics;
 pub mod new_sessions;
 pub mod session;
+pub mod stall;
 pub mod supervisor;
 pub mod timer;
 

@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use viva_protocol::ErrorCode;
 
+use crate::stall::StallBudget;
 use viva_core::checkpoint::{StoreError, SwitchRecord, SwitchStore};
 use viva_core::session::lifecycle::Refusal;
 
@@ -64,10 +65,16 @@ impl NewSessionGate {
         NewSessionGate { store, configured }
     }
 
-    /// The decision as the store has it now.
+    /// The decision as the store has it now (a read that meets a storage stall is tried
+    /// again within the stall wait, `crate::stall`).
     pub async fn current(&self) -> Result<Decision, StoreError> {
-        let stored = self.store.load_switch().await?;
-        Ok(decide(stored.as_ref(), self.configured))
+        let mut budget = StallBudget::start();
+        loop {
+            let stored = self.store.load_switch().await;
+            if !budget.wait_after(&stored).await {
+                return Ok(decide(stored?.as_ref(), self.configured));
+            }
+        }
     }
 
     /// Lets a new session start, or refuses it with `new_sessions_disabled` (or
@@ -145,7 +152,7 @@ mod tests {
         }
     }
 
-    #[tokio::test]
+    #[tokio::test(start_paused = true)]
     async fn an_unreadable_switch_refuses_as_storage_unavailable() {
         let admission = NewSessionGate::new(Arc::new(Broken), true);
         let refusal = admission.check_start().await.unwrap_err();

@@ -5,7 +5,8 @@
 //!
 //! Heads are LZ4-compressed (format byte 2): they repeat ACS element codes hundreds of times
 //! (the planner queue and per-element coverage), and compression takes a full Private exam's
-//! head at question 75 from 12.7 KB to a few KB for microseconds of CPU.
+//! head at question 75 from 12.7 KB to a few KB for microseconds of CPU. Turns and head edits
+//! are compressed only when that makes them smaller (a short turn is stored plain).
 
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -18,6 +19,8 @@ pub const FORMAT_BYTE: u8 = 1;
 /// The first byte of a compressed record: the MessagePack's length (u32, little-endian),
 /// then its LZ4 block.
 pub const COMPRESSED_FORMAT_BYTE: u8 = 2;
+/// Records shorter than this are never compressed (LZ4 saves nothing on them).
+const SMALLEST_COMPRESSED: usize = 128;
 /// The largest decompressed record accepted (a guard against a corrupt length).
 pub const MAX_DECOMPRESSED: usize = 4 << 20;
 
@@ -53,7 +56,11 @@ fn encode<T: Serialize>(value: &T) -> Vec<u8> {
 }
 
 fn encode_compressed<T: Serialize>(value: &T) -> Vec<u8> {
-    let plain = encode(value);
+    compress(&encode(value))
+}
+
+/// A plain record compressed.
+fn compress(plain: &[u8]) -> Vec<u8> {
     let body = &plain[1..];
     let mut bytes = vec![COMPRESSED_FORMAT_BYTE];
     bytes.extend_from_slice(&(body.len() as u32).to_le_bytes());
@@ -89,12 +96,25 @@ pub fn encode_head(checkpoint: &SessionCheckpoint) -> Vec<u8> {
 
 /// One transcript turn.
 pub fn encode_turn(turn: &TurnCheckpoint) -> Vec<u8> {
-    encode(turn)
+    encode_smaller(turn)
+}
+
+/// `value` compressed when that makes it smaller, plain otherwise.
+fn encode_smaller<T: Serialize>(value: &T) -> Vec<u8> {
+    let plain = encode(value);
+    if plain.len() < SMALLEST_COMPRESSED {
+        return plain;
+    }
+    let compressed = compress(&plain);
+    match compressed.len() < plain.len() {
+        true => compressed,
+        false => plain,
+    }
 }
 
 /// Head edits ([`viva_core::checkpoint::delta`]), as one log item.
 pub fn encode_edits(edits: &serde_json::Value) -> Vec<u8> {
-    encode(edits)
+    encode_smaller(edits)
 }
 
 /// The head as stored: the whole head with its logged edits applied.
@@ -221,6 +241,26 @@ mod tests {
         };
         let again: AssessmentCheckpoint = decode(&encode(&untimed)).unwrap();
         assert_eq!(again, untimed);
+    }
+
+    #[test]
+    fn turns_and_edits_are_compressed_only_when_that_is_smaller() {
+        let mut turn = TurnCheckpoint {
+            question_id: "q1".into(),
+            element_code: "PA.I.A.K1".into(),
+            kind: "primary".into(),
+            question: "Which documents must be on board?".into(),
+            answer: None,
+            score: None,
+            feedback: None,
+            examiner: Vec::new(),
+        };
+        assert_eq!(encode_turn(&turn)[0], FORMAT_BYTE, "short: plain");
+        turn.feedback = Some("the airworthiness certificate, the registration; ".repeat(8));
+        let stored = encode_turn(&turn);
+        assert_eq!(stored[0], COMPRESSED_FORMAT_BYTE, "repetitive: compressed");
+        assert!(stored.len() < encode(&turn).len());
+        assert_eq!(decode::<TurnCheckpoint>(&stored).unwrap(), turn);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use viva_protocol::server::{PauseReason, ServerEvent};
 use viva_protocol::{ErrorCode, ServerMessage};
 
 use super::LiveSession;
+use crate::stall::StallBudget;
 use crate::timer::tell_after;
 use viva_core::checkpoint::{HeadUpdate, Lease, SessionCheckpoint, SessionWrite, StoreError};
 use viva_core::session::admission::Durability;
@@ -17,12 +18,6 @@ use viva_core::session::snapshot::checkpoint_of;
 /// The first retry after a held write; each later one waits twice as long, up to the max.
 pub(super) const RETRY_FIRST: Duration = Duration::from_millis(100);
 const RETRY_MAX: Duration = Duration::from_secs(2);
-/// How long a commit waits through a storage stall before it holds its write and tells
-/// the device (`storage_unavailable`).
-pub(super) const STALL_WAIT: Duration = Duration::from_secs(5);
-/// The first wait of a commit in a stall; each later one is twice as long, up to the max.
-const STALL_RETRY_FIRST: Duration = Duration::from_millis(50);
-const STALL_RETRY_MAX: Duration = Duration::from_millis(800);
 
 /// The head of `checkpoint` as a tree to diff against the stored one; `None` (write it
 /// whole) if it does not convert, which a checkpoint's plain serde types never do.
@@ -60,23 +55,17 @@ impl LiveSession {
         }
     }
 
-    /// Saves, riding out a storage stall (an append-only-file rewrite, a failover): a write
-    /// refused for want of storage is tried again after a short wait, for up to
-    /// [`STALL_WAIT`] in all, while this actor takes no new input (so its device's
-    /// connection stops reading: back-pressure, not refusals). Past that the write is held.
+    /// Saves, riding out a storage stall (`crate::stall`): a write refused for want of
+    /// storage is tried again, each time as a new version, while this actor takes no new
+    /// input. Past the stall wait the write is held.
     async fn save_through_stall(&mut self) -> Result<(), StoreError> {
-        let started = tokio::time::Instant::now();
-        let mut wait = STALL_RETRY_FIRST;
+        let mut budget = StallBudget::start();
         loop {
-            match self.save().await {
-                Err(StoreError::Unavailable(why)) if started.elapsed() + wait < STALL_WAIT => {
-                    tracing::debug!(session = %self.state.life().session_id, why, "checkpoint waits for storage");
-                    self.deps.metrics.checkpoint_stall_waits.inc();
-                    tokio::time::sleep(wait).await;
-                    wait = (wait * 2).min(STALL_RETRY_MAX);
-                }
-                saved => return saved,
+            let saved = self.save().await;
+            if !budget.wait_after(&saved).await {
+                return saved;
             }
+            self.deps.metrics.checkpoint_stall_waits.inc();
         }
     }
 

@@ -12,6 +12,7 @@ use viva_protocol::ErrorCode;
 
 use super::UserSupervisor;
 use super::record::evaluation_open;
+use crate::stall::StallBudget;
 
 impl UserSupervisor {
     /// The tutor of a new session on `course_id`.
@@ -42,17 +43,24 @@ impl UserSupervisor {
             }
         };
         let cold = snapshot_record(&cold(&self.user_id, course_id, &entry));
-        let claim = deps
-            .snapshots
-            .claim_snapshot(&cold, &life.session_id, life.created_at_ms)
-            .await
-            .map_err(|err| {
-                tracing::error!(user = %self.user_id, %err, "snapshot not claimed");
-                Refusal::new(
-                    ErrorCode::StorageUnavailable,
-                    "the session could not be started; retry",
-                )
-            })?;
+        let mut budget = StallBudget::start();
+        let claim = loop {
+            let claim = deps
+                .snapshots
+                .claim_snapshot(&cold, &life.session_id, life.created_at_ms)
+                .await;
+            // A repeated claim only takes a newer fence.
+            if !budget.wait_after(&claim).await {
+                break claim;
+            }
+        };
+        let claim = claim.map_err(|err| {
+            tracing::error!(user = %self.user_id, %err, "snapshot not claimed");
+            Refusal::new(
+                ErrorCode::StorageUnavailable,
+                "the session could not be started; retry",
+            )
+        })?;
         let snapshot = restore_snapshot(&claim.stored.snapshot).map_err(|reason| {
             tracing::error!(user = %self.user_id, %reason, "stored snapshot unreadable");
             Refusal::new(ErrorCode::Internal, "the stored progress could not be read")

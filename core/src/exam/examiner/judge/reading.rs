@@ -12,112 +12,145 @@ use super::work::step;
 
 /// Words too common to carry meaning in a rubric phrase. Much shorter than the examiner's
 /// stopword list: "not", "before", "above", "only" and "must" carry rules here.
-const LITTLE_WORDS: &[&str] = &[
-    "the",
-    "a",
-    "an",
-    "of",
-    "to",
-    "is",
-    "are",
-    "be",
-    "and",
-    "for",
-    "in",
-    "on",
-    "at",
-    "your",
-    "you",
-    "i",
-    "it",
-    "its",
-    "my",
-    "me",
-    "we",
-    "that",
-    "this",
-    "as",
-    "or",
-    "so",
-    "um",
-    "uh",
-    "er",
-    "like",
-    "just",
-    "then",
-    "there",
-    "their",
-    "they",
-    "has",
-    "have",
-    "been",
-    "was",
-    "were",
-    "by",
-    "with",
-    "well",
-    "ok",
-    "okay",
-    "yeah",
-    "basically",
-    "also",
-    "im",
-    "ive",
-    "id",
-    "youre",
-    "thats",
-    "theres",
-    "whats",
-];
+fn is_little_word(token: &str) -> bool {
+    matches!(
+        token,
+        "the"
+            | "a"
+            | "an"
+            | "of"
+            | "to"
+            | "is"
+            | "are"
+            | "be"
+            | "and"
+            | "for"
+            | "in"
+            | "on"
+            | "at"
+            | "your"
+            | "you"
+            | "i"
+            | "it"
+            | "its"
+            | "my"
+            | "me"
+            | "we"
+            | "that"
+            | "this"
+            | "as"
+            | "or"
+            | "so"
+            | "um"
+            | "uh"
+            | "er"
+            | "like"
+            | "just"
+            | "then"
+            | "there"
+            | "their"
+            | "they"
+            | "has"
+            | "have"
+            | "been"
+            | "was"
+            | "were"
+            | "by"
+            | "with"
+            | "well"
+            | "ok"
+            | "okay"
+            | "yeah"
+            | "basically"
+            | "also"
+            | "im"
+            | "ive"
+            | "id"
+            | "youre"
+            | "thats"
+            | "theres"
+            | "whats"
+    )
+}
 
 /// Words that deny what follows them.
-const NEGATIONS: &[&str] = &[
-    "not", "no", "never", "without", "cannot", "cant", "dont", "doesnt", "didnt", "isnt", "arent",
-    "wasnt", "werent", "wont", "shouldnt", "wouldnt", "couldnt", "mustnt", "neednt", "havent",
-    "hasnt", "aint", "nor", "neither",
-];
+fn is_negation_word(token: &str) -> bool {
+    matches!(
+        token,
+        "not"
+            | "no"
+            | "never"
+            | "without"
+            | "cannot"
+            | "cant"
+            | "dont"
+            | "doesnt"
+            | "didnt"
+            | "isnt"
+            | "arent"
+            | "wasnt"
+            | "werent"
+            | "wont"
+            | "shouldnt"
+            | "wouldnt"
+            | "couldnt"
+            | "mustnt"
+            | "neednt"
+            | "havent"
+            | "hasnt"
+            | "aint"
+            | "nor"
+            | "neither"
+    )
+}
 
 /// After a negation, these make a bound rather than a denial: "no more than 250 knots",
 /// "not below 500 feet", "not later than".
-const BOUND_WORDS: &[&str] = &[
-    "more",
-    "less",
-    "fewer",
-    "greater",
-    "later",
-    "earlier",
-    "exceed",
-    "exceeding",
-    "below",
-    "above",
-    "lower",
-    "higher",
-    "beyond",
-    "over",
-    "under",
-    "only",
-    "until",
-    "closer",
-    "farther",
-    "further",
-];
+fn is_bound_word(token: &str) -> bool {
+    matches!(
+        token,
+        "more"
+            | "less"
+            | "fewer"
+            | "greater"
+            | "later"
+            | "earlier"
+            | "exceed"
+            | "exceeding"
+            | "below"
+            | "above"
+            | "lower"
+            | "higher"
+            | "beyond"
+            | "over"
+            | "under"
+            | "only"
+            | "until"
+            | "closer"
+            | "farther"
+            | "further"
+    )
+}
 
 /// After a negation, these make a double negative, not a denial: "don't forget the NOTAMs",
 /// "never skip the runup".
-const CANCELLERS: &[&str] = &[
-    "forget",
-    "forgetting",
-    "miss",
-    "missing",
-    "skip",
-    "skipping",
-    "neglect",
-    "overlook",
-    "ignore",
-    "fail",
-    "omit",
-    "leave",
-];
+fn is_canceller(token: &str) -> bool {
+    matches!(
+        token,
+        "forget"
+            | "forgetting"
+            | "miss"
+            | "missing"
+            | "skip"
+            | "skipping"
+            | "neglect"
+            | "overlook"
+            | "ignore"
+            | "fail"
+            | "omit"
+            | "leave"
+    )
+}
 
 /// How many words before a phrase a negation reaches.
 pub const NEGATION_REACH: usize = 3;
@@ -207,7 +240,7 @@ fn span(clauses: &[Vec<String>], clause: usize, start: usize, end: usize) -> &[S
 
 /// Whether a lowercase token denies what follows.
 pub fn is_negation(token: &str) -> bool {
-    NEGATIONS.contains(&token)
+    is_negation_word(token)
 }
 
 /// Splits at clause punctuation, keeping "121.5", "18,000" and "61.57" whole.
@@ -250,7 +283,11 @@ fn join_numbers(raw: Vec<String>) -> (Vec<String>, Vec<(usize, f64)>) {
         match longest {
             Some((end, value)) => {
                 numbers.push((tokens.len(), value));
-                tokens.push(format_number(value));
+                tokens.push(match end == start + 1 && is_plain_integer(&raw[start]) {
+                    // Written as its value would be: kept, not formatted again.
+                    true => raw[start].clone(),
+                    false => format_number(value),
+                });
                 start = end;
             }
             None => {
@@ -283,6 +320,8 @@ fn join_digit_groups(words: Vec<String>) -> Vec<String> {
 fn number_of(words: &[&str]) -> Option<f64> {
     step(1);
     let value = match words {
+        // Plain digits, the most common number by far: their value at once.
+        [word] if is_plain_integer(word) => return word.parse::<i64>().ok().map(|n| n as f64),
         [word] if starts_number(word) => parse_number(word)?,
         [first, ..] if starts_number(first) && is_number_word(first) => parse_number_words(words)?,
         _ => return None,
@@ -297,6 +336,13 @@ fn starts_number(token: &str) -> bool {
     token.starts_with(|c: char| c.is_ascii_digit()) || starts_spoken_number(token)
 }
 
+/// Digits alone, with no leading zero and few enough to be exact as an `f64`: the text
+/// [`format_number`] makes of its value.
+fn is_plain_integer(token: &str) -> bool {
+    let digits = token.bytes().all(|b| b.is_ascii_digit());
+    digits && (1..=15).contains(&token.len()) && (token.len() == 1 || !token.starts_with('0'))
+}
+
 fn format_number(value: f64) -> String {
     if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{}", value as i64)
@@ -306,11 +352,12 @@ fn format_number(value: f64) -> String {
 }
 
 fn content_words(tokens: &[String], stems: &[String], clause: usize) -> Vec<Word> {
+    let denials: Vec<bool> = (0..tokens.len()).map(|at| denies(tokens, at)).collect();
     let mut words = Vec::new();
     let mut index = 0;
     while index < tokens.len() {
         let token = &tokens[index];
-        if LITTLE_WORDS.contains(&token.as_str()) {
+        if is_little_word(token) {
             index += 1;
             continue;
         }
@@ -319,11 +366,12 @@ fn content_words(tokens: &[String], stems: &[String], clause: usize) -> Vec<Word
             Some((span, canonical)) => (span, canonical.to_owned()),
             None => (1, stems[index].clone()),
         };
+        let reach = index.saturating_sub(NEGATION_REACH)..index;
         words.push(Word {
             stem: canonical,
             clause,
             token: index,
-            negated: negated_at(tokens, index),
+            negated: denials[reach].iter().any(|denial| *denial),
             is_negation: is_negation(token),
         });
         index += span;
@@ -331,15 +379,11 @@ fn content_words(tokens: &[String], stems: &[String], clause: usize) -> Vec<Word
     words
 }
 
-/// Whether a negation stands within reach before `index` and makes a denial: not a bound
+/// Whether the token at `at` makes a denial of what follows: a negation, but not a bound
 /// ("no more than") and not a double negative ("don't forget").
-fn negated_at(tokens: &[String], index: usize) -> bool {
-    let from = index.saturating_sub(NEGATION_REACH);
-    (from..index).any(|at| {
-        let next = tokens.get(at + 1).map(String::as_str);
-        is_negation(&tokens[at])
-            && !next.is_some_and(|next| BOUND_WORDS.contains(&next) || CANCELLERS.contains(&next))
-    })
+fn denies(tokens: &[String], at: usize) -> bool {
+    let next = tokens.get(at + 1).map(String::as_str);
+    is_negation(&tokens[at]) && !next.is_some_and(|next| is_bound_word(next) || is_canceller(next))
 }
 
 #[cfg(test)]

@@ -34,8 +34,9 @@ pub struct AnswerValues {
     numbers: Vec<(f64, usize)>,
     /// The numbers (indexes into `numbers`) by each stem among the three tokens after them.
     counted_by: HashMap<String, Vec<usize>>,
-    /// Values read whatever the rubric (units, codes, frequencies, named), by kind of measure.
-    by_kind: HashMap<u8, Vec<(Order, Stated)>>,
+    /// Values read whatever the rubric (units, codes, frequencies, named), by kind of measure
+    /// (the index is [`kind`]).
+    by_kind: [Vec<(Order, Stated)>; KINDS],
 }
 
 impl AnswerValues {
@@ -92,10 +93,7 @@ impl AnswerValues {
     fn add(&mut self, order: Order, measure: Measure, amount: f64, word: usize) {
         let value = Value { measure, amount };
         let entry = (order, Stated { value, word });
-        self.by_kind
-            .entry(kind(&entry.1.value.measure))
-            .or_default()
-            .push(entry);
+        self.by_kind[usize::from(kind(&entry.1.value.measure))].push(entry);
     }
 
     /// The values stated of a measure comparable with one of `wanted` (every value when
@@ -104,7 +102,9 @@ impl AnswerValues {
         let mut found: Vec<(Order, Stated)> = Vec::new();
         let mut kinds: Vec<u8> = match wanted {
             Some(wanted) => wanted.iter().map(kind).collect(),
-            None => self.by_kind.keys().copied().collect(),
+            None => (0..KINDS as u8)
+                .filter(|k| !self.by_kind[usize::from(*k)].is_empty())
+                .collect(),
         };
         kinds.sort_unstable();
         kinds.dedup();
@@ -112,7 +112,7 @@ impl AnswerValues {
             let comparable = |s: &Stated| {
                 wanted.is_none_or(|wanted| wanted.iter().any(|w| s.value.measure.comparable(w)))
             };
-            let entries = self.by_kind.get(&kind).map_or(&[][..], Vec::as_slice);
+            let entries = &self.by_kind[usize::from(kind)];
             step(entries.len());
             found.extend(entries.iter().filter(|(_, s)| comparable(s)).cloned());
         }
@@ -149,16 +149,16 @@ impl AnswerValues {
     pub fn may_state(&self, measure: &Measure) -> bool {
         match measure {
             Measure::Count(stems) => stems.iter().any(|s| self.counted_by.contains_key(s)),
-            _ => self.by_kind.get(&kind(measure)).is_some_and(|entries| {
-                entries
-                    .iter()
-                    .any(|(_, s)| s.value.measure.comparable(measure))
-            }),
+            _ => self.by_kind[usize::from(kind(measure))]
+                .iter()
+                .any(|(_, s)| s.value.measure.comparable(measure)),
         }
     }
 }
 
 const COUNT: u8 = 0;
+/// How many kinds [`kind`] tells apart.
+const KINDS: usize = 13;
 
 /// Which bucket a measure's values go in: comparable measures share one.
 fn kind(measure: &Measure) -> u8 {
