@@ -31,19 +31,27 @@ fn is_apostrophe(c: char) -> bool {
 
 /// Splits text into tokens with their spans; the rules are those of [`tokenize`].
 fn scan_tokens(text: &str) -> Vec<Token> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let is_digit_at = |i: usize| chars.get(i).is_some_and(|(_, c)| c.is_ascii_digit());
+    // A digit is one byte in UTF-8, and no other character has a byte that looks like one.
+    let bytes = text.as_bytes();
+    let is_digit_at = |at: Option<usize>| {
+        at.and_then(|at| bytes.get(at))
+            .is_some_and(u8::is_ascii_digit)
+    };
     let mut tokens = Vec::new();
     let mut current: Option<Token> = None;
-    for (i, &(offset, c)) in chars.iter().enumerate() {
-        let decimal_point = c == '.' && i > 0 && is_digit_at(i - 1) && is_digit_at(i + 1);
+    for (offset, c) in text.char_indices() {
+        let decimal_point =
+            c == '.' && is_digit_at(offset.checked_sub(1)) && is_digit_at(Some(offset + 1));
         if c.is_alphanumeric() || decimal_point {
             let token = current.get_or_insert_with(|| Token {
-                text: String::new(),
+                text: String::with_capacity(12),
                 start: offset,
                 end: offset,
             });
-            token.text.extend(c.to_lowercase());
+            match c.is_ascii() {
+                true => token.text.push(c.to_ascii_lowercase()),
+                false => token.text.extend(c.to_lowercase()),
+            }
             token.end = offset + c.len_utf8();
         } else if is_apostrophe(c) && current.is_some() {
             continue;

@@ -5,6 +5,9 @@
 
 use std::collections::HashMap;
 
+// Seeded per map: an answer cannot be written to collide (docs/decisions.md).
+use foldhash::fast::RandomState;
+
 use super::super::text::tokenize;
 use super::non_answer;
 use super::reading::Reading;
@@ -16,7 +19,7 @@ use super::work::step;
 pub struct ReadAnswer {
     pub(super) reading: Reading,
     /// Each content word's stem, with the indexes of the words that are it, ascending.
-    positions: HashMap<String, Vec<usize>>,
+    positions: HashMap<String, Vec<usize>, RandomState>,
     pub(super) values: AnswerValues,
     pub(super) non_answer: bool,
     pub(super) disclaimed: bool,
@@ -28,7 +31,7 @@ impl ReadAnswer {
         step(answer.len());
         let reading = Reading::of(answer);
         let words = tokenize(answer);
-        let mut positions: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut positions: HashMap<String, Vec<usize>, RandomState> = HashMap::default();
         for (at, word) in reading.words.iter().enumerate() {
             match positions.get_mut(&word.stem) {
                 Some(at_list) => at_list.push(at),

@@ -63,13 +63,24 @@ pub fn is_disclaimed(answer: &str) -> bool {
     disclaims(&tokenize(answer))
 }
 
-/// [`is_disclaimed`] of the answer's tokens.
+/// [`is_disclaimed`] of the answer's tokens: one pass, trying the phrases only where a word
+/// could begin one.
 pub fn disclaims(words: &[String]) -> bool {
-    DISCLAIMERS.iter().any(|phrase| {
-        words
-            .windows(phrase.len())
-            .any(|window| window.iter().zip(phrase.iter()).all(|(w, p)| w == p))
+    (0..words.len()).any(|at| {
+        may_begin_disclaimer(&words[at])
+            && DISCLAIMERS.iter().any(|phrase| {
+                let window = words.get(at..at + phrase.len());
+                window.is_some_and(|window| window.iter().zip(phrase.iter()).all(|(w, p)| w == p))
+            })
     })
+}
+
+/// Whether `word` is the first word of one of [`DISCLAIMERS`] (a test keeps the two in step).
+fn may_begin_disclaimer(word: &str) -> bool {
+    matches!(
+        word,
+        "i" | "im" | "not" | "no" | "id" | "just" | "wild" | "come" | "couldnt" | "cant" | "skip"
+    )
 }
 
 #[cfg(test)]
@@ -95,6 +106,13 @@ mod tests {
             "It depends on the airspace class.",
         ] {
             assert!(!is_non_answer(answer), "{answer:?}");
+        }
+    }
+
+    #[test]
+    fn every_disclaimer_begins_with_a_word_that_may_begin_one() {
+        for phrase in DISCLAIMERS {
+            assert!(may_begin_disclaimer(phrase[0]), "{phrase:?}");
         }
     }
 

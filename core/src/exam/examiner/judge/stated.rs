@@ -6,6 +6,9 @@
 
 use std::collections::HashMap;
 
+// Seeded per map: an answer cannot be written to collide (docs/decisions.md).
+use foldhash::fast::RandomState;
+
 use super::super::text::stem;
 use super::quantity::{Measure, Value};
 use super::reading::Reading;
@@ -33,7 +36,7 @@ pub struct AnswerValues {
     /// Each number with a content word: its value and word.
     numbers: Vec<(f64, usize)>,
     /// The numbers (indexes into `numbers`) by each stem among the three tokens after them.
-    counted_by: HashMap<String, Vec<usize>>,
+    counted_by: HashMap<String, Vec<usize>, RandomState>,
     /// Values read whatever the rubric (units, codes, frequencies, named), by kind of measure
     /// (the index is [`kind`]).
     by_kind: [Vec<(Order, Stated)>; KINDS],
