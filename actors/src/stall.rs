@@ -134,93 +134,57 @@ impl CheckpointStore for StallRiding {
 mod tests {
     use super::*;
     use std::sync::atomic::{AtomicU32, Ordering};
-    use viva_core::checkpoint::MemoryStore;
 
-    /// A store whose user reads fail `failures` times, then work.
-    struct Stalling {
-        inner: MemoryStore,
-        failures: AtomicU32,
-        tries: AtomicU32,
-    }
-
-    impl Stalling {
-        fn failing(failures: u32) -> Arc<Stalling> {
-            Arc::new(Stalling {
-                inner: MemoryStore::new(),
-                failures: AtomicU32::new(failures),
-                tries: AtomicU32::new(0),
+    /// Rides out an operation that stalls `failures` times, then answers; how many times it
+    /// was tried, and what it gave.
+    async fn stalling(failures: u32) -> (u32, Result<u32, StoreError>) {
+        let tries = AtomicU32::new(0);
+        let outcome = ride_out(|| {
+            let tried = tries.fetch_add(1, Ordering::SeqCst);
+            Box::pin(async move {
+                match tried < failures {
+                    true => Err(StoreError::Unavailable("stalled".into())),
+                    false => Ok(tried),
+                }
             })
-        }
-    }
-
-    impl CheckpointStore for Stalling {
-        fn claim_session<'a>(
-            &'a self,
-            key: &'a SessionKey,
-            node: &'a str,
-            kind: ClaimKind,
-            lease_ms: u64,
-        ) -> StoreFuture<'a, Option<Claim>> {
-            self.inner.claim_session(key, node, kind, lease_ms)
-        }
-        fn renew_lease<'a>(
-            &'a self,
-            key: &'a SessionKey,
-            node: &'a str,
-            token: u64,
-            lease_ms: u64,
-        ) -> StoreFuture<'a, bool> {
-            self.inner.renew_lease(key, node, token, lease_ms)
-        }
-        fn release_lease<'a>(&'a self, key: &'a SessionKey, token: u64) -> StoreFuture<'a, ()> {
-            self.inner.release_lease(key, token)
-        }
-        fn save_session<'a>(
-            &'a self,
-            key: &'a SessionKey,
-            write: SessionWrite<'a>,
-        ) -> StoreFuture<'a, ()> {
-            self.inner.save_session(key, write)
-        }
-        fn load_session<'a>(
-            &'a self,
-            key: &'a SessionKey,
-        ) -> StoreFuture<'a, Option<SessionCheckpoint>> {
-            self.inner.load_session(key)
-        }
-        fn save_user<'a>(&'a self, record: &'a UserRecord) -> StoreFuture<'a, ()> {
-            self.inner.save_user(record)
-        }
-        fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>> {
-            self.tries.fetch_add(1, Ordering::SeqCst);
-            let left = self.failures.load(Ordering::SeqCst);
-            if left > 0 {
-                self.failures.store(left - 1, Ordering::SeqCst);
-                return Box::pin(async { Err(StoreError::Unavailable("stalled".into())) });
-            }
-            self.inner.load_user(user_id)
-        }
+        })
+        .await;
+        (tries.load(Ordering::SeqCst), outcome)
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_stall_shorter_than_the_wait_is_not_reported() {
-        let stalling = Stalling::failing(4);
-        let store = StallRiding::new(stalling.clone());
         let started = Instant::now();
-        assert_eq!(store.load_user("u").await.unwrap(), None);
-        assert_eq!(stalling.tries.load(Ordering::SeqCst), 5);
+        let (tries, outcome) = stalling(4).await;
+        assert_eq!((tries, outcome.unwrap()), (5, 4));
         // 50 + 100 + 200 + 400 ms of waiting.
         assert_eq!(started.elapsed(), Duration::from_millis(750));
     }
 
     #[tokio::test(start_paused = true)]
     async fn a_longer_one_is_reported_when_the_wait_is_spent() {
-        let stalling = Stalling::failing(u32::MAX);
-        let store = StallRiding::new(stalling.clone());
         let started = Instant::now();
-        let read = store.load_user("u").await;
-        assert!(matches!(read, Err(StoreError::Unavailable(_))), "{read:?}");
+        let (_, outcome) = stalling(u32::MAX).await;
+        assert!(
+            matches!(outcome, Err(StoreError::Unavailable(_))),
+            "{outcome:?}"
+        );
         assert!(started.elapsed() < STALL_WAIT, "{:?}", started.elapsed());
         assert!(started.elapsed() >= STALL_WAIT - STALL_RETRY_MAX);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn other_failures_are_reported_at_once() {
+        let started = Instant::now();
+        let outcome: Result<(), StoreError> = ride_out(|| {
+            Box::pin(async {
+                Err(StoreError::Conflict {
+                    user_id: "u".into(),
+                })
+            })
+        })
+        .await;
+        assert!(matches!(outcome, Err(StoreError::Conflict { .. })));
+        assert_eq!(started.elapsed(), Duration::ZERO);
     }
 }

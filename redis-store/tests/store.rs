@@ -403,6 +403,14 @@ async fn a_snapshot_is_written_only_under_its_latest_claim_and_outlives_sessions
     );
 }
 
+/// Creates the session on node "one"; its token.
+async fn created(store: &RedisStore, key: &SessionKey) -> u64 {
+    let claim = store
+        .claim_session(key, "one", ClaimKind::Create, LEASE_MS)
+        .await;
+    claim.expect("claimed").expect("new").token
+}
+
 /// Writes `checkpoint` with its head as `chain` says, and tells the chain it is stored.
 async fn save_through(
     store: &RedisStore,
@@ -428,12 +436,7 @@ async fn head_edits_are_logged_and_read_back_as_the_latest_head() {
     let redis = RedisServer::start();
     let store = store(&redis).await;
     let key = SessionKey::new("ann", "s1");
-    let token = store
-        .claim_session(&key, "one", ClaimKind::Create, LEASE_MS)
-        .await
-        .unwrap()
-        .unwrap()
-        .token;
+    let token = created(&store, &key).await;
     let mut chain = HeadChain::default();
     let mut latest = checkpoint(&key, 1, vec![turn(1, None)]);
     // A window of applied event ids, as a live session keeps.
@@ -475,12 +478,7 @@ async fn edits_on_a_head_that_is_not_the_stored_one_are_written_whole() {
     let redis = RedisServer::start();
     let store = store(&redis).await;
     let key = SessionKey::new("ann", "s1");
-    let token = store
-        .claim_session(&key, "one", ClaimKind::Create, LEASE_MS)
-        .await
-        .unwrap()
-        .unwrap()
-        .token;
+    let token = created(&store, &key).await;
     let mut chain = HeadChain::default();
     let v1 = checkpoint(&key, 1, vec![turn(1, None)]);
     save_through(&store, &mut chain, &key, &v1, token, 0).await;
