@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use viva_protocol::ErrorCode;
 
-use crate::stall::StallBudget;
+use crate::stall::ride_out;
 use viva_core::checkpoint::{StoreError, SwitchRecord, SwitchStore};
 use viva_core::session::lifecycle::Refusal;
 
@@ -68,13 +68,8 @@ impl NewSessionGate {
     /// The decision as the store has it now (a read that meets a storage stall is tried
     /// again within the stall wait, `crate::stall`).
     pub async fn current(&self) -> Result<Decision, StoreError> {
-        let mut budget = StallBudget::start();
-        loop {
-            let stored = self.store.load_switch().await;
-            if !budget.wait_after(&stored).await {
-                return Ok(decide(stored?.as_ref(), self.configured));
-            }
-        }
+        let stored = ride_out(|| self.store.load_switch()).await?;
+        Ok(decide(stored.as_ref(), self.configured))
     }
 
     /// Lets a new session start, or refuses it with `new_sessions_disabled` (or

@@ -53,7 +53,9 @@ impl StallBudget {
 }
 
 /// Runs `attempt` until it gives anything but a stall, or [`STALL_WAIT`] is spent.
-async fn ride_out<'a, T>(mut attempt: impl FnMut() -> StoreFuture<'a, T>) -> Result<T, StoreError> {
+pub async fn ride_out<'a, T>(
+    mut attempt: impl FnMut() -> StoreFuture<'a, T>,
+) -> Result<T, StoreError> {
     let mut budget = StallBudget::start();
     loop {
         let outcome = attempt().await;

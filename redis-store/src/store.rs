@@ -159,7 +159,7 @@ impl RedisStore {
             // outcome was unknown to its writer): store the whole head instead.
             outcome = self.save_as(key, write, &HeadUpdate::Whole).await?;
         }
-        Self::outcome(key, &write, outcome)
+        Self::outcome(key, &write, &outcome)
     }
 
     /// One write, with the head stored as `head`; the script's outcome.
@@ -168,7 +168,7 @@ impl RedisStore {
         key: &SessionKey,
         write: SessionWrite<'_>,
         head: &HeadUpdate,
-    ) -> Result<&'static str, StoreError> {
+    ) -> Result<String, StoreError> {
         let keys = SessionKeys::of(key);
         let checkpoint = write.checkpoint;
         let ttl = self.retention.for_phase(checkpoint.phase).as_millis() as u64;
@@ -198,16 +198,10 @@ impl RedisStore {
         for turn in checkpoint.transcript.iter().skip(write.turns_from) {
             invocation.arg(codec::encode_turn(turn));
         }
-        let outcome: String = invocation
+        invocation
             .invoke_async(&mut self.conn.clone())
             .await
-            .map_err(unavailable)?;
-        Ok(match outcome.as_str() {
-            "ok" => "ok",
-            "inactive" => "inactive",
-            "whole" => "whole",
-            _ => "fenced",
-        })
+            .map_err(unavailable)
     }
 
     fn outcome(

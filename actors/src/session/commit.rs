@@ -92,13 +92,14 @@ impl LiveSession {
         let started = std::time::Instant::now();
         let saved = self.deps.store.save_session(&self.claim.key, write).await;
         let metrics = &self.deps.metrics;
-        match (saved, head) {
-            (Ok(()), Some(head)) => {
+        match saved {
+            Ok(()) => {
                 metrics.checkpoint_seconds.observe(started.elapsed());
-                self.stored_head.stored(head, checkpoint.version, &update);
+                if let Some(head) = head {
+                    self.stored_head.stored(head, checkpoint.version, &update);
+                }
             }
-            (Ok(()), None) => metrics.checkpoint_seconds.observe(started.elapsed()),
-            (Err(err), _) => {
+            Err(err) => {
                 metrics.checkpoint_failures.inc();
                 // The write may have been stored or not: the next one sends the whole head.
                 self.stored_head.forget();

@@ -379,7 +379,7 @@ impl LiveSession {
     /// Commits the state if `unsaved`; whether it is durable (the session may go on).
     async fn settle(&mut self, unsaved: bool) -> bool {
         if !unsaved {
-            return !self.durability.is_holding() && !self.durability.is_evicted();
+            return self.durability == Durability::Saved;
         }
         if !self.commit().await {
             return false;

@@ -12,7 +12,7 @@ use viva_protocol::ErrorCode;
 
 use super::UserSupervisor;
 use super::record::evaluation_open;
-use crate::stall::StallBudget;
+use crate::stall::ride_out;
 
 impl UserSupervisor {
     /// The tutor of a new session on `course_id`.
@@ -43,18 +43,12 @@ impl UserSupervisor {
             }
         };
         let cold = snapshot_record(&cold(&self.user_id, course_id, &entry));
-        let mut budget = StallBudget::start();
-        let claim = loop {
-            let claim = deps
-                .snapshots
+        // A claim repeated in a stall only takes a newer fence.
+        let claiming = || {
+            deps.snapshots
                 .claim_snapshot(&cold, &life.session_id, life.created_at_ms)
-                .await;
-            // A repeated claim only takes a newer fence.
-            if !budget.wait_after(&claim).await {
-                break claim;
-            }
         };
-        let claim = claim.map_err(|err| {
+        let claim = ride_out(claiming).await.map_err(|err| {
             tracing::error!(user = %self.user_id, %err, "snapshot not claimed");
             Refusal::new(
                 ErrorCode::StorageUnavailable,
