@@ -17,7 +17,8 @@ use viva_core::checkpoint::{
     StoreFuture, UserRecord,
 };
 
-/// How long an operation waits through a stall before its error is reported.
+/// How long after its first attempt an operation may start another in a stall (an attempt
+/// under way still runs to its own response timeout before the error is reported).
 pub const STALL_WAIT: Duration = Duration::from_secs(5);
 /// The first wait; each later one is twice as long, up to [`STALL_RETRY_MAX`].
 const STALL_RETRY_FIRST: Duration = Duration::from_millis(50);
