@@ -117,7 +117,9 @@ fn run_with(scenario: &str, extra: &[&str]) -> (bool, Value) {
         .output()
         .expect("run viva-loadtest");
     let stdout = String::from_utf8_lossy(&output.stdout);
-    let text = std::fs::read_to_string(&report).unwrap_or_else(|_| panic!("no report: {stdout}"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let text = std::fs::read_to_string(&report)
+        .unwrap_or_else(|_| panic!("no report: {stdout}\nstderr: {stderr}"));
     (
         output.status.success(),
         serde_json::from_str(&text).unwrap(),

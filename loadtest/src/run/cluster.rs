@@ -17,6 +17,9 @@ use super::timeline::Timeline;
 
 /// How long a node may take to say it listens.
 const START_TIMEOUT: Duration = Duration::from_secs(30);
+/// How many free ports a node's first start tries: a port found free may be taken by
+/// another process before the node binds it.
+const START_PORTS: usize = 3;
 
 /// Why the cluster could not be run.
 #[derive(Debug, thiserror::Error)]
@@ -28,6 +31,12 @@ pub enum ClusterError {
         node: String,
         /// What went wrong.
         reason: String,
+    },
+    /// A node exited before it listened (its port taken meanwhile, say).
+    #[error("node {node} exited before listening")]
+    Exited {
+        /// The node.
+        node: String,
     },
     /// The chaos options were incomplete.
     #[error("{0}")]
@@ -77,11 +86,7 @@ impl Cluster {
         };
         for index in 0..options.nodes {
             let name = format!("node-{index}");
-            let port = free_port().map_err(|err| ClusterError::Start {
-                node: name.clone(),
-                reason: format!("no free port: {err}"),
-            })?;
-            let child = cluster.spawn(&name, &name, port).await?;
+            let (port, child) = cluster.spawn_on_a_free_port(&name).await?;
             timeline.watch(&name, child.id());
             cluster.nodes.push(Node {
                 name,
@@ -98,6 +103,22 @@ impl Cluster {
             .iter()
             .map(|node| format!("ws://127.0.0.1:{}", node.port))
             .collect()
+    }
+
+    /// Node `name` started on a free port; one that exits before listening (its port taken
+    /// since it was found free) is started again on another, [`START_PORTS`] tries in all.
+    async fn spawn_on_a_free_port(&self, name: &str) -> Result<(u16, Child), ClusterError> {
+        let mut tries = 1;
+        loop {
+            let port = free_port().map_err(|err| ClusterError::Start {
+                node: name.to_owned(),
+                reason: format!("no free port: {err}"),
+            })?;
+            match self.spawn(name, name, port).await {
+                Err(ClusterError::Exited { .. }) if tries < START_PORTS => tries += 1,
+                started => return started.map(|child| (port, child)),
+            }
+        }
     }
 
     /// `viva serve --dev` named `name` on `port`, started once it says it listens. Its
@@ -138,7 +159,11 @@ impl Cluster {
         };
         match tokio::time::timeout(START_TIMEOUT, listening).await {
             Ok(true) => {}
-            Ok(false) => return Err(fail("exited before listening".to_owned())),
+            Ok(false) => {
+                return Err(ClusterError::Exited {
+                    node: name.to_owned(),
+                });
+            }
             Err(_) => return Err(fail(format!("not listening after {START_TIMEOUT:?}"))),
         }
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
