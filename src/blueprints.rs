@@ -8,7 +8,9 @@ use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
 use viva_core::exam::acs::Rating;
+use viva_core::exam::examiner::judge::mutants::KillReport;
 use viva_core::exam::examiner::judge::self_check::self_check;
+use viva_core::exam::examiner::judge::{feedback, judge};
 use viva_core::exam::rubrics::coverage;
 
 /// Loads every skill and assessment under `dir`; all errors are reported together.
@@ -97,7 +99,97 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
         );
     }
     check_rubrics_judge_themselves(&rubrics)?;
+    check_mutants_are_refused(&rubrics)?;
     Ok(rubrics)
+}
+
+/// `viva blueprints judge ELEMENT ANSWER`: the embedded examiner's verdict on one answer.
+pub fn judge_one(dir: &Path, element: &str, answer: &str) -> anyhow::Result<()> {
+    let rubrics = load_rubrics(dir)?;
+    let Some(rubric) = rubrics.get(element) else {
+        bail!("{element} has no rubric under {}", dir.display());
+    };
+    let verdict = judge(rubric, answer, None);
+    println!("score: {:?}", verdict.score);
+    for (fact, status) in &verdict.facts {
+        println!("  {fact}: {status:?}");
+    }
+    for misconception in &verdict.misconceptions {
+        println!("  holds misconception {misconception}");
+    }
+    if verdict.non_answer || verdict.disclaimed {
+        println!(
+            "  non-answer: {}, disclaimed: {}",
+            verdict.non_answer, verdict.disclaimed
+        );
+    }
+    println!("feedback: {}", feedback(rubric, &verdict, None).text);
+    Ok(())
+}
+
+/// The share of mutants the judge is to refuse (docs/rubrics.md).
+const MUTANT_KILL_GOAL: f64 = 0.98;
+
+/// The share under which the check fails: a guard against regressions, set a little under
+/// the rate last measured (docs/benchmarks.md), and raised as rubrics gain slots; it is not
+/// the goal, which the check reports as met or not.
+const MUTANT_KILL_FLOOR: f64 = 0.88;
+
+/// Every fact's claim falsified every way its value and slot allow (`judge::mutants`): the
+/// kill rate by area and operator is printed with every survivor and whether
+/// [`MUTANT_KILL_GOAL`] is met; a rate under [`MUTANT_KILL_FLOOR`] fails.
+fn check_mutants_are_refused(rubrics: &RubricSet) -> anyhow::Result<()> {
+    let report = KillReport::of(rubrics.iter());
+    let rate = |(generated, killed): (usize, usize)| {
+        if generated == 0 {
+            1.0
+        } else {
+            killed as f64 / generated as f64
+        }
+    };
+    for (area, counts) in &report.by_area {
+        println!(
+            "mutants {area}: {} of {} refused ({:.1} %)",
+            counts.1,
+            counts.0,
+            100.0 * rate(*counts)
+        );
+    }
+    for (operator, counts) in &report.by_operator {
+        println!(
+            "mutants by {operator}: {} of {} refused ({:.1} %)",
+            counts.1,
+            counts.0,
+            100.0 * rate(*counts)
+        );
+    }
+    for mutant in &report.survivors {
+        println!(
+            "mutant survived: {} {} ({}): {}",
+            mutant.element, mutant.fact, mutant.operator, mutant.text
+        );
+    }
+    let total = report.total();
+    let met = if rate(total) >= MUTANT_KILL_GOAL {
+        "met"
+    } else {
+        "not met"
+    };
+    println!(
+        "mutants: {} of {} refused ({:.1} %; goal {:.0} %: {met})",
+        total.1,
+        total.0,
+        100.0 * rate(total),
+        100.0 * MUTANT_KILL_GOAL
+    );
+    if rate(total) < MUTANT_KILL_FLOOR {
+        bail!(
+            "the judge refused {:.1} % of the rubrics' mutants, under the floor of {:.0} %",
+            100.0 * rate(total),
+            100.0 * MUTANT_KILL_FLOOR
+        );
+    }
+    Ok(())
 }
 
 /// Courses load: known units everywhere, no prerequisite cycle, every drill's skill or

@@ -113,6 +113,17 @@ enum BlueprintsCommand {
         /// The blueprints folder.
         dir: Option<PathBuf>,
     },
+    /// Judge an answer to an element with the embedded examiner and print the verdict: the
+    /// score, each fact's status, the misconceptions held and the feedback.
+    Judge {
+        /// The element code, such as `PA.I.E.K1`.
+        element: String,
+        /// The answer.
+        answer: String,
+        /// The blueprints folder (default: the repo's `blueprints/`).
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -234,6 +245,15 @@ fn main() -> std::process::ExitCode {
         Commands::Blueprints(BlueprintsCommand::Check { dir }) => {
             blueprints::check(&dir.unwrap_or_else(config::default_blueprints))
         }
+        Commands::Blueprints(BlueprintsCommand::Judge {
+            element,
+            answer,
+            dir,
+        }) => blueprints::judge_one(
+            &dir.unwrap_or_else(config::default_blueprints),
+            &element,
+            &answer,
+        ),
         Commands::Models(ModelsCommand::Install { model, dir, common }) => {
             install_model(model, dir, &common)
         }

@@ -7,11 +7,16 @@
 //! - [`check`]: every rule a rubric file must meet, each error with file, field and line.
 
 pub mod check;
+pub mod domains;
 pub mod model;
 
 use std::collections::BTreeMap;
 
-pub use model::{ElementRubric, Fact, FactValue, Misconception, Partial, Question, RubricDoc};
+pub use domains::Domains;
+pub use model::{
+    Domain, DomainDoc, ElementRubric, Fact, FactValue, Misconception, Modality, Partial, Question,
+    RubricDoc, Slot,
+};
 
 use crate::error::LoadError;
 use crate::library::{Source, parse};
@@ -20,15 +25,26 @@ use crate::library::{Source, parse};
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RubricSet {
     by_element: BTreeMap<String, ElementRubric>,
+    domains: Domains,
 }
 
 impl RubricSet {
-    /// Loads and checks rubric files; every error of every file is reported together.
+    /// Loads and checks rubric files and the domain files among them (under a `domains`
+    /// folder); every error of every file is reported together.
     pub fn load(sources: &[Source]) -> Result<RubricSet, Vec<LoadError>> {
         let mut set = RubricSet::default();
         let mut errors = Vec::new();
-        for source in sources {
-            let doc = match parse::<RubricDoc>(source) {
+        let (domain_files, rubric_files): (Vec<&Source>, Vec<&Source>) = sources
+            .iter()
+            .partition(|source| domains::is_domain_file(&source.path));
+        for source in domain_files {
+            match parse::<DomainDoc>(source) {
+                Ok(doc) => errors.extend(set.domains.add(&source.path, doc)),
+                Err(found) => errors.extend(found),
+            }
+        }
+        for source in rubric_files {
+            let mut doc = match parse::<RubricDoc>(source) {
                 Ok(doc) => doc,
                 Err(found) => {
                     errors.extend(found);
@@ -36,6 +52,9 @@ impl RubricSet {
                 }
             };
             errors.extend(check::check_doc(&source.path, &source.text, &doc));
+            for rubric in &mut doc.elements {
+                errors.extend(set.domains.resolve(&source.path, rubric));
+            }
             for (index, rubric) in doc.elements.into_iter().enumerate() {
                 if set.by_element.contains_key(&rubric.element) {
                     let field = format!("elements[{index}].element");
@@ -66,6 +85,11 @@ impl RubricSet {
     /// How many elements have a rubric.
     pub fn len(&self) -> usize {
         self.by_element.len()
+    }
+
+    /// The categorical domains the rubrics share.
+    pub fn domains(&self) -> &Domains {
+        &self.domains
     }
 
     /// Whether no element has a rubric.

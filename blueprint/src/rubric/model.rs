@@ -59,6 +59,98 @@ pub struct Fact {
     /// The fact's value, where it has one; an answer stating another value contradicts it.
     #[serde(default)]
     pub value: Option<FactValue>,
+    /// What the claim binds: its subject, a modality, categorical values and conditions
+    /// (docs/rubrics.md).
+    #[serde(default)]
+    pub slot: Option<Slot>,
+}
+
+/// What a fact binds, so that code can tell an answer that binds something else to the same
+/// subject: another value of a domain, the opposite polarity, another condition, another
+/// term's definition.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Slot {
+    /// Phrases naming what the fact is about: `[Class B, class bravo]`.
+    pub subject: Vec<String>,
+    /// Phrases naming what is said of the subject: `[clearance]` (needed by `modality`).
+    #[serde(default)]
+    pub attribute: Vec<String>,
+    /// What the claim says of subject and attribute.
+    #[serde(default)]
+    pub modality: Option<Modality>,
+    /// Categorical values, as `domain.member`: `chart-colour.magenta`.
+    #[serde(default)]
+    pub is: Vec<String>,
+    /// The conditions the value or rule holds under, as `domain.member`: `time-of-day.night`.
+    #[serde(default)]
+    pub when: Vec<String>,
+    /// The fact's terms define its subject, one of several terms its element names.
+    #[serde(default)]
+    pub defines: bool,
+    /// How far a stated number may be from `value`, in its units, and still be it.
+    #[serde(default)]
+    pub tolerance: Option<f64>,
+    /// The domains `is` and `when` name, filled in when the rubrics are loaded.
+    #[serde(skip)]
+    pub domains: Vec<Domain>,
+}
+
+impl Slot {
+    /// The `(domain, member)` pairs of `is`, split.
+    pub fn values(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.is.iter().filter_map(|pair| pair.split_once('.'))
+    }
+
+    /// The `(domain, member)` pairs of `when`, split.
+    pub fn conditions(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.when.iter().filter_map(|pair| pair.split_once('.'))
+    }
+
+    /// The loaded domain `id`, if the slot names it.
+    pub fn domain(&self, id: &str) -> Option<&Domain> {
+        self.domains.iter().find(|d| d.id == id)
+    }
+}
+
+/// What a claim says of its subject and attribute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Modality {
+    /// "must", "is required".
+    Required,
+    /// "may not", "is prohibited".
+    Prohibited,
+    /// "may", "is permitted".
+    Permitted,
+    /// "is not required", "need not".
+    NotRequired,
+}
+
+impl Modality {
+    /// Whether the claim affirms (required, permitted) rather than denies.
+    pub fn is_positive(self) -> bool {
+        matches!(self, Modality::Required | Modality::Permitted)
+    }
+}
+
+/// A closed set of values, declared once and shared by every rubric: chart colours, airspace
+/// classes, trends, times of day.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Domain {
+    /// Kebab-case: `chart-colour`.
+    pub id: String,
+    /// Each member's id and the phrases that say it.
+    pub members: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// A file of domains (`blueprints/rubrics/domains/*.yaml`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DomainDoc {
+    /// The domains it declares.
+    pub domains: Vec<Domain>,
 }
 
 /// A typed value an answer can state and code can compare.

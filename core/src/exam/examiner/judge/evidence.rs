@@ -8,11 +8,15 @@ use super::answer::ReadAnswer;
 use super::phrase::Phrase;
 use super::prepared::PreparedRubric;
 use super::quantity::{Measure, Value};
+use super::slots::{self, Finding, within};
 use super::stated::Stated;
 use super::work::step;
 
 /// How many content words from a fact's phrase a wrong value may stand and still be about it.
 const NEAR: usize = 6;
+
+/// How many of a fact's term words a sentence must hold to be about it.
+const TOPIC_WORDS: usize = 2;
 
 /// Whether any phrase of a list is found, and whether any is affirmed.
 #[derive(Debug, Clone, Copy, Default)]
@@ -43,6 +47,8 @@ pub(super) struct Evidence<'p> {
     stated: Vec<Stated>,
     /// Each fact's wrong value: an index into `stated`.
     wrong: Vec<Option<usize>>,
+    /// What each fact's slot checks found.
+    slots: Vec<Finding>,
 }
 
 impl<'p> Evidence<'p> {
@@ -57,7 +63,16 @@ impl<'p> Evidence<'p> {
                 .values
                 .stated(&prepared.counts, Some(&prepared.measures)),
             wrong: Vec::new(),
+            slots: Vec::new(),
         };
+        evidence.slots = slots::findings(
+            &prepared.slots,
+            &prepared.fact_phrases,
+            answer,
+            &evidence.stated,
+            &prepared.values,
+            &prepared.tolerances,
+        );
         evidence.wrong = (0..prepared.values.len())
             .map(|index| evidence.wrong_value(index))
             .collect();
@@ -66,10 +81,12 @@ impl<'p> Evidence<'p> {
 
     pub(super) fn status(&self, index: usize, required: bool) -> FactStatus {
         let seen = self.facts[index];
-        if self.wrong[index].is_some() {
+        let slot = self.slots[index];
+        if self.wrong[index].is_some() || slot == Finding::Contradicted {
             return FactStatus::Contradicted;
         }
-        if seen.affirmed || self.value_stated(index) {
+        let phrased = seen.affirmed && slot != Finding::Misattributed;
+        if phrased || self.value_stated(index) || slot == Finding::Stated {
             return FactStatus::Stated;
         }
         if required && seen.found {
@@ -79,9 +96,13 @@ impl<'p> Evidence<'p> {
     }
 
     fn value_stated(&self, index: usize) -> bool {
-        self.prepared.values[index]
-            .as_ref()
-            .is_some_and(|value| self.said(value))
+        let tolerance = self.prepared.tolerances[index];
+        self.prepared.values[index].as_ref().is_some_and(|value| {
+            step(self.stated.len());
+            self.stated
+                .iter()
+                .any(|s| within(&s.value, value, tolerance))
+        })
     }
 
     fn said(&self, value: &Value) -> bool {
@@ -106,16 +127,57 @@ impl<'p> Evidence<'p> {
             s.value.measure.comparable(&value.measure)
                 && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
                 && !values().any(|v| v.same_as(&s.value))
+                && !within(&s.value, value, prepared.tolerances[index])
                 && !prepared.claimed.iter().any(|v| v.same_as(&s.value))
-                && (only_of_its_kind || self.near_vocabulary(index, s.word))
+                && (only_of_its_kind
+                    || self.near_vocabulary(index, s.word)
+                    || self.sentence_is_about(index, s.word))
         })
     }
 
-    /// Whether one of fact `index`'s own words stands within [`NEAR`] content words of
-    /// `word`, in the same clause.
-    fn near_vocabulary(&self, index: usize, word: usize) -> bool {
+    /// Whether the sentence around `word` is about fact `index` more than about any other
+    /// fact of a comparable measure: it holds at least [`TOPIC_WORDS`] of the fact's term
+    /// words (or all of them, when it has fewer), and more than of any other's. ("...a third-class medical is valid for 61
+    /// calendar months": the wrong number stands far from the words, in the same sentence.)
+    fn sentence_is_about(&self, index: usize, word: usize) -> bool {
+        let prepared = self.prepared;
+        let Some(value) = prepared.values[index].as_ref() else {
+            return false;
+        };
         let words = &self.answer.reading.words;
-        let clause = words[word].clause;
+        let sentence_of = |at: usize| self.answer.reading.sentences.get(words[at].clause).copied();
+        let sentence = sentence_of(word);
+        let in_sentence = |stem: &String| {
+            step(1);
+            self.answer
+                .at(stem)
+                .iter()
+                .any(|&p| sentence_of(p) == sentence)
+        };
+        let score = |fact: usize| {
+            prepared.topic[fact]
+                .iter()
+                .filter(|s| in_sentence(s))
+                .count()
+        };
+        let own = score(index);
+        own >= TOPIC_WORDS.min(prepared.topic[index].len()).max(1)
+            && (prepared.values.iter().enumerate())
+                .filter(|(other, v)| {
+                    *other != index
+                        && v.as_ref()
+                            .is_some_and(|v| v.measure.comparable(&value.measure))
+                })
+                .all(|(other, _)| score(other) < own)
+    }
+
+    /// Whether one of fact `index`'s own words stands within [`NEAR`] content words of
+    /// `word`, in the same sentence.
+    fn near_vocabulary(&self, index: usize, word: usize) -> bool {
+        let reading = &self.answer.reading;
+        let words = &reading.words;
+        let sentence = |at: usize| reading.sentences.get(words[at].clause).copied();
+        let clause = sentence(word);
         let from = word.saturating_sub(NEAR);
         let to = (word + NEAR + 1).min(words.len());
         self.prepared.vocabulary[index].iter().any(|own| {
@@ -125,7 +187,7 @@ impl<'p> Evidence<'p> {
             at[first..]
                 .iter()
                 .take_while(|&&p| p < to)
-                .any(|&p| words[p].clause == clause)
+                .any(|&p| sentence(p) == clause)
         })
     }
 

@@ -12,18 +12,24 @@
 //! - `work`: a count of the judge's steps, so tests can bound its work without a clock.
 //! - `phrase`: rubric terms matched as phrases, affirmed or denied.
 //! - `quantity`: typed values (durations, heights, counts, codes, classes) and comparing them.
+//! - `slots`: what an answer binds to a fact's subject: domain values, conditions,
+//!   modality and definitions (docs/rubrics.md).
 //! - `non_answer`: "I don't know", hedges, and answers that disclaim themselves.
+//! - `mutants`: each fact's claim falsified every way its value and slot allow; the judge
+//!   must refuse every mutant.
 //! - `feedback`: what the examiner says, and the sources it cites.
 
 mod answer;
 mod evidence;
 pub mod feedback;
+pub mod mutants;
 pub mod non_answer;
 pub mod phrase;
 pub mod prepared;
 pub mod quantity;
 pub mod reading;
 pub mod self_check;
+mod slots;
 pub mod stated;
 pub mod work;
 
@@ -36,8 +42,9 @@ pub use answer::ReadAnswer;
 pub use feedback::{Feedback, feedback};
 pub use prepared::PreparedRubric;
 
-/// How many facts of any kind make an answer at least partial.
-pub const PARTIAL_ANY_FACTS: usize = 2;
+/// How many facts of any kind make an answer at least partial: a short answer that states
+/// one fact and contradicts none is partial, and the examiner probes for the rest.
+pub const PARTIAL_ANY_FACTS: usize = 1;
 
 /// What an answer does with one fact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

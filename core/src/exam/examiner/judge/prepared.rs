@@ -2,11 +2,12 @@
 //! values its claims state, and what its counts count. Judging an answer against a prepared
 //! rubric reads nothing of the rubric again.
 
-use viva_blueprint::rubric::{ElementRubric, Fact};
+use viva_blueprint::rubric::{ElementRubric, Fact, FactValue};
 
 use super::phrase::{Phrase, phrases};
 use super::quantity::{Measure, Value, value_of};
 use super::reading::Reading;
+use super::slots::{self, PreparedSlot};
 use super::stated::stated_values;
 
 /// A rubric ready to judge with.
@@ -30,6 +31,12 @@ pub struct PreparedRubric {
     pub(super) belief_phrases: Vec<Vec<Phrase>>,
     /// Each misconception's false value.
     pub(super) belief_values: Vec<Option<Value>>,
+    /// Each fact's term words (numbers and general words left out), shared ones too.
+    pub(super) topic: Vec<Vec<String>>,
+    /// Each fact's slot.
+    pub(super) slots: Vec<Option<PreparedSlot>>,
+    /// How far a stated value may be from each fact's, in comparable units (0: exactly).
+    pub(super) tolerances: Vec<f64>,
 }
 
 impl PreparedRubric {
@@ -54,7 +61,13 @@ impl PreparedRubric {
         let measures = (values.iter().chain(&belief_values).flatten())
             .map(|v| v.measure.clone())
             .collect();
+        let tolerances = (rubric.facts.iter().zip(&values))
+            .map(|(fact, value)| tolerance(fact, value.as_ref()))
+            .collect();
         PreparedRubric {
+            topic: rubric.facts.iter().map(topic_words).collect(),
+            slots: slots::prepare(&rubric),
+            tolerances,
             measures,
             fact_phrases: rubric.facts.iter().map(|f| phrases(&f.terms)).collect(),
             vocabulary: distinctive_vocabulary(&rubric.facts),
@@ -69,6 +82,30 @@ impl PreparedRubric {
             belief_values,
             rubric,
         }
+    }
+}
+
+/// A fact's declared tolerance in the units its value is compared in.
+fn tolerance(fact: &Fact, value: Option<&Value>) -> f64 {
+    let declared = fact.slot.as_ref().and_then(|s| s.tolerance).unwrap_or(0.0);
+    let written = fact.value.as_ref().and_then(written_amount);
+    match (value, written) {
+        (Some(value), Some(written)) if written > 0.0 => declared * value.amount / written,
+        _ => declared,
+    }
+}
+
+/// The number a rubric value is written with, in its own unit.
+fn written_amount(value: &FactValue) -> Option<f64> {
+    match value {
+        FactValue::Count { amount, .. }
+        | FactValue::Duration { amount, .. }
+        | FactValue::Distance { amount, .. }
+        | FactValue::Speed { amount, .. }
+        | FactValue::Percent { amount } => Some(*amount),
+        FactValue::Altitude { feet, .. } => Some(*feet),
+        FactValue::Frequency { mhz } => Some(*mhz),
+        _ => None,
     }
 }
 
@@ -103,6 +140,13 @@ fn distinctive_vocabulary(facts: &[Fact]) -> Vec<Vec<String>> {
                 .cloned()
                 .collect()
         })
+        .collect()
+}
+
+fn topic_words(fact: &Fact) -> Vec<String> {
+    term_stems(fact)
+        .into_iter()
+        .filter(|stem| !GENERAL_WORDS.contains(&stem.as_str()))
         .collect()
 }
 

@@ -193,13 +193,17 @@ pub struct Reading {
     pub words: Vec<Word>,
     /// The numbers, in order.
     pub numbers: Vec<Number>,
+    /// Each clause's sentence: clauses split at a comma or colon share one, and a full stop,
+    /// question mark, semicolon or line break starts the next.
+    pub sentences: Vec<usize>,
 }
 
 impl Reading {
     /// Reads `text`.
     pub fn of(text: &str) -> Reading {
         let mut reading = Reading::default();
-        for (index, clause) in split_clauses(text).iter().enumerate() {
+        for (index, (clause, sentence)) in split_clauses(text).iter().enumerate() {
+            reading.sentences.push(*sentence);
             let (tokens, numbers) = join_numbers(tokenize(&clause.replace('%', " percent ")));
             reading
                 .numbers
@@ -243,23 +247,38 @@ pub fn is_negation(token: &str) -> bool {
     is_negation_word(token)
 }
 
-/// Splits at clause punctuation, keeping "121.5", "18,000" and "61.57" whole.
-fn split_clauses(text: &str) -> Vec<String> {
+/// Splits at clause punctuation and parentheses, keeping "121.5", "18,000" and "61.57"
+/// whole; each clause comes with its sentence's number (equal within a sentence; an aside
+/// in parentheses is a sentence of its own).
+fn split_clauses(text: &str) -> Vec<(String, usize)> {
     let chars: Vec<char> = text.chars().collect();
     let digit = |i: Option<usize>| {
         i.and_then(|i| chars.get(i))
             .is_some_and(char::is_ascii_digit)
     };
-    let mut clauses = vec![String::new()];
+    let mut clauses = vec![(String::new(), 0)];
+    let mut sentence = 0;
+    // A parenthesis is an aside: a sentence of its own, after which the outer one goes on.
+    let mut outer = None;
     for (i, &c) in chars.iter().enumerate() {
         let inside_number = matches!(c, '.' | ',') && digit(i.checked_sub(1)) && digit(Some(i + 1));
-        if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '\n') && !inside_number {
-            clauses.push(String::new());
-        } else if let Some(last) = clauses.last_mut() {
+        if c == '(' || c == ')' {
+            let resumed = if c == '(' { None } else { outer.take() };
+            if c == '(' {
+                outer = Some(sentence);
+            }
+            sentence = resumed.unwrap_or(sentence.max(clauses.len()) + 1);
+            clauses.push((String::new(), sentence));
+        } else if matches!(c, '.' | ',' | ';' | ':' | '!' | '?' | '\n') && !inside_number {
+            if !matches!(c, ',' | ':') {
+                sentence = sentence.max(clauses.len()) + 1;
+            }
+            clauses.push((String::new(), sentence));
+        } else if let Some((last, _)) = clauses.last_mut() {
             last.push(c);
         }
     }
-    clauses.retain(|clause| !clause.trim().is_empty());
+    clauses.retain(|(clause, _)| !clause.trim().is_empty());
     clauses
 }
 
@@ -377,6 +396,12 @@ fn content_words(tokens: &[String], stems: &[String], clause: usize) -> Vec<Word
         index += span;
     }
     words
+}
+
+/// Whether the token at `at` of a clause's tokens denies what follows (a negation that is
+/// not a bound or a double negative).
+pub fn denies_at(tokens: &[String], at: usize) -> bool {
+    at < tokens.len() && denies(tokens, at)
 }
 
 /// Whether the token at `at` makes a denial of what follows: a negation, but not a bound

@@ -29,12 +29,10 @@ pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
     };
     let mut problems = Vec::new();
     for (index, fact) in rubric.facts.iter().enumerate() {
-        if judge(&fact.claim).status(&fact.id) != FactStatus::Stated {
+        let status = judge(&fact.claim).status(&fact.id);
+        if status != FactStatus::Stated {
             let field = format!("facts[{index}] ({})", fact.id);
-            problems.push(problem(
-                field,
-                "its own claim does not state it: give it a term the claim uses",
-            ));
+            problems.push(problem(field, own_claim_message(status)));
         }
     }
     for (index, misconception) in rubric.misconceptions.iter().enumerate() {
@@ -50,6 +48,18 @@ pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
     let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
     problems.extend(true_claims_problems(rubric, &judge(&claims.join(" "))));
     problems
+}
+
+fn own_claim_message(status: FactStatus) -> &'static str {
+    match status {
+        FactStatus::Contradicted => {
+            "its own claim contradicts it: the claim states a number of its kind that is not its \
+             value, denies one of its terms, or its slot reads another domain member, another \
+             condition or the opposite polarity under its subject (check the slot's subject, \
+             attribute, is and when against the claim's words)"
+        }
+        _ => "its own claim does not state it: give it a term the claim uses",
+    }
 }
 
 /// What the facts' claims together (as the best answer would say them) got wrong.
@@ -72,7 +82,10 @@ fn true_claims_problems(rubric: &ElementRubric, verdict: &RubricVerdict) -> Vec<
                 element: rubric.element.clone(),
                 field: format!("facts[{index}] ({id})"),
                 message: "the true claims contradict it: a claim states a value of its kind that \
-                          no fact has (add that fact with its value), or denies one of its terms"
+                          no fact has (add that fact with its value), denies one of its terms, or \
+                          binds another domain member, condition or polarity to its slot's \
+                          subject (another fact's claim may name the same subject: narrow the \
+                          subject or attribute phrases)"
                     .to_owned(),
             });
         }

@@ -65,7 +65,14 @@ impl AnswerValues {
                     }
                 }
             }
-            let unit = stems.first().and_then(|s| unit_of(s, stems.get(1)));
+            let unit = stems
+                .first()
+                .and_then(|s| unit_of(s, stems.get(1)))
+                .or_else(|| {
+                    // "1 cumulative hour", "30 more minutes": one qualifier before the unit.
+                    let qualified = stems.first().is_some_and(|s| is_unit_qualifier(s));
+                    qualified.then(|| stems.get(1).and_then(|s| unit_of(s, stems.get(2))))?
+                });
             if let Some((measure, factor)) = unit {
                 values.add((ordinal, 0), measure, number.value * factor, word);
             }
@@ -148,6 +155,11 @@ impl AnswerValues {
             .collect()
     }
 
+    /// Each number with a content word: its value and the word's index.
+    pub fn numbers(&self) -> &[(f64, usize)] {
+        &self.numbers
+    }
+
     /// Whether the answer states any value of a measure comparable with `measure`.
     pub fn may_state(&self, measure: &Measure) -> bool {
         match measure {
@@ -201,6 +213,15 @@ fn word_at(answer: &Reading, clause: usize, token: usize) -> Option<usize> {
 }
 
 /// The unit named by the stem after a number (and the one after that, for "nautical miles").
+/// Words that may stand between a number and its unit.
+fn is_unit_qualifier(stem: &str) -> bool {
+    [
+        "cumul", "addit", "more", "extra", "total", "consecut", "full", "continu",
+    ]
+    .iter()
+    .any(|q| stem.starts_with(q))
+}
+
 fn unit_of(first: &str, second: Option<&String>) -> Option<(Measure, f64)> {
     let unit = |measure, factor| Some((measure, factor));
     match first {
