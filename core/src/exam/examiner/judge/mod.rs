@@ -42,9 +42,13 @@ pub use answer::ReadAnswer;
 pub use feedback::{Feedback, feedback};
 pub use prepared::PreparedRubric;
 
-/// How many facts of any kind make an answer at least partial: a short answer that states
-/// one fact and contradicts none is partial, and the examiner probes for the rest.
-pub const PARTIAL_ANY_FACTS: usize = 1;
+/// How many facts of any kind make an answer at least partial.
+pub const PARTIAL_ANY_FACTS: usize = 2;
+
+/// An answer of at most this many content words is short: stating one fact and
+/// contradicting none, it is partial ("eight hours bottle to throttle"), and the examiner
+/// probes for the rest. A long answer that states one fact among much else is not.
+pub const SHORT_ANSWER_WORDS: usize = 12;
 
 /// What an answer does with one fact.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,6 +74,8 @@ pub struct RubricVerdict {
     pub non_answer: bool,
     /// The answer disclaims itself ("I'm not sure, but ..."): at best partial.
     pub disclaimed: bool,
+    /// The answer has at most [`SHORT_ANSWER_WORDS`] content words.
+    pub short: bool,
 }
 
 impl RubricVerdict {
@@ -124,6 +130,7 @@ pub fn judge_read(
         misconceptions,
         non_answer: answer.non_answer,
         disclaimed: answer.disclaimed,
+        short: answer.reading.words.len() <= SHORT_ANSWER_WORDS,
     };
     verdict.score = score_of(rubric, asked, &verdict);
     verdict
@@ -156,7 +163,7 @@ pub fn may_satisfy(prepared: &PreparedRubric, answer: &ReadAnswer) -> bool {
 ///   one of the element's core facts when it has two or more and the answer states as many
 ///   facts in all as the core list holds (an oral answer need not be complete);
 /// - partial: the rubric's partial rule, a fact of the question asked, or
-///   [`PARTIAL_ANY_FACTS`] facts of any kind;
+///   [`PARTIAL_ANY_FACTS`] facts of any kind, or one in a short answer;
 /// - a disclaimed answer ("I'm not sure, maybe ...") scores one step lower.
 pub fn score_of(
     rubric: &ElementRubric,
@@ -189,6 +196,7 @@ pub fn score_of(
     } else if partial_rule_met(rubric, &stated)
         || stated(asked_facts) > 0
         || total >= PARTIAL_ANY_FACTS
+        || (verdict.short && total >= 1)
     {
         Score::Partial
     } else {

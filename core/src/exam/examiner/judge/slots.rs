@@ -666,7 +666,9 @@ fn pair(anchor: usize, peers: &[usize], members: &[(Span, usize)]) -> Option<usi
 
 /// Content words between two spans (0 when they touch or overlap).
 fn distance(a: Span, b: Span) -> usize {
-    b.first.saturating_sub(a.last).max(a.first.saturating_sub(b.last))
+    b.first
+        .saturating_sub(a.last)
+        .max(a.first.saturating_sub(b.last))
 }
 
 fn overlaps(a: Span, b: Span) -> bool {
