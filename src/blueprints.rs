@@ -133,7 +133,7 @@ const MUTANT_KILL_GOAL: f64 = 0.98;
 /// The share under which the check fails: a guard against regressions, set a little under
 /// the rate last measured (docs/benchmarks.md), and raised as rubrics gain slots; it is not
 /// the goal, which the check reports as met or not.
-const MUTANT_KILL_FLOOR: f64 = 0.88;
+const MUTANT_KILL_FLOOR: f64 = 0.97;
 
 /// Every fact's claim falsified every way its value and slot allow (`judge::mutants`): the
 /// kill rate by area and operator is printed with every survivor and whether

@@ -376,7 +376,9 @@ fn content_words(tokens: &[String], stems: &[String], clause: usize) -> Vec<Word
     let mut index = 0;
     while index < tokens.len() {
         let token = &tokens[index];
-        if is_little_word(token) {
+        // "class a" keeps its letter: it names a class of airspace.
+        let class_letter = token == "a" && index > 0 && tokens[index - 1] == "class";
+        if is_little_word(token) && !class_letter {
             index += 1;
             continue;
         }
@@ -417,6 +419,16 @@ mod tests {
 
     fn numbers(text: &str) -> Vec<f64> {
         Reading::of(text).numbers.iter().map(|n| n.value).collect()
+    }
+
+    #[test]
+    fn class_a_keeps_its_letter() {
+        let stems: Vec<String> = Reading::of("a class a airspace")
+            .words
+            .into_iter()
+            .map(|w| w.stem)
+            .collect();
+        assert_eq!(stems, ["class", "a", "airspac"]);
     }
 
     #[test]

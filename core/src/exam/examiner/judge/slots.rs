@@ -361,10 +361,32 @@ impl Check<'_> {
         let mut mentions: Vec<Mention> = (self.slots.iter().zip(self.subjects))
             .filter(|(slot, _)| slot.as_ref().is_some_and(&rival))
             .flat_map(|(_, mentions)| mentions.iter().copied())
+            .filter(|m| !self.is_compared(m.span))
             .collect();
         mentions.sort_by_key(|m| m.span.first);
         mentions.dedup_by_key(|m| m.span.first);
         mentions
+    }
+
+    /// Whether a mention stands right after a number: "90 days" is a span, not the day.
+    fn after_a_number(&self, span: Span) -> bool {
+        let word = &self.reading.words[span.first];
+        let before = word
+            .token
+            .checked_sub(1)
+            .map_or("", |t| self.token(word.clause, t));
+        before.starts_with(|c: char| c.is_ascii_digit())
+    }
+
+    /// Whether a subject mention is the object of a comparison ("faster than minimum
+    /// sink", "unlike expectation bias"): what follows is said of another subject.
+    fn is_compared(&self, span: Span) -> bool {
+        let word = &self.reading.words[span.first];
+        let before = word
+            .token
+            .checked_sub(1)
+            .map_or("", |t| self.token(word.clause, t));
+        matches!(before, "than" | "unlike" | "versus" | "vs")
     }
 
     /// Every affirmed mention of a member of `categorical`'s domain, with the member, less
@@ -377,6 +399,7 @@ impl Check<'_> {
                     .map(move |span| (span, member))
             })
             .filter(|(span, _)| !subjects.iter().any(|s| overlaps(s.span, *span)))
+            .filter(|(span, _)| !self.after_a_number(*span))
             .collect();
         // "at night" and "night" are one mention: the longest of overlapping ones is kept.
         members.sort_by_key(|(span, _)| (span.first, std::cmp::Reverse(span.last)));
@@ -385,27 +408,29 @@ impl Check<'_> {
         members
     }
 
-    /// The subject a member mention belongs to: the nearest mention before it in its
-    /// sentence with no other member between, or else the nearest after it in its clause.
+    /// The subject a member mention belongs to, with no other member between them: the
+    /// nearest before it in its clause, else the nearest after it in its clause ("cleared to
+    /// land is a steady green"), else the nearest before it in its sentence.
     fn bind(&self, at: Span, subjects: &[Mention], members: &[(Span, usize)]) -> Option<usize> {
-        let sentence = self.sentence(at.first);
+        let words = &self.reading.words;
+        let (clause, sentence) = (words[at.first].clause, self.sentence(at.first));
         let between = |from: usize, to: usize| {
             members
                 .iter()
                 .any(|(m, _)| m.first > from && m.last < to && *m != at)
         };
-        let before = (subjects.iter().rev())
-            .filter(|s| s.span.last < at.first && self.sentence(s.span.first) == sentence)
-            .find(|s| !between(s.span.last, at.first));
-        let clause = self.reading.words[at.first].clause;
-        let after = || {
-            (subjects.iter())
-                .filter(|s| {
-                    s.span.first > at.last && self.reading.words[s.span.first].clause == clause
-                })
-                .find(|s| !between(at.last, s.span.first))
+        let in_clause = |s: &&Mention| words[s.span.first].clause == clause;
+        let before = || {
+            (subjects.iter().rev())
+                .filter(|s| s.span.last < at.first && !between(s.span.last, at.first))
         };
-        before.or_else(after).map(|s| s.key)
+        let after = || {
+            (subjects.iter()).filter(|s| s.span.first > at.last && !between(at.last, s.span.first))
+        };
+        (before().find(in_clause))
+            .or_else(|| after().find(in_clause))
+            .or_else(|| before().find(|s| self.sentence(s.span.first) == sentence))
+            .map(|s| s.key)
     }
 
     /// The fact's categorical values: stated or contradicted under its subject.
@@ -413,6 +438,11 @@ impl Check<'_> {
         let mut finding = Finding::Silent;
         let mut stated = 0;
         for categorical in &slot.values {
+            // A slot may allow several members of one domain ("the owner or operator").
+            let allowed: Vec<usize> = (slot.values.iter())
+                .filter(|c| c.domain == categorical.domain)
+                .map(|c| c.own)
+                .collect();
             let subjects =
                 self.rivals(|other| other.values.iter().any(|c| c.domain == categorical.domain));
             let members = self.members(categorical, &subjects);
@@ -420,7 +450,7 @@ impl Check<'_> {
                 if self.bind(span, &subjects, &members) != Some(slot.key) {
                     continue;
                 }
-                if member == categorical.own {
+                if allowed.contains(&member) {
                     stated += 1;
                 } else {
                     finding = Finding::Contradicted;
@@ -511,16 +541,31 @@ impl Check<'_> {
             // A negation inside the subject or attribute is part of its name ("never-exceed
             // speed"), not of what is said of it.
             let named = (a.first..=a.last).contains(&at) || (b.first..=b.last).contains(&at);
+            let elsewhere = !self.reaches(at, a, b);
             let denies = !named
+                && !elsewhere
                 && word.is_negation
                 && denies_at(&self.reading.clauses[word.clause], word.token)
                 && (!trailing || self.says_a_rule(at + 1));
-            if denies || (!named && stem_is(FLIP_WORDS)) {
+            if denies || (!named && !elsewhere && stem_is(FLIP_WORDS)) {
                 flips += 1;
             }
             modal |= !trailing && stem_is(MODAL_WORDS) || stem_is(FLIP_WORDS);
         }
         (flips % 2 == 1, modal)
+    }
+
+    /// Whether a negation at `at` can bear on the rule of subject `a` and attribute `b`: it
+    /// stands in the clause of the later of the two, or before the earlier one. ("Class C
+    /// doesn't need a clearance, just two-way radio": the negation is about the clearance.)
+    fn reaches(&self, at: usize, a: Span, b: Span) -> bool {
+        let words = &self.reading.words;
+        let (earlier, later) = if a.first <= b.first { (a, b) } else { (b, a) };
+        let later_clause = words[later.first].clause;
+        // "may not carry passengers for hire, or act as PIC for hire": a clause that goes
+        // on with "or", "nor" or "and" goes on with the negation too.
+        let continued = matches!(self.token(later_clause, 0), "or" | "nor" | "and");
+        at < earlier.first || words[at].clause == later_clause || continued
     }
 
     /// Whether the content word at `at` is a modal word ("required", "needed").
@@ -553,6 +598,7 @@ impl Check<'_> {
                     within(&said, value, numbers.tolerances[index])
                 })
                 .map(|(word, _)| *word)
+                .filter(|&word| !self.reading.words[word].negated)
                 .collect(),
             None => self.subjects[index].iter().map(|m| m.span.first).collect(),
         }
@@ -726,6 +772,11 @@ elements:
         source: 14 CFR 91.131(a)(1)
         terms: [clearance to enter class b]
         slot: {subject: [class b, bravo], attribute: [clearance], modality: required}
+      - id: class-c-radio
+        claim: Class C requires two-way radio communication with ATC before entering.
+        source: 14 CFR 91.130(c)(1)
+        terms: [two-way radio communication]
+        slot: {subject: [class c, charlie], attribute: [two-way radio, radio communication], modality: required}
       - id: night-reserve
         claim: At night VFR fuel must last 45 minutes beyond the first point of intended landing.
         source: 14 CFR 91.151(b)
@@ -807,6 +858,11 @@ elements:
                 "{wrong}"
             );
         }
+        let other_rule = "Class C doesn't need a clearance, just two-way radio.";
+        assert_ne!(
+            status(other_rule, "class-c-radio"),
+            FactStatus::Contradicted
+        );
         for right in [
             "You can't enter Class B without a clearance.",
             "No one may operate in Class B airspace without an ATC clearance.",
@@ -831,6 +887,8 @@ elements:
         let both = "30 minutes by day and 45 minutes at night.";
         assert_eq!(status(both, "night-reserve"), FactStatus::Stated);
         assert_eq!(status(both, "day-reserve"), FactStatus::Stated);
+        let span = "At night you need 45 minutes of fuel, the tanks checked every 90 days.";
+        assert_eq!(status(span, "night-reserve"), FactStatus::Stated);
         let one = "At night you need 45 minutes of fuel.";
         assert_eq!(status(one, "night-reserve"), FactStatus::Stated);
     }
@@ -843,6 +901,25 @@ elements:
         assert_eq!(status(right, "headwind-glide"), FactStatus::Stated);
         let other = "A tailwind increases the glide distance, a headwind decreases it.";
         assert_ne!(status(other, "headwind-glide"), FactStatus::Contradicted);
+    }
+
+    #[test]
+    fn a_definition_before_its_term_in_a_list_binds_to_its_own_clause() {
+        let list = "Hearing what you expect to hear is expectation bias, information that \
+                    confirms what you believe is confirmation bias.";
+        assert_eq!(status(list, "expectation-bias"), FactStatus::Stated);
+        assert_eq!(status(list, "confirmation-bias"), FactStatus::Stated);
+    }
+
+    #[test]
+    fn the_object_of_a_comparison_takes_no_definition() {
+        let compared =
+            "Expectation bias, unlike confirmation bias, is hearing what you expect to hear.";
+        assert_eq!(status(compared, "expectation-bias"), FactStatus::Stated);
+        assert_ne!(
+            status(compared, "confirmation-bias"),
+            FactStatus::Contradicted
+        );
     }
 
     #[test]

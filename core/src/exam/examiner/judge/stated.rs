@@ -65,14 +65,11 @@ impl AnswerValues {
                     }
                 }
             }
-            let unit = stems
-                .first()
-                .and_then(|s| unit_of(s, stems.get(1)))
-                .or_else(|| {
-                    // "1 cumulative hour", "30 more minutes": one qualifier before the unit.
-                    let qualified = stems.first().is_some_and(|s| is_unit_qualifier(s));
-                    qualified.then(|| stems.get(1).and_then(|s| unit_of(s, stems.get(2))))?
-                });
+            // "1 cumulative hour", "6 or more hours": up to two qualifiers before the unit.
+            let qualifiers = (stems.iter().take(2))
+                .take_while(|s| is_unit_qualifier(s))
+                .count();
+            let unit = (stems.get(qualifiers)).and_then(|s| unit_of(s, stems.get(qualifiers + 1)));
             if let Some((measure, factor)) = unit {
                 values.add((ordinal, 0), measure, number.value * factor, word);
             }
@@ -212,16 +209,17 @@ fn word_at(answer: &Reading, clause: usize, token: usize) -> Option<usize> {
         .map(|_| at)
 }
 
-/// The unit named by the stem after a number (and the one after that, for "nautical miles").
 /// Words that may stand between a number and its unit.
 fn is_unit_qualifier(stem: &str) -> bool {
-    [
-        "cumul", "addit", "more", "extra", "total", "consecut", "full", "continu",
-    ]
-    .iter()
-    .any(|q| stem.starts_with(q))
+    matches!(stem, "or" | "more" | "less" | "fewer" | "so" | "plus")
+        || [
+            "cumul", "addit", "extra", "total", "consecut", "full", "continu",
+        ]
+        .iter()
+        .any(|q| stem.starts_with(q))
 }
 
+/// The unit named by the stem after a number (and the one after that, for "nautical miles").
 fn unit_of(first: &str, second: Option<&String>) -> Option<(Measure, f64)> {
     let unit = |measure, factor| Some((measure, factor));
     match first {
