@@ -41,6 +41,47 @@ fn shipped_blueprints_pass_the_check() {
         stdout.contains("rubrics cover 292 of 292 oral-eligible private ASEL elements"),
         "every Private ASEL oral element has a rubric: {stdout}"
     );
+    assert!(
+        stdout.contains("rubrics cover 246 of 246 oral-eligible commercial ASEL elements"),
+        "every Commercial ASEL oral element has a rubric: {stdout}"
+    );
+    let total = stdout
+        .lines()
+        .find(|line| line.starts_with("mutants: "))
+        .unwrap_or_else(|| panic!("a mutant total: {stdout}"));
+    assert!(total.contains("goal 98 %: met"), "{total}");
+}
+
+/// A rubric whose slot names an undeclared domain member, and a domain whose two members
+/// share a phrase: both refused with their file.
+#[test]
+fn a_slot_naming_an_unknown_domain_member_is_refused() {
+    let dir = tempfile::tempdir().expect("blueprints dir");
+    std::fs::create_dir_all(dir.path().join("rubrics/domains")).expect("domains dir");
+    std::fs::write(
+        dir.path().join("rubrics/domains/colours.yaml"),
+        "domains:\n  - id: colour\n    members:\n      blue: [blue]\n      navy: [Blue]\n",
+    )
+    .expect("write domains");
+    std::fs::write(
+        dir.path().join("rubrics/PA.I.E.yaml"),
+        "task: PA.I.E\nelements:\n  - element: PA.I.E.K2\n    facts:\n      - id: b\n        \
+         claim: Class B is charted in solid magenta.\n        source: FAA-H-8083-25, chapter 15\n        \
+         terms: [magenta]\n        slot: {subject: [class b], is: [colour.magenta]}\n    \
+         satisfactory: [b]\n",
+    )
+    .expect("write rubric");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("colours.yaml") && stderr.contains("says both"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("PA.I.E.yaml") && stderr.contains("has no member \"magenta\""),
+        "{stderr}"
+    );
 }
 
 /// A rubric citing a whole part of the regulations, and one for an element that is never

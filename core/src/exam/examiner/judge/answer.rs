@@ -23,6 +23,10 @@ pub struct ReadAnswer {
     pub(super) values: AnswerValues,
     pub(super) non_answer: bool,
     pub(super) disclaimed: bool,
+    /// Each content word's sentence run: an index into `runs`.
+    run_of: Vec<u32>,
+    /// The runs of content words of one sentence, as word ranges, in order.
+    runs: Vec<(usize, usize)>,
 }
 
 impl ReadAnswer {
@@ -40,7 +44,10 @@ impl ReadAnswer {
                 }
             }
         }
+        let (run_of, runs) = sentence_runs(&reading);
         ReadAnswer {
+            run_of,
+            runs,
             values: AnswerValues::of(&reading),
             positions,
             reading,
@@ -58,4 +65,36 @@ impl ReadAnswer {
     pub(super) fn has(&self, stem: &str) -> bool {
         self.positions.contains_key(stem)
     }
+
+    /// The sentence run of the content word at `word`.
+    pub(super) fn run(&self, word: usize) -> usize {
+        self.run_of.get(word).map_or(0, |run| *run as usize)
+    }
+
+    /// Whether a content word of stem `stem` stands in sentence run `run`.
+    pub(super) fn has_in_run(&self, stem: &str, run: usize) -> bool {
+        let Some(&(start, end)) = self.runs.get(run) else {
+            return false;
+        };
+        let at = self.at(stem);
+        step(1);
+        at.get(at.partition_point(|&p| p < start))
+            .is_some_and(|&p| p < end)
+    }
+}
+
+/// Each content word's run of words of one sentence, and the runs' word ranges.
+fn sentence_runs(reading: &Reading) -> (Vec<u32>, Vec<(usize, usize)>) {
+    let sentence = |word: &super::reading::Word| reading.sentences.get(word.clause).copied();
+    let mut run_of = Vec::with_capacity(reading.words.len());
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    for (at, word) in reading.words.iter().enumerate() {
+        let same = at > 0 && sentence(&reading.words[at - 1]) == sentence(word);
+        match runs.last_mut() {
+            Some(run) if same => run.1 = at + 1,
+            _ => runs.push((at, at + 1)),
+        }
+        run_of.push(u32::try_from(runs.len() - 1).unwrap_or(u32::MAX));
+    }
+    (run_of, runs)
 }

@@ -3,6 +3,12 @@
 //! it. Phrases are looked for only where their first word stands, values only among those of
 //! a measure the rubric has, and each fact's wrong value is found once.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
+// Seeded per map: an answer cannot be written to collide (docs/decisions.md).
+use foldhash::fast::RandomState;
+
 use super::FactStatus;
 use super::answer::ReadAnswer;
 use super::phrase::Phrase;
@@ -49,6 +55,8 @@ pub(super) struct Evidence<'p> {
     wrong: Vec<Option<usize>>,
     /// What each fact's slot checks found.
     slots: Vec<Finding>,
+    /// How many of a fact's term words a sentence run holds, by (fact, run).
+    topic_scores: RefCell<HashMap<(usize, usize), usize, RandomState>>,
 }
 
 impl<'p> Evidence<'p> {
@@ -64,6 +72,7 @@ impl<'p> Evidence<'p> {
                 .stated(&prepared.counts, Some(&prepared.measures)),
             wrong: Vec::new(),
             slots: Vec::new(),
+            topic_scores: RefCell::default(),
         };
         evidence.slots = slots::findings(
             &prepared.slots,
@@ -144,23 +153,8 @@ impl<'p> Evidence<'p> {
         let Some(value) = prepared.values[index].as_ref() else {
             return false;
         };
-        let words = &self.answer.reading.words;
-        let sentence_of = |at: usize| self.answer.reading.sentences.get(words[at].clause).copied();
-        let sentence = sentence_of(word);
-        let in_sentence = |stem: &String| {
-            step(1);
-            self.answer
-                .at(stem)
-                .iter()
-                .any(|&p| sentence_of(p) == sentence)
-        };
-        let score = |fact: usize| {
-            prepared.topic[fact]
-                .iter()
-                .filter(|s| in_sentence(s))
-                .count()
-        };
-        let own = score(index);
+        let run = self.answer.run(word);
+        let own = self.topic_score(index, run);
         own >= TOPIC_WORDS.min(prepared.topic[index].len()).max(1)
             && (prepared.values.iter().enumerate())
                 .filter(|(other, v)| {
@@ -168,7 +162,19 @@ impl<'p> Evidence<'p> {
                         && v.as_ref()
                             .is_some_and(|v| v.measure.comparable(&value.measure))
                 })
-                .all(|(other, _)| score(other) < own)
+                .all(|(other, _)| self.topic_score(other, run) < own)
+    }
+
+    /// How many of fact `index`'s term words sentence run `run` holds (worked out once).
+    fn topic_score(&self, index: usize, run: usize) -> usize {
+        if let Some(score) = self.topic_scores.borrow().get(&(index, run)) {
+            return *score;
+        }
+        let score = (self.prepared.topic[index].iter())
+            .filter(|stem| self.answer.has_in_run(stem, run))
+            .count();
+        self.topic_scores.borrow_mut().insert((index, run), score);
+        score
     }
 
     /// Whether one of fact `index`'s own words stands within [`NEAR`] content words of

@@ -224,7 +224,12 @@ pub(super) fn findings(
     let subjects: Vec<Vec<Mention>> = (slots.iter())
         .map(|slot| slot.as_ref().map_or_else(Vec::new, |s| s.mentions(answer)))
         .collect();
-    let numbers = Numbers::read(answer, stated, values, tolerances);
+    let conditioned = |index: usize| {
+        slots[index]
+            .as_ref()
+            .is_some_and(|s| !s.conditions.is_empty())
+    };
+    let numbers = Numbers::read(answer, stated, values, tolerances, conditioned);
     let mut found = vec![Finding::Silent; slots.len()];
     let check = Check {
         slots,
@@ -293,36 +298,41 @@ struct Numbers<'t> {
 }
 
 impl<'t> Numbers<'t> {
+    /// Reads the numbers of the facts `wanted` accepts (those with conditions).
     fn read(
         answer: &ReadAnswer,
         stated: &[Stated],
         values: &[Option<Value>],
         tolerances: &'t [f64],
+        wanted: impl Fn(usize) -> bool,
     ) -> Numbers<'t> {
         let reading = &answer.reading;
         let sentence = |word: usize| {
             let clause = reading.words[word].clause;
             reading.sentences.get(clause).copied().unwrap_or(clause)
         };
-        let stated_at = |word: usize| stated.iter().any(|s| s.word == word);
-        let by_fact = (values.iter())
-            .map(|value| {
-                let Some(value) = value else {
+        let mut stated_words: Vec<usize> = stated.iter().map(|s| s.word).collect();
+        stated_words.sort_unstable();
+        let by_fact = (values.iter().enumerate())
+            .map(|(index, value)| {
+                let Some(value) = value.as_ref().filter(|_| wanted(index)) else {
                     return Vec::new();
                 };
                 let mut said: Vec<(usize, f64)> = (stated.iter())
                     .filter(|s| s.value.measure.comparable(&value.measure))
                     .map(|s| (s.word, s.value.amount))
                     .collect();
-                let sentences: Vec<usize> = said.iter().map(|(w, _)| sentence(*w)).collect();
+                let mut sentences: Vec<usize> = said.iter().map(|(w, _)| sentence(*w)).collect();
+                sentences.sort_unstable();
+                sentences.dedup();
                 said.extend(
                     (answer.values.numbers().iter())
-                        .filter(|(_, word)| !stated_at(*word))
-                        .filter(|(_, word)| sentences.contains(&sentence(*word)))
+                        .filter(|(_, word)| stated_words.binary_search(word).is_err())
+                        .filter(|(_, word)| sentences.binary_search(&sentence(*word)).is_ok())
                         .map(|(amount, word)| (*word, *amount)),
                 );
                 said.sort_by_key(|(word, _)| *word);
-                step(said.len());
+                step(said.len() + answer.values.numbers().len());
                 said
             })
             .collect();
