@@ -57,6 +57,8 @@ pub(super) struct Evidence<'p> {
     slots: Vec<Finding>,
     /// How many of a fact's term words a sentence run holds, by (fact, run).
     topic_scores: RefCell<HashMap<(usize, usize), usize, RandomState>>,
+    /// Whether a sentence run is about a fact, by (fact, run).
+    about: RefCell<HashMap<(usize, usize), bool, RandomState>>,
 }
 
 impl<'p> Evidence<'p> {
@@ -73,6 +75,7 @@ impl<'p> Evidence<'p> {
             wrong: Vec::new(),
             slots: Vec::new(),
             topic_scores: RefCell::default(),
+            about: RefCell::default(),
         };
         evidence.slots = slots::findings(
             &prepared.slots,
@@ -154,6 +157,16 @@ impl<'p> Evidence<'p> {
             return false;
         };
         let run = self.answer.run(word);
+        if let Some(about) = self.about.borrow().get(&(index, run)) {
+            return *about;
+        }
+        let about = self.about_run(index, run, value);
+        self.about.borrow_mut().insert((index, run), about);
+        about
+    }
+
+    fn about_run(&self, index: usize, run: usize, value: &Value) -> bool {
+        let prepared = self.prepared;
         let own = self.topic_score(index, run);
         own >= TOPIC_WORDS.min(prepared.topic[index].len()).max(1)
             && (prepared.values.iter().enumerate())

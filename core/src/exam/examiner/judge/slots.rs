@@ -424,22 +424,35 @@ impl Check<'_> {
     fn bind(&self, at: Span, subjects: &[Mention], members: &[(Span, usize)]) -> Option<usize> {
         let words = &self.reading.words;
         let (clause, sentence) = (words[at.first].clause, self.sentence(at.first));
+        // Members and subjects are in order: each search starts next to `at`.
         let between = |from: usize, to: usize| {
-            members
+            let first = members.partition_point(|(m, _)| m.first <= from);
+            members[first..]
                 .iter()
-                .any(|(m, _)| m.first > from && m.last < to && *m != at)
+                .take_while(|(m, _)| m.first < to)
+                .any(|(m, _)| m.last < to && *m != at)
         };
+        let split = subjects.partition_point(|s| s.span.first < at.first);
+        step(1);
         let in_clause = |s: &&Mention| words[s.span.first].clause == clause;
         let before = || {
-            (subjects.iter().rev())
-                .filter(|s| s.span.last < at.first && !between(s.span.last, at.first))
+            subjects[..split]
+                .iter()
+                .rev()
+                .filter(|s| s.span.last < at.first)
+                .take_while(|s| self.sentence(s.span.first) == sentence)
+                .filter(|s| !between(s.span.last, at.first))
         };
         let after = || {
-            (subjects.iter()).filter(|s| s.span.first > at.last && !between(at.last, s.span.first))
+            subjects[split..]
+                .iter()
+                .filter(|s| s.span.first > at.last)
+                .take_while(|s| words[s.span.first].clause == clause)
+                .filter(|s| !between(at.last, s.span.first))
         };
         (before().find(in_clause))
-            .or_else(|| after().find(in_clause))
-            .or_else(|| before().find(|s| self.sentence(s.span.first) == sentence))
+            .or_else(|| after().next())
+            .or_else(|| before().next())
             .map(|s| s.key)
     }
 
