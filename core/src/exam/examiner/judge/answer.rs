@@ -66,6 +66,11 @@ impl ReadAnswer {
         self.positions.contains_key(stem)
     }
 
+    /// How many sentence runs the answer has.
+    pub(super) fn run_count(&self) -> usize {
+        self.runs.len()
+    }
+
     /// The sentence run of the content word at `word`.
     pub(super) fn run(&self, word: usize) -> usize {
         self.run_of.get(word).map_or(0, |run| *run as usize)

@@ -4,10 +4,6 @@
 //! a measure the rubric has, and each fact's wrong value is found once.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
-
-// Seeded per map: an answer cannot be written to collide (docs/decisions.md).
-use foldhash::fast::RandomState;
 
 use super::FactStatus;
 use super::answer::ReadAnswer;
@@ -56,9 +52,10 @@ pub(super) struct Evidence<'p> {
     /// What each fact's slot checks found.
     slots: Vec<Finding>,
     /// How many of a fact's term words a sentence run holds, by (fact, run).
-    topic_scores: RefCell<HashMap<(usize, usize), usize, RandomState>>,
-    /// Whether a sentence run is about a fact, by (fact, run).
-    about: RefCell<HashMap<(usize, usize), bool, RandomState>>,
+    /// (A flat table: fact times runs plus run; empty until first asked.)
+    topic_scores: RefCell<Vec<Option<u32>>>,
+    /// Whether a sentence run is about a fact, by (fact, run), laid out the same way.
+    about: RefCell<Vec<Option<bool>>>,
 }
 
 impl<'p> Evidence<'p> {
@@ -157,11 +154,14 @@ impl<'p> Evidence<'p> {
             return false;
         };
         let run = self.answer.run(word);
-        if let Some(about) = self.about.borrow().get(&(index, run)) {
+        let cell = self.cell(index, run);
+        if let Some(Some(about)) = self.about.borrow().get(cell) {
             return *about;
         }
         let about = self.about_run(index, run, value);
-        self.about.borrow_mut().insert((index, run), about);
+        let mut table = self.about.borrow_mut();
+        table.resize(self.table_len(), None);
+        table[cell] = Some(about);
         about
     }
 
@@ -180,14 +180,26 @@ impl<'p> Evidence<'p> {
 
     /// How many of fact `index`'s term words sentence run `run` holds (worked out once).
     fn topic_score(&self, index: usize, run: usize) -> usize {
-        if let Some(score) = self.topic_scores.borrow().get(&(index, run)) {
-            return *score;
+        let cell = self.cell(index, run);
+        if let Some(Some(score)) = self.topic_scores.borrow().get(cell) {
+            return *score as usize;
         }
         let score = (self.prepared.topic[index].iter())
             .filter(|stem| self.answer.has_in_run(stem, run))
             .count();
-        self.topic_scores.borrow_mut().insert((index, run), score);
+        let mut table = self.topic_scores.borrow_mut();
+        table.resize(self.table_len(), None);
+        table[cell] = Some(u32::try_from(score).unwrap_or(u32::MAX));
         score
+    }
+
+    /// The cell of (fact, run) in the tables above.
+    fn cell(&self, index: usize, run: usize) -> usize {
+        index * self.answer.run_count() + run
+    }
+
+    fn table_len(&self) -> usize {
+        self.prepared.rubric.facts.len() * self.answer.run_count()
     }
 
     /// Whether one of fact `index`'s own words stands within [`NEAR`] content words of

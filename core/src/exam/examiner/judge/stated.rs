@@ -66,10 +66,15 @@ impl AnswerValues {
                 }
             }
             // "1 cumulative hour", "6 or more hours": up to two qualifiers before the unit.
-            let qualifiers = (stems.iter().take(2))
-                .take_while(|s| is_unit_qualifier(s))
-                .count();
-            let unit = (stems.get(qualifiers)).and_then(|s| unit_of(s, stems.get(qualifiers + 1)));
+            let unit = (stems.first())
+                .and_then(|s| unit_of(s, stems.get(1)))
+                .or_else(|| {
+                    let qualifiers = (stems.iter().take(2))
+                        .take_while(|s| is_unit_qualifier(s))
+                        .count();
+                    let first = stems.get(qualifiers).filter(|_| qualifiers > 0)?;
+                    unit_of(first, stems.get(qualifiers + 1))
+                });
             if let Some((measure, factor)) = unit {
                 values.add((ordinal, 0), measure, number.value * factor, word);
             }
