@@ -110,16 +110,24 @@ fn read_answers(dir: &Path) -> anyhow::Result<Vec<LabelledAnswer>> {
 }
 
 fn check_elements(library: &AcsLibrary, answers: &[LabelledAnswer]) -> anyhow::Result<()> {
-    let catalog = library.catalog(Rating::Private);
     let unknown: Vec<&str> = answers
         .iter()
         .map(|a| a.element.as_str())
-        .filter(|code| catalog.element(code).is_none())
+        .filter(|code| library.catalog(rating_of(code)).element(code).is_none())
         .collect();
     if !unknown.is_empty() {
-        bail!("answers name elements not in the private ACS: {unknown:?}");
+        bail!("answers name elements not in the Private or Commercial ACS: {unknown:?}");
     }
     Ok(())
+}
+
+/// The rating an element code belongs to: `CA.` is Commercial, anything else Private.
+fn rating_of(code: &str) -> Rating {
+    if code.starts_with("CA.") {
+        Rating::Commercial
+    } else {
+        Rating::Private
+    }
 }
 
 fn llm_examiner(
@@ -155,16 +163,16 @@ async fn judge_all(
     library: &AcsLibrary,
     answers: &[LabelledAnswer],
 ) -> Vec<Judged> {
-    let catalog = library.catalog(Rating::Private);
     let mut judged = Vec::with_capacity(answers.len());
     for answer in answers {
-        let topic = catalog
+        let rating = rating_of(&answer.element);
+        let topic = (library.catalog(rating))
             .element(&answer.element)
             .map_or(answer.element.clone(), |e| {
                 e.text.trim_end_matches('.').to_owned()
             });
         let request = AssessRequest {
-            rating: Rating::Private,
+            rating,
             element_code: answer.element.clone(),
             question: format!("Tell me about {topic}."),
             answer: answer.answer.clone(),
