@@ -73,8 +73,10 @@ fn time_each(
 }
 
 fn main() {
-    let rubrics = RubricSet::load(&yaml_sources(&repo().join("blueprints/rubrics/private")))
-        .expect("the shipped rubrics");
+    let rubric_dir = repo().join("blueprints/rubrics");
+    let mut sources = yaml_sources(&rubric_dir.join("private"));
+    sources.extend(yaml_sources(&rubric_dir.join("domains")));
+    let rubrics = RubricSet::load(&sources).expect("the shipped rubrics");
     let answers = load_answers(&yaml_sources(&repo().join("bench/examiner/answers")))
         .expect("the labelled answers");
     let catalog = catalog();

@@ -97,15 +97,15 @@ pub fn short_answer(question: &serde_json::Value) -> String {
     claims.join(" ")
 }
 
-/// Every rubric under `blueprints/rubrics/`.
+/// Every rubric under `blueprints/rubrics/` (both ratings, and the shared domains).
 fn rubrics() -> &'static RubricSet {
     static RUBRICS: OnceLock<RubricSet> = OnceLock::new();
     RUBRICS.get_or_init(|| {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/rubrics/private");
-        let mut sources: Vec<Source> = std::fs::read_dir(dir)
-            .unwrap_or_else(|err| panic!("list {dir}: {err}"))
-            .map(|entry| entry.expect("a directory entry").path())
-            .filter(|path| path.extension().is_some_and(|ext| ext == "yaml"))
+        let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/rubrics"));
+        let mut paths = Vec::new();
+        yaml_files(dir, &mut paths);
+        let mut sources: Vec<Source> = paths
+            .into_iter()
             .map(|path| Source {
                 text: std::fs::read_to_string(&path).expect("a rubric file"),
                 path: path.display().to_string(),
@@ -114,6 +114,19 @@ fn rubrics() -> &'static RubricSet {
         sources.sort_by(|a, b| a.path.cmp(&b.path));
         RubricSet::load(&sources).unwrap_or_else(|errors| panic!("rubrics: {errors:?}"))
     })
+}
+
+/// Every `.yaml` file under `dir`, at any depth.
+fn yaml_files(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|err| panic!("list {}: {err}", dir.display()));
+    for path in entries.map(|entry| entry.expect("a directory entry").path()) {
+        if path.is_dir() {
+            yaml_files(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "yaml") {
+            found.push(path);
+        }
+    }
 }
 
 /// The wordiest oral element of `task` not in `exclude`: the best element to credit by mention.

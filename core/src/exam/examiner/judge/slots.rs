@@ -716,21 +716,20 @@ fn pair(anchor: usize, peers: &[usize], members: &[(Span, usize)]) -> Option<usi
         let (from, to) = (anchor.min(m.first), anchor.max(m.last));
         !peers.iter().any(|&p| p != anchor && p > from && p < to)
     };
-    (members.iter())
+    // "Day VFR is 30 minutes, night is 45": when the sentence names a condition before its
+    // first value, each value takes the condition before it; otherwise the one after it.
+    let first_value = peers.iter().copied().min().unwrap_or(anchor);
+    let conditions_first = members[0].0.first < first_value;
+    let (before, after): (Vec<_>, Vec<_>) = (members.iter())
         .filter(|(m, _)| clear(m))
-        .min_by_key(|(m, _)| {
-            (
-                distance(
-                    *m,
-                    Span {
-                        first: anchor,
-                        last: anchor,
-                    },
-                ),
-                m.first < anchor,
-            )
-        })
-        .map(|(_, member)| *member)
+        .partition(|(m, _)| m.last < anchor);
+    let nearest_before = before.last().map(|(_, member)| *member);
+    let nearest_after = after.first().map(|(_, member)| *member);
+    if conditions_first {
+        nearest_before.or(nearest_after)
+    } else {
+        nearest_after.or(nearest_before)
+    }
 }
 
 /// Content words between two spans (0 when they touch or overlap).
@@ -912,6 +911,9 @@ elements:
         assert_eq!(status(both, "day-reserve"), FactStatus::Stated);
         let span = "At night you need 45 minutes of fuel, the tanks checked every 90 days.";
         assert_eq!(status(span, "night-reserve"), FactStatus::Stated);
+        let listed = "Day VFR reserve is 30 minutes, night is 45, and I land with plenty.";
+        assert_eq!(status(listed, "day-reserve"), FactStatus::Stated);
+        assert_eq!(status(listed, "night-reserve"), FactStatus::Stated);
         let one = "At night you need 45 minutes of fuel.";
         assert_eq!(status(one, "night-reserve"), FactStatus::Stated);
     }
