@@ -131,6 +131,23 @@ impl<'p> Evidence<'p> {
                 .filter(|v| v.measure.comparable(&value.measure))
                 .count()
                 == 1;
+        // No word of the fact in the answer: no sentence can be about it.
+        let topical = prepared.topic[index]
+            .iter()
+            .any(|stem| self.answer.has(stem));
+        // Values come in answer order: one run's verdict serves the values after it.
+        let mut last_run: Option<(usize, bool)> = None;
+        let mut about = |word: usize| {
+            let run = self.answer.run(word);
+            match last_run {
+                Some((seen, about)) if seen == run => about,
+                _ => {
+                    let about = self.sentence_is_about(index, word);
+                    last_run = Some((run, about));
+                    about
+                }
+            }
+        };
         self.stated.iter().position(|s| {
             step(1);
             s.value.measure.comparable(&value.measure)
@@ -140,14 +157,15 @@ impl<'p> Evidence<'p> {
                 && !prepared.claimed.iter().any(|v| v.same_as(&s.value))
                 && (only_of_its_kind
                     || self.near_vocabulary(index, s.word)
-                    || self.sentence_is_about(index, s.word))
+                    || (topical && about(s.word)))
         })
     }
 
     /// Whether the sentence around `word` is about fact `index` more than about any other
     /// fact of a comparable measure: it holds at least [`TOPIC_WORDS`] of the fact's term
-    /// words (or all of them, when it has fewer), and more than of any other's. ("...a third-class medical is valid for 61
-    /// calendar months": the wrong number stands far from the words, in the same sentence.)
+    /// words (or all of them, when it has fewer), and more than of any other's. ("...a
+    /// third-class medical is valid for 61 calendar months": the wrong number stands far
+    /// from the words, in the same sentence.)
     fn sentence_is_about(&self, index: usize, word: usize) -> bool {
         let prepared = self.prepared;
         let Some(value) = prepared.values[index].as_ref() else {
