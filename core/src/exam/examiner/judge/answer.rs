@@ -76,6 +76,14 @@ impl ReadAnswer {
         self.run_of.get(word).map_or(0, |run| *run as usize)
     }
 
+    /// The word range of the sentence run holding the content word at `word`.
+    pub(super) fn run_span(&self, word: usize) -> (usize, usize) {
+        self.runs
+            .get(self.run(word))
+            .copied()
+            .unwrap_or((word, word + 1))
+    }
+
     /// Whether a content word of stem `stem` stands in sentence run `run`.
     pub(super) fn has_in_run(&self, stem: &str, run: usize) -> bool {
         let Some(&(start, end)) = self.runs.get(run) else {

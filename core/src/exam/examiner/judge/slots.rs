@@ -15,6 +15,13 @@ use super::reading::{Reading, denies_at};
 use super::stated::Stated;
 use super::work::step;
 
+/// How many anchors of one fact are paired with a condition: enough for any real answer,
+/// and a bound on the work a long list of the same number can cost.
+const MAX_ANCHORS: usize = 32;
+
+/// The most content words a domain phrase spans, for finding members near an attribute.
+const MAX_PHRASE_WORDS: usize = 8;
+
 /// How many content words from an attribute its value may stand.
 const ATTRIBUTE_REACH: usize = 3;
 
@@ -496,7 +503,13 @@ impl Check<'_> {
             .into_iter()
             .filter_map(|attribute| {
                 let sentence = self.sentence(attribute.first);
-                (members.iter())
+                // Only members within reach can be nearest: find them by position.
+                let from = attribute
+                    .first
+                    .saturating_sub(ATTRIBUTE_REACH + MAX_PHRASE_WORDS);
+                let to = attribute.last + ATTRIBUTE_REACH + 1;
+                sorted_slice(members, from, to, |(m, _)| m.first)
+                    .iter()
                     .filter(|(m, _)| self.sentence(m.first) == sentence)
                     .map(|(m, member)| (distance(*m, attribute), *m, *member))
                     .filter(|(d, _, _)| *d <= ATTRIBUTE_REACH)
@@ -637,22 +650,21 @@ impl Check<'_> {
         peers_of_value: &[(usize, f64)],
     ) -> Finding {
         let mut finding = Finding::Silent;
+        let peer_words: Vec<usize> = peers_of_value.iter().map(|(word, _)| *word).collect();
         for categorical in &slot.conditions {
             let members = self.members(categorical, &[]);
-            for &anchor in anchors {
-                let sentence = self.sentence(anchor);
-                let peers: Vec<usize> = match peers_of_value.is_empty() {
-                    false => (peers_of_value.iter())
-                        .map(|(word, _)| *word)
-                        .filter(|&w| self.sentence(w) == sentence)
-                        .collect(),
-                    true => vec![anchor],
+            for &anchor in anchors.iter().take(MAX_ANCHORS) {
+                // The anchor's run of one sentence: peers and members are in word order.
+                let (start, end) = self.answer.run_span(anchor);
+                let within = |first: usize| (start..end).contains(&first);
+                let lone = [anchor];
+                let peers = match peer_words.is_empty() {
+                    false => sorted_slice(&peer_words, start, end, |w| *w),
+                    true => &lone[..],
                 };
-                let local: Vec<(Span, usize)> = (members.iter())
-                    .filter(|(m, _)| self.sentence(m.first) == sentence)
-                    .copied()
-                    .collect();
-                let Some(member) = pair(anchor, &peers, &local) else {
+                let local = sorted_slice(&members, start, end, |(m, _)| m.first);
+                step(1);
+                let Some(member) = pair(anchor, peers, local).filter(|_| within(anchor)) else {
                     continue;
                 };
                 if member != categorical.own {
@@ -703,33 +715,42 @@ impl Check<'_> {
 }
 
 /// The member paired with the value at `anchor`: by order when the sentence has as many
-/// values as members, else the nearest member with no other value between.
+/// values as members, else the nearest member with no other value between, on the side the
+/// sentence names its conditions ("Day VFR is 30 minutes, night is 45": before). `peers`
+/// (the values, `anchor` among them) and `members` are in word order.
 fn pair(anchor: usize, peers: &[usize], members: &[(Span, usize)]) -> Option<usize> {
-    if members.is_empty() {
-        return None;
-    }
+    let first_member = members.first()?;
     if peers.len() == members.len() {
-        let rank = peers.iter().position(|&p| p == anchor)?;
+        let rank = peers.binary_search(&anchor).ok()?;
         return Some(members[rank].1);
     }
-    let clear = |m: &Span| {
-        let (from, to) = (anchor.min(m.first), anchor.max(m.last));
-        !peers.iter().any(|&p| p != anchor && p > from && p < to)
-    };
-    // "Day VFR is 30 minutes, night is 45": when the sentence names a condition before its
-    // first value, each value takes the condition before it; otherwise the one after it.
-    let first_value = peers.iter().copied().min().unwrap_or(anchor);
-    let conditions_first = members[0].0.first < first_value;
-    let (before, after): (Vec<_>, Vec<_>) = (members.iter())
-        .filter(|(m, _)| clear(m))
-        .partition(|(m, _)| m.last < anchor);
-    let nearest_before = before.last().map(|(_, member)| *member);
-    let nearest_after = after.first().map(|(_, member)| *member);
-    if conditions_first {
+    // The values next to the anchor bound the members it may take.
+    let split = peers.partition_point(|&p| p < anchor);
+    let previous = split.checked_sub(1).map(|i| peers[i]);
+    let next = peers[split..].iter().copied().find(|&p| p > anchor);
+    let at = members.partition_point(|(m, _)| m.last < anchor);
+    let nearest_before = members[..at]
+        .last()
+        .filter(|(m, _)| previous.is_none_or(|p| m.first > p))
+        .map(|(_, member)| *member);
+    let nearest_after = members[at..]
+        .iter()
+        .find(|(m, _)| m.first > anchor)
+        .filter(|(m, _)| next.is_none_or(|p| m.last < p))
+        .map(|(_, member)| *member);
+    let first_value = peers.first().copied().unwrap_or(anchor).min(anchor);
+    if first_member.0.first < first_value {
         nearest_before.or(nearest_after)
     } else {
         nearest_after.or(nearest_before)
     }
+}
+
+/// The part of `sorted` (in word order by `key`) whose words lie in `start..end`.
+fn sorted_slice<T>(sorted: &[T], start: usize, end: usize, key: impl Fn(&T) -> usize) -> &[T] {
+    let from = sorted.partition_point(|item| key(item) < start);
+    let to = sorted.partition_point(|item| key(item) < end);
+    &sorted[from..to.max(from)]
 }
 
 /// Content words between two spans (0 when they touch or overlap).
