@@ -148,13 +148,18 @@ pub fn may_satisfy(prepared: &PreparedRubric, answer: &ReadAnswer) -> bool {
     if answer.non_answer || answer.disclaimed || needed == 0 {
         return false;
     }
-    let possible = rubric
-        .satisfactory
-        .iter()
-        .filter_map(|id| rubric.facts.iter().position(|f| f.id == *id))
-        .filter(|&index| Evidence::may_state(prepared, answer, index))
-        .count();
-    possible >= needed
+    // Stops as soon as the answer lacks more core facts than one may miss.
+    let may_miss = prepared.core.len() - needed.min(prepared.core.len());
+    let mut missed = 0;
+    for &index in &prepared.core {
+        if !Evidence::may_state(prepared, answer, index) {
+            missed += 1;
+            if missed > may_miss {
+                return false;
+            }
+        }
+    }
+    prepared.core.len() >= needed
 }
 
 /// The score from the findings:

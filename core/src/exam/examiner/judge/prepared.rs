@@ -35,6 +35,8 @@ pub struct PreparedRubric {
     pub(super) topic: Vec<Vec<String>>,
     /// Each fact's slot.
     pub(super) slots: Vec<Option<PreparedSlot>>,
+    /// The indexes of the core (satisfactory) facts that exist.
+    pub(super) core: Vec<usize>,
     /// How far a stated value may be from each fact's, in comparable units (0: exactly).
     pub(super) tolerances: Vec<f64>,
 }
@@ -64,7 +66,11 @@ impl PreparedRubric {
         let tolerances = (rubric.facts.iter().zip(&values))
             .map(|(fact, value)| tolerance(fact, value.as_ref()))
             .collect();
+        let core = (rubric.satisfactory.iter())
+            .filter_map(|id| rubric.facts.iter().position(|f| f.id == *id))
+            .collect();
         PreparedRubric {
+            core,
             topic: rubric.facts.iter().map(topic_words).collect(),
             slots: slots::prepare(&rubric),
             tolerances,
