@@ -49,6 +49,8 @@ pub(super) struct Evidence<'p> {
     stated: Vec<Stated>,
     /// Each fact's wrong value: an index into `stated`.
     wrong: Vec<Option<usize>>,
+    /// Whether each stated value is one a fact has or a claim states (never wrong).
+    known: Vec<bool>,
     /// What each fact's slot checks found.
     slots: Vec<Finding>,
     /// How many of a fact's term words a sentence run holds, by (fact, run).
@@ -70,6 +72,7 @@ impl<'p> Evidence<'p> {
                 .values
                 .stated(&prepared.counts, Some(&prepared.measures)),
             wrong: Vec::new(),
+            known: Vec::new(),
             slots: Vec::new(),
             topic_scores: RefCell::default(),
             about: RefCell::default(),
@@ -82,6 +85,15 @@ impl<'p> Evidence<'p> {
             &prepared.values,
             &prepared.tolerances,
         );
+        evidence.known = (evidence.stated.iter())
+            .map(|s| {
+                // A constant per value: the rubric's values and claims, not the answer.
+                step(1);
+                (prepared.values.iter().flatten())
+                    .chain(&prepared.claimed)
+                    .any(|v| v.same_as(&s.value))
+            })
+            .collect();
         evidence.wrong = (0..prepared.values.len())
             .map(|index| evidence.wrong_value(index))
             .collect();
@@ -148,13 +160,12 @@ impl<'p> Evidence<'p> {
                 }
             }
         };
-        self.stated.iter().position(|s| {
+        (self.stated.iter().enumerate()).position(|(at, s)| {
             step(1);
             s.value.measure.comparable(&value.measure)
                 && !matches!(s.value.measure, Measure::Light(_) | Measure::Class(_))
-                && !values().any(|v| v.same_as(&s.value))
+                && !self.known[at]
                 && !within(&s.value, value, prepared.tolerances[index])
-                && !prepared.claimed.iter().any(|v| v.same_as(&s.value))
                 && (only_of_its_kind
                     || self.near_vocabulary(index, s.word)
                     || (topical && about(s.word)))
