@@ -98,11 +98,10 @@ impl ReadAnswer {
 
 /// Each content word's run of words of one sentence, and the runs' word ranges.
 fn sentence_runs(reading: &Reading) -> (Vec<u32>, Vec<(usize, usize)>) {
-    let sentence = |word: &super::reading::Word| reading.sentences.get(word.clause).copied();
     let mut run_of = Vec::with_capacity(reading.words.len());
     let mut runs: Vec<(usize, usize)> = Vec::new();
-    for (at, word) in reading.words.iter().enumerate() {
-        let same = at > 0 && sentence(&reading.words[at - 1]) == sentence(word);
+    for at in 0..reading.words.len() {
+        let same = at > 0 && reading.sentence_of(at - 1) == reading.sentence_of(at);
         match runs.last_mut() {
             Some(run) if same => run.1 = at + 1,
             _ => runs.push((at, at + 1)),

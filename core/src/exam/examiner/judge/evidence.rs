@@ -236,7 +236,7 @@ impl<'p> Evidence<'p> {
     fn near_vocabulary(&self, index: usize, word: usize) -> bool {
         let reading = &self.answer.reading;
         let words = &reading.words;
-        let sentence = |at: usize| reading.sentences.get(words[at].clause).copied();
+        let sentence = |at: usize| reading.sentence_of(at);
         let clause = sentence(word);
         let from = word.saturating_sub(NEAR);
         let to = (word + NEAR + 1).min(words.len());

@@ -221,6 +221,25 @@ fn partial_rule_met(rubric: &ElementRubric, stated: &dyn Fn(&[String]) -> usize)
         .is_some_and(|p| stated(p.counted(&rubric.satisfactory)) >= p.at_least)
 }
 
+/// Element `element`'s rubric from a rubric file and a domain file, loaded as the server
+/// loads them (for tests of slots and mutants).
+#[cfg(test)]
+fn test_rubric(domains: &str, rubric: &str, element: &str) -> ElementRubric {
+    use viva_blueprint::library::Source;
+    let sources = [
+        Source {
+            path: "rubrics/domains/test.yaml".into(),
+            text: domains.into(),
+        },
+        Source {
+            path: "rubrics/test.yaml".into(),
+            text: rubric.into(),
+        },
+    ];
+    let set = viva_blueprint::rubric::RubricSet::load(&sources).expect("a valid rubric");
+    set.get(element).cloned().expect("the rubric")
+}
+
 #[cfg(test)]
 mod tests {
     use viva_blueprint::library::Source;

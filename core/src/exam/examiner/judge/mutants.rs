@@ -11,6 +11,7 @@ use viva_blueprint::rubric::check::LIGHT_SIGNALS;
 use viva_blueprint::rubric::{ElementRubric, Fact, FactValue, Slot};
 
 use super::super::super::types::Score;
+use super::quantity::written_amount;
 use super::{PreparedRubric, ReadAnswer, judge_read};
 
 /// How a claim was falsified.
@@ -91,20 +92,6 @@ pub fn mutants(rubric: &ElementRubric) -> Vec<Mutant> {
     found
 }
 
-/// The mutants of `rubric` that the judge does not score unsatisfactory.
-pub fn survivors(rubric: &ElementRubric) -> (usize, Vec<Mutant>) {
-    let prepared = PreparedRubric::new(rubric.clone());
-    let all = mutants(rubric);
-    let generated = all.len();
-    let alive = all
-        .into_iter()
-        .filter(|m| {
-            judge_read(&prepared, &ReadAnswer::of(&m.text), None).score != Score::Unsatisfactory
-        })
-        .collect();
-    (generated, alive)
-}
-
 /// Mutants generated and killed, by area (`PA.I`) and operator.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct KillReport {
@@ -182,19 +169,6 @@ fn number_mutants(fact: &Fact) -> Vec<String> {
             .and_then(|amount| one_unit_off(&fact.claim, amount))
             .into_iter()
             .collect(),
-    }
-}
-
-fn written_amount(value: &FactValue) -> Option<f64> {
-    match value {
-        FactValue::Count { amount, .. }
-        | FactValue::Duration { amount, .. }
-        | FactValue::Distance { amount, .. }
-        | FactValue::Speed { amount, .. }
-        | FactValue::Percent { amount } => Some(*amount),
-        FactValue::Altitude { feet, .. } => Some(*feet),
-        FactValue::Frequency { mhz } => Some(*mhz),
-        _ => None,
     }
 }
 
@@ -399,9 +373,6 @@ fn replace_phrase(text: &str, from: &str, to: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use viva_blueprint::library::Source;
-    use viva_blueprint::rubric::RubricSet;
-
     use super::*;
 
     const DOMAINS: &str = "\
@@ -447,18 +418,7 @@ elements:
 ";
 
     fn rubric() -> ElementRubric {
-        let sources = [
-            Source {
-                path: "rubrics/domains/test.yaml".into(),
-                text: DOMAINS.into(),
-            },
-            Source {
-                path: "rubrics/PA.I.E.yaml".into(),
-                text: RUBRIC.into(),
-            },
-        ];
-        let set = RubricSet::load(&sources).expect("a valid rubric");
-        set.get("PA.I.E.K1").cloned().expect("the rubric")
+        super::super::test_rubric(DOMAINS, RUBRIC, "PA.I.E.K1")
     }
 
     #[test]
@@ -489,10 +449,8 @@ elements:
     #[test]
     fn the_judge_kills_every_mutant_of_a_slotted_rubric() {
         let rubric = rubric();
-        let (generated, alive) = survivors(&rubric);
-        assert_eq!(generated, 5);
-        assert!(alive.is_empty(), "{alive:#?}");
         let report = KillReport::of([&rubric]);
+        assert!(report.survivors.is_empty(), "{:#?}", report.survivors);
         assert_eq!(report.total(), (5, 5));
         assert_eq!(report.by_area["PA.I"], (5, 5));
     }

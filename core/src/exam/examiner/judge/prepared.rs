@@ -2,10 +2,10 @@
 //! values its claims state, and what its counts count. Judging an answer against a prepared
 //! rubric reads nothing of the rubric again.
 
-use viva_blueprint::rubric::{ElementRubric, Fact, FactValue};
+use viva_blueprint::rubric::{ElementRubric, Fact};
 
 use super::phrase::{Phrase, phrases};
-use super::quantity::{Measure, Value, value_of};
+use super::quantity::{Measure, Value, value_of, written_amount};
 use super::reading::Reading;
 use super::slots::{self, PreparedSlot};
 use super::stated::stated_values;
@@ -98,20 +98,6 @@ fn tolerance(fact: &Fact, value: Option<&Value>) -> f64 {
     match (value, written) {
         (Some(value), Some(written)) if written > 0.0 => declared * value.amount / written,
         _ => declared,
-    }
-}
-
-/// The number a rubric value is written with, in its own unit.
-fn written_amount(value: &FactValue) -> Option<f64> {
-    match value {
-        FactValue::Count { amount, .. }
-        | FactValue::Duration { amount, .. }
-        | FactValue::Distance { amount, .. }
-        | FactValue::Speed { amount, .. }
-        | FactValue::Percent { amount } => Some(*amount),
-        FactValue::Altitude { feet, .. } => Some(*feet),
-        FactValue::Frequency { mhz } => Some(*mhz),
-        _ => None,
     }
 }
 

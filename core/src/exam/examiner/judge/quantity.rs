@@ -98,6 +98,23 @@ pub fn value_of(fact: &FactValue) -> Option<Value> {
     }
 }
 
+/// The number a rubric value is written with, in its own unit (`None` for a code, a light
+/// signal or a class).
+pub fn written_amount(value: &FactValue) -> Option<f64> {
+    match value {
+        FactValue::Count { amount, .. }
+        | FactValue::Duration { amount, .. }
+        | FactValue::Distance { amount, .. }
+        | FactValue::Speed { amount, .. }
+        | FactValue::Percent { amount } => Some(*amount),
+        FactValue::Altitude { feet, .. } => Some(*feet),
+        FactValue::Frequency { mhz } => Some(*mhz),
+        FactValue::Squawk { .. }
+        | FactValue::LightSignal { .. }
+        | FactValue::AirspaceClass { .. } => None,
+    }
+}
+
 /// The stems naming what a count counts (`takeoffs and landings` -> `takeoff`, `land`).
 pub(super) fn count_stems(of: &str) -> Vec<String> {
     Reading::of(of).words.into_iter().map(|w| w.stem).collect()

@@ -230,6 +230,22 @@ impl Reading {
         span(&self.clauses, clause, start, end)
     }
 
+    /// The sentence of the content word at `word` (see [`Reading::sentences`]).
+    pub fn sentence_of(&self, word: usize) -> usize {
+        let clause = self.words[word].clause;
+        self.sentences.get(clause).copied().unwrap_or(clause)
+    }
+
+    /// The token of its clause just before the content word at `word` ("" at the start).
+    pub fn token_before(&self, word: usize) -> &str {
+        let word = &self.words[word];
+        let before = word
+            .token
+            .checked_sub(1)
+            .map_or(&[][..], |t| self.tokens(word.clause, t, word.token));
+        before.first().map_or("", String::as_str)
+    }
+
     /// The stems of those tokens.
     pub fn stems_of(&self, clause: usize, start: usize, end: usize) -> &[String] {
         span(&self.token_stems, clause, start, end)

@@ -314,10 +314,7 @@ impl<'t> Numbers<'t> {
         wanted: impl Fn(usize) -> bool,
     ) -> Numbers<'t> {
         let reading = &answer.reading;
-        let sentence = |word: usize| {
-            let clause = reading.words[word].clause;
-            reading.sentences.get(clause).copied().unwrap_or(clause)
-        };
+        let sentence = |word: usize| reading.sentence_of(word);
         let mut stated_words: Vec<usize> = stated.iter().map(|s| s.word).collect();
         stated_words.sort_unstable();
         let by_fact = (values.iter().enumerate())
@@ -365,12 +362,7 @@ struct Check<'a> {
 
 impl Check<'_> {
     fn sentence(&self, word: usize) -> usize {
-        let clause = self.reading.words[word].clause;
-        self.reading
-            .sentences
-            .get(clause)
-            .copied()
-            .unwrap_or(clause)
+        self.reading.sentence_of(word)
     }
 
     /// The subject mentions of the facts `rival` accepts.
@@ -387,22 +379,14 @@ impl Check<'_> {
 
     /// Whether a mention stands right after a number: "90 days" is a span, not the day.
     fn after_a_number(&self, span: Span) -> bool {
-        let word = &self.reading.words[span.first];
-        let before = word
-            .token
-            .checked_sub(1)
-            .map_or("", |t| self.token(word.clause, t));
+        let before = self.reading.token_before(span.first);
         before.starts_with(|c: char| c.is_ascii_digit())
     }
 
     /// Whether a subject mention is the object of a comparison ("faster than minimum
     /// sink", "unlike expectation bias"): what follows is said of another subject.
     fn is_compared(&self, span: Span) -> bool {
-        let word = &self.reading.words[span.first];
-        let before = word
-            .token
-            .checked_sub(1)
-            .map_or("", |t| self.token(word.clause, t));
+        let before = self.reading.token_before(span.first);
         matches!(before, "than" | "unlike" | "versus" | "vs")
     }
 
@@ -615,9 +599,8 @@ impl Check<'_> {
     }
 
     fn token(&self, clause: usize, token: usize) -> &str {
-        (self.reading.clauses.get(clause))
-            .and_then(|tokens| tokens.get(token))
-            .map_or("", String::as_str)
+        let tokens = self.reading.tokens(clause, token, token + 1);
+        tokens.first().map_or("", String::as_str)
     }
 
     /// Where the fact's value is said: its number (a bare number counts in a sentence that
@@ -774,8 +757,7 @@ pub(super) fn within(stated: &Value, value: &Value, tolerance: f64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use viva_blueprint::library::Source;
-    use viva_blueprint::rubric::{ElementRubric, RubricSet};
+    use viva_blueprint::rubric::ElementRubric;
 
     use super::super::{FactStatus, judge};
 
@@ -858,18 +840,7 @@ elements:
 ";
 
     fn rubric() -> ElementRubric {
-        let sources = [
-            Source {
-                path: "rubrics/domains/test.yaml".into(),
-                text: DOMAINS.into(),
-            },
-            Source {
-                path: "rubrics/PA.I.E.yaml".into(),
-                text: RUBRIC.into(),
-            },
-        ];
-        let set = RubricSet::load(&sources).expect("a valid rubric");
-        set.get("PA.I.E.K1").cloned().expect("the rubric")
+        super::super::test_rubric(DOMAINS, RUBRIC, "PA.I.E.K1")
     }
 
     fn status(answer: &str, fact: &str) -> FactStatus {
