@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_actors::supervisor::{ReadResult, ResultLookup};
 use viva_core::checkpoint::TutorStore;
-use viva_core::session::tutor_snapshot::restore_snapshot;
+use viva_core::modes::tutor::snapshot::restore_snapshot;
 use viva_core::tutor::board::progress_board;
 use viva_core::tutor::library::TutorLibrary;
 use viva_core::tutor::snapshot::StudentSnapshot;

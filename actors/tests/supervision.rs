@@ -28,7 +28,7 @@ use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
     QuestionRequest, TextDeltas,
 };
-use viva_core::session::assessment::AnswerInput;
+use viva_core::modes::assessment::AnswerInput;
 use viva_core::session::phase::{LivePhase, Phase};
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::{PauseReason, SessionStatus};

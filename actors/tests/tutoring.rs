@@ -17,7 +17,7 @@ use viva_core::checkpoint::{CheckpointStore, LocalBus, MemoryStore, SessionKey};
 use viva_core::clock::ManualClock;
 use viva_core::exam::plan::PlanDefaults;
 use viva_core::examiner::EmbeddedExaminer;
-use viva_core::session::assessment::AnswerInput;
+use viva_core::modes::assessment::AnswerInput;
 use viva_core::tutor::brain::TutorInput;
 use viva_core::tutor::exams::LOCKOUT_MS;
 use viva_core::tutor::library::TutorSettings;

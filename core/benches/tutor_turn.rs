@@ -19,7 +19,7 @@ use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::BlueprintLibrary;
 use viva_blueprint::rubric::RubricSet;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
-use viva_core::session::assessment::AnswerInput;
+use viva_core::modes::assessment::AnswerInput;
 use viva_core::tutor::brain::{Tutor, TutorInput, TutorState, take_turn};
 use viva_core::tutor::library::{TutorLibrary, TutorSettings};
 use viva_core::tutor::policy::{TurnFacts, policy};

@@ -197,9 +197,10 @@ pub fn user_hash(user_id: &str) -> String {
 }
 
 fn exam_of(checkpoint: &SessionCheckpoint) -> Option<&ExamCheckpoint> {
-    (checkpoint.mode == viva_protocol::Mode::Exam)
-        .then_some(checkpoint.exam.as_ref())
-        .flatten()
+    match &checkpoint.state {
+        crate::checkpoint::ModeCheckpoint::Exam(exam) => Some(exam),
+        _ => None,
+    }
 }
 
 /// The snake_case wire name of a serde enum value.

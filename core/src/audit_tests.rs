@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::checkpoint::format::{
+use crate::checkpoint::format::{ModeCheckpoint, OneQuestionCheckpoint,
     CHECKPOINT_FORMAT, NextStepCheckpoint, OpenQuestionCheckpoint, PhaseName, PlanCheckpoint,
     PlannerCheckpoint, TurnCheckpoint,
 };
@@ -87,10 +87,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         seq: 9,
         phase,
         resume_to: None,
-        mode: viva_protocol::Mode::Exam,
-        exam: Some(exam),
-        assessment: None,
-        tutor: None,
+        state: ModeCheckpoint::Exam(exam),
         transcript: Vec::new(),
         applied_event_ids: Vec::new(),
     }
@@ -211,13 +208,16 @@ fn users_are_hashed_unless_asked_for_plainly() {
 }
 
 #[test]
-fn assessments_are_not_plans() {
+fn other_modes_are_not_plans() {
     let mut checkpoint = exam(&[], 0, 0, PhaseName::Idle);
-    checkpoint.mode = viva_protocol::Mode::Assessment;
+    checkpoint.state = ModeCheckpoint::OneQuestion(OneQuestionCheckpoint {
+        question: "?".into(),
+        asked: false,
+        answer: None,
+        completed: false,
+    });
     assert_eq!(plan_row(&checkpoint, UserShown::Hashed), None);
-    let mut headless = exam(&[], 0, 0, PhaseName::Idle);
-    headless.exam = None;
-    assert_eq!(plan_detail(&headless, UserShown::Hashed), None);
+    assert_eq!(plan_detail(&checkpoint, UserShown::Hashed), None);
 }
 
 fn turn(code: &str, kind: &str) -> TurnCheckpoint {
@@ -246,7 +246,9 @@ fn the_detail_lists_every_element_in_plan_order() {
         turn("PA.I.A.K1", "follow_up"),
         turn("PA.I.A.K2", "bonus"),
     ];
-    let exam_part = checkpoint.exam.as_mut().unwrap();
+    let ModeCheckpoint::Exam(exam_part) = &mut checkpoint.state else {
+        panic!("an exam checkpoint");
+    };
     exam_part.open_question = Some(OpenQuestionCheckpoint {
         question_id: "q3".into(),
         element_code: "PA.I.A.K2".into(),

@@ -63,6 +63,29 @@ impl QuestionRequest {
     }
 }
 
+/// A question chosen but not yet phrased.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct QuestionDraft {
+    /// Position in the planner queue, for new elements.
+    pub planner_index: Option<usize>,
+    /// What to phrase.
+    pub request: QuestionRequest,
+    /// The 1-based number it will have once asked.
+    pub number: u32,
+}
+
+impl QuestionDraft {
+    /// The id it will have once asked.
+    pub fn question_id(&self) -> String {
+        question_id(self.number)
+    }
+}
+
+/// The id of the `number`th question of an exam.
+pub fn question_id(number: u32) -> String {
+    format!("q{number}")
+}
+
 /// The last question asked and the answer it got.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PreviousTurn {

@@ -6,8 +6,13 @@
 //! - [`exam`]: the IO-free exam engine — ACS data, queue building, planner, plan, grading,
 //!   and the embedded examiner's text rules.
 //! - [`examiner`]: the `Examiner` port (phrase, assess) and its embedded implementation.
-//! - [`session`]: the session core — lifecycle and phases shared by every mode, each mode's
-//!   state and commands, and their checkpoint conversion.
+//! - [`base`]: the words every layer shares: `Refusal`, `AnswerInput`, `ModeInput`,
+//!   `Listening`.
+//! - [`session`]: the session seam — lifecycle and phases shared by every mode, the
+//!   `SessionMode` trait, side records and the rules that span sessions. Names no mode.
+//! - [`modes`]: each mode (exam, assessment, tutor, one-question check) and the registry
+//!   that opens and restores them.
+//! - [`services`]: the libraries and models the modes read (`ModeServices`).
 //! - [`checkpoint`]: the versioned checkpoint format and the `CheckpointStore`, `SwitchStore`
 //!   and `NodeBus` ports, with an in-memory store.
 //! - [`clock`]: the `Clock` port.
@@ -23,11 +28,14 @@
 #![warn(missing_docs)]
 
 pub mod audit;
+pub mod base;
 pub mod checkpoint;
 pub mod clock;
 pub mod exam;
 pub mod examiner;
 pub mod metrics;
+pub mod modes;
+pub mod services;
 pub mod session;
 pub mod tutor;
 pub mod voice;

@@ -21,7 +21,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use viva_core::examiner::no_deltas;
-use viva_core::session::assessment::AnswerInput;
+use viva_core::modes::assessment::AnswerInput;
 use viva_core::tutor::brain::{OpenCard, Tutor, TutorInput, TutorState, model_request, take_turn};
 use viva_core::tutor::drawn::DrillQuestion;
 use viva_core::tutor::library::TutorSettings;

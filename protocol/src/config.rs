@@ -18,6 +18,25 @@ pub enum SessionConfig {
     Assessment(AssessmentConfig),
     /// A tutoring session.
     Tutor(TutorConfig),
+    /// A one-question check.
+    OneQuestion(OneQuestionConfig),
+}
+
+/// Configuration of a one-question check: the question to ask (a default asks the candidate
+/// to say a sentence), and the thinking pause for a spoken answer.
+///
+/// # Format
+/// ```json
+/// {"question": "Say your name and the aircraft you fly.", "thinking_pause_ms": 3000}
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct OneQuestionConfig {
+    /// The question; at most 500 characters.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
+    /// The thinking pause for spoken answers, ms (500 to 30000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub thinking_pause_ms: Option<u32>,
 }
 
 /// The thinking pauses a session may ask for, in ms.
@@ -30,6 +49,7 @@ impl SessionConfig {
             SessionConfig::Exam(config) => config.thinking_pause_ms,
             SessionConfig::Assessment(config) => config.thinking_pause_ms,
             SessionConfig::Tutor(_) => None,
+            SessionConfig::OneQuestion(config) => config.thinking_pause_ms,
         }
     }
 
@@ -39,6 +59,7 @@ impl SessionConfig {
             SessionConfig::Exam(_) => crate::Mode::Exam,
             SessionConfig::Assessment(_) => crate::Mode::Assessment,
             SessionConfig::Tutor(_) => crate::Mode::Tutor,
+            SessionConfig::OneQuestion(_) => crate::Mode::OneQuestion,
         }
     }
 }

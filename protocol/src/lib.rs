@@ -57,15 +57,19 @@ pub enum Mode {
     Assessment,
     /// A tutoring session.
     Tutor,
+    /// A one-question check: one question, any answer, then the result (a device checks
+    /// that it is heard before an exam).
+    OneQuestion,
 }
 
 impl Mode {
-    /// The mode's wire name: `exam`, `assessment` or `tutor`.
+    /// The mode's wire name: `exam`, `assessment`, `tutor` or `one_question`.
     pub fn as_str(self) -> &'static str {
         match self {
             Mode::Exam => "exam",
             Mode::Assessment => "assessment",
             Mode::Tutor => "tutor",
+            Mode::OneQuestion => "one_question",
         }
     }
 }

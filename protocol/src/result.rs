@@ -13,6 +13,23 @@ pub enum SessionResult {
     Assessment(AssessmentResult),
     /// What a tutoring session did (a tutor session is never graded as a whole).
     Tutor(TutorResult),
+    /// The answer a one-question check heard.
+    OneQuestion(OneQuestionResult),
+}
+
+/// The result of a one-question check: the question and the answer as the server took it
+/// (a spoken answer's transcript), or none when the check was ended unanswered.
+///
+/// # Format
+/// ```json
+/// {"mode": "one_question", "question": "Say a sentence.", "answer": "Cleared to land."}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OneQuestionResult {
+    /// The words asked.
+    pub question: String,
+    /// The answer taken.
+    pub answer: Option<String>,
 }
 
 /// The summary of a tutoring session, when it ends.

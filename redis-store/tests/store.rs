@@ -353,7 +353,7 @@ async fn notices_reach_the_addressed_node_only() {
 fn snapshot_of(user: &str) -> viva_core::checkpoint::tutor_format::SnapshotRecord {
     let cold =
         viva_core::tutor::snapshot::StudentSnapshot::cold_start(user, "ARITHMETIC", "add-1digit");
-    viva_core::session::tutor_snapshot::snapshot_record(&cold)
+    viva_core::modes::tutor::snapshot::snapshot_record(&cold)
 }
 
 #[tokio::test]

@@ -88,7 +88,7 @@ mod tests {
 
     /// A new student of course `C`, as stored.
     fn cold(user: &str) -> SnapshotRecord {
-        viva_core::session::tutor_snapshot::snapshot_record(
+        viva_core::modes::tutor::snapshot::snapshot_record(
             &viva_core::tutor::snapshot::StudentSnapshot::cold_start(user, "C", "a"),
         )
     }

@@ -3,7 +3,7 @@
 //! turns, examiner replies and retries), and what it then does.
 
 use viva_core::session::admission::{
-    Arrival, ClientAdmission, ClientEvent, ExaminerReply, ReplyAdmission, Retry, RetryAdmission,
+    Arrival, ClientAdmission, ClientEvent, WorkReply, ReplyAdmission, Retry, RetryAdmission,
     admit,
 };
 use viva_core::session::lifecycle::Refusal;
@@ -50,7 +50,7 @@ impl LiveSession {
     /// Whether an examiner's reply may be applied; one that arrives after the time limit
     /// completes the session instead.
     pub(super) async fn admit_reply(&mut self, wanted: bool) -> bool {
-        match self.admission(ExaminerReply { wanted }) {
+        match self.admission(WorkReply { wanted }) {
             ReplyAdmission::Apply => true,
             ReplyAdmission::Expire => {
                 self.expire_if_due().await;

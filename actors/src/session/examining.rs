@@ -18,9 +18,9 @@ use viva_protocol::{ServerEvent, ServerMessage};
 use super::LiveSession;
 use crate::link::DeviceLink;
 use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
-use viva_core::session::core::QuestionDraft;
+use viva_core::modes::exam::QuestionDraft;
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::state::{ExaminerReply, Work};
+use viva_core::session::state::{WorkReply, Work};
 use viva_core::tutor::model::{ModelAnswer, ModelTurnRequest, TutorModel};
 
 /// A slow examiner's call under way.
@@ -78,10 +78,10 @@ impl Message<ExaminerReturned> for LiveSession {
             let now = self.now();
             let stepped = match (msg.work, msg.answer) {
                 (Work::Assess(_), Answer::Assessed(verdict)) => {
-                    self.take_examiner_reply(ExaminerReply::Assessed(verdict), now)
+                    self.take_reply(WorkReply::Assessed(verdict), now)
                 }
                 (Work::Phrase(draft), Answer::Phrased(words)) => {
-                    self.take_examiner_reply(ExaminerReply::Phrased(draft, words), now)
+                    self.take_reply(WorkReply::Phrased(draft, words), now)
                 }
                 (Work::Tutor(_), Answer::Tutored(answer)) => self.take_tutor_answer(answer, now),
                 _ => return,
@@ -156,18 +156,18 @@ impl LiveSession {
     }
 
     /// Hands the examiner's reply to the session, logging the model call behind it.
-    pub(super) fn take_examiner_reply(
+    pub(super) fn take_reply(
         &mut self,
-        reply: ExaminerReply,
+        reply: WorkReply,
         now: u64,
     ) -> Result<(), Refusal> {
         let call = match &reply {
-            ExaminerReply::Assessed(verdict) => verdict.call.as_ref(),
-            ExaminerReply::Phrased(_, words) => words.call.as_ref(),
+            WorkReply::Assessed(verdict) => verdict.call.as_ref(),
+            WorkReply::Phrased(_, words) => words.call.as_ref(),
         };
         self.log_examiner_call(call);
         self.state
-            .take_examiner_reply(reply, Self::context(&self.deps), now)
+            .take_reply(reply, Self::context(&self.deps), now)
     }
 
     /// The turn log of one model call, in the trace under this session. (The session's

@@ -8,7 +8,7 @@ use viva_protocol::server::{PauseReason, SessionStatus};
 use super::admission::Admitted;
 use super::{LiveSession, moved};
 use crate::link::DeviceLink;
-use viva_core::session::assessment::AnswerInput;
+use viva_core::modes::assessment::AnswerInput;
 use viva_core::session::lifecycle::Refusal;
 use viva_core::tutor::brain::TutorInput;
 

@@ -25,7 +25,7 @@ use viva_core::examiner::{Examined, Examiner};
 use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
-use viva_core::session::state::{ExaminerReply, SessionState, StepContext, Work};
+use viva_core::session::state::{WorkReply, SessionState, StepContext, Work};
 
 mod admission;
 mod commit;
@@ -348,7 +348,7 @@ impl LiveSession {
             Work::Nothing => return Next::Idle,
             Work::Phrase(draft) if slow => match self.offer_speculated(&draft) {
                 Offer::Ready(words) => {
-                    self.take_examiner_reply(ExaminerReply::Phrased(draft, words), now)
+                    self.take_reply(WorkReply::Phrased(draft, words), now)
                 }
                 Offer::Coming => return Next::Wait,
                 Offer::Nothing => return Next::Call(Work::Phrase(draft)),
@@ -362,14 +362,14 @@ impl LiveSession {
             }
             Work::Assess(request) => {
                 let verdict = self.deps.examiner.assess(&request).await;
-                self.take_examiner_reply(ExaminerReply::Assessed(verdict), now)
+                self.take_reply(WorkReply::Assessed(verdict), now)
             }
             Work::Phrase(draft) => {
                 // No preview of a question while what comes before it is not yet sent.
                 let link = self.link.clone().filter(|_| !unsaved);
                 let phrased =
                     phrase_streamed(&*self.deps.examiner, link, Arc::default(), &draft).await;
-                self.take_examiner_reply(ExaminerReply::Phrased(draft, phrased), now)
+                self.take_reply(WorkReply::Phrased(draft, phrased), now)
             }
             Work::Step => self.state.step(Self::context(&self.deps), now),
         };

@@ -9,7 +9,7 @@
 
 use kameo::message::{Context, Message};
 use viva_core::examiner::Examined;
-use viva_core::session::core::QuestionDraft;
+use viva_core::modes::exam::QuestionDraft;
 
 use super::LiveSession;
 
@@ -79,7 +79,7 @@ impl LiveSession {
         if !(self.deps.phrase_ahead && self.deps.examiner.is_slow()) {
             return;
         }
-        let Some(draft) = self.state.likely_next_question() else {
+        let Some(draft) = self.state.question_ahead() else {
             return;
         };
         if self

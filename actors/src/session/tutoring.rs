@@ -6,11 +6,11 @@
 use viva_core::checkpoint::StoreError;
 use viva_core::checkpoint::tutor_format::{SNAPSHOT_FORMAT, StoredSnapshot};
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::tutor_snapshot::{restore_snapshot, snapshot_record};
+use viva_core::modes::tutor::snapshot::{restore_snapshot, snapshot_record};
 use viva_protocol::ErrorCode;
 
 use super::LiveSession;
-use viva_core::session::tutor_mode::FALLBACK_PREFIX;
+use viva_core::modes::tutor::FALLBACK_PREFIX;
 
 impl LiveSession {
     /// The turn log (PV-AI-024) of the turns committed since the last call: one trace line

@@ -11,7 +11,7 @@ use viva_protocol::{ErrorCode, ServerMessage};
 use super::admission::Admitted;
 use super::voice::Transcribed;
 use super::{LiveSession, SessionCommand};
-use viva_core::session::assessment::AnswerInput;
+use viva_core::modes::assessment::AnswerInput;
 use viva_core::session::state::Listening;
 use viva_core::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
 use viva_core::voice::{DecodeError, DecodeKind};

@@ -16,7 +16,7 @@ use crate::hibernation::Hibernated;
 use crate::session::{Hibernate, Inspect, LiveSession, Ownership, Rejoin};
 use viva_core::session::admission::MOVED;
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::snapshot::state_from_checkpoint;
+use viva_core::modes::restore;
 
 /// The attached connection has been idle: hibernate its session if nothing would be lost.
 #[derive(Debug)]
@@ -208,7 +208,7 @@ impl UserSupervisor {
             version: checkpoint.version,
             stored_turns: checkpoint.transcript.len(),
         };
-        let state = state_from_checkpoint(checkpoint).map_err(|err| {
+        let state = restore(checkpoint).map_err(|err| {
             tracing::error!(%err, "checkpoint invalid");
             let refusal = Refusal::new(ErrorCode::Internal, "the session could not be restored");
             WakeFailure::Lost(refusal)

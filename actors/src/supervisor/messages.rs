@@ -12,7 +12,7 @@ use crate::session::{Evict, Yield};
 use crate::session::{Inspect, SessionFinished, Shutdown};
 use viva_core::checkpoint::Notice;
 use viva_core::checkpoint::format::SessionEntry;
-use viva_core::session::snapshot::state_from_checkpoint;
+use viva_core::modes::restore;
 
 /// `session.start`.
 #[derive(Debug)]
@@ -199,7 +199,7 @@ impl UserSupervisor {
                 return ResultLookup::Unavailable;
             }
         };
-        match state_from_checkpoint(checkpoint) {
+        match restore(checkpoint) {
             Ok(state) => state
                 .result_with_audit()
                 .map_or(ResultLookup::NotCompleted, ResultLookup::Completed),

@@ -19,12 +19,12 @@ use crate::session::{LiveSession, SessionDeps};
 use record::SessionLabel;
 use viva_core::checkpoint::{NodeBus, UserRecord};
 use viva_core::exam::plan::PlanDefaults;
-use viva_core::session::assessment::AssessmentCore;
-use viva_core::session::core::ExamCore;
+use viva_core::modes::assessment::AssessmentCore;
+use viva_core::modes::exam::ExamCore;
 use viva_core::session::lifecycle::{Lifecycle, Refusal};
-use viva_core::session::snapshot::parse_scores;
+use viva_core::modes::exam::snapshot::parse_scores;
 use viva_core::session::state::SessionState;
-use viva_core::session::transitions::NewExam;
+use viva_core::modes::exam::transitions::NewExam;
 
 mod hibernation;
 mod messages;
@@ -155,7 +155,7 @@ impl UserSupervisor {
         match config {
             SessionConfig::Exam(config) => {
                 let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
-                let rating = viva_core::session::core::rating_of(&config);
+                let rating = viva_core::modes::exam::rating_of(&config);
                 let new = NewExam {
                     config,
                     default_seed: seed,

@@ -16,7 +16,7 @@ use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFini
 use viva_core::checkpoint::format::Holder;
 use viva_core::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::snapshot::state_from_checkpoint;
+use viva_core::modes::restore;
 use viva_core::session::state::SessionState;
 
 /// Whether a session is opened by a new start, or by its start resent after that start's
@@ -254,7 +254,7 @@ impl UserSupervisor {
             version: checkpoint.version,
             stored_turns: checkpoint.transcript.len(),
         };
-        let mut state = state_from_checkpoint(checkpoint).map_err(|err| {
+        let mut state = restore(checkpoint).map_err(|err| {
             tracing::error!(%err, "checkpoint invalid");
             Refusal::new(ErrorCode::Internal, "the session could not be restored")
         })?;

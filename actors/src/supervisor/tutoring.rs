@@ -5,8 +5,8 @@
 use viva_core::checkpoint::UserRecord;
 use viva_core::session::lifecycle::{Lifecycle, Refusal};
 use viva_core::session::state::StepContext;
-use viva_core::session::tutor_mode::TutorCore;
-use viva_core::session::tutor_snapshot::{restore_snapshot, snapshot_record};
+use viva_core::modes::tutor::TutorCore;
+use viva_core::modes::tutor::snapshot::{restore_snapshot, snapshot_record};
 use viva_core::tutor::snapshot::StudentSnapshot;
 use viva_protocol::ErrorCode;
 

@@ -12,6 +12,8 @@ use viva_protocol::config::ExamConfig;
 use viva_protocol::result::{AssessmentResult, ExamResult};
 use viva_protocol::server::SessionStatus;
 
+pub use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
+
 /// The current checkpoint format version.
 pub const CHECKPOINT_FORMAT: u32 = 1;
 /// The current user record format version.
@@ -39,8 +41,9 @@ pub enum PhaseName {
     Abandoned,
 }
 
-/// A session checkpoint.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A session checkpoint. Stored as the mode's tag (`mode`) beside one section named after
+/// it (`exam`, `assessment`, `tutor`, …): [`WireCheckpoint`].
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionCheckpoint {
     /// Format version; readers refuse versions they do not know.
     pub format: u32,
@@ -50,7 +53,6 @@ pub struct SessionCheckpoint {
     pub user_id: String,
     /// Write version: strictly increasing over every write attempt of the session, so a
     /// store can refuse an older write that arrives late.
-    #[serde(default)]
     pub version: u64,
     /// Wall-clock milliseconds since the Unix epoch.
     pub created_at_ms: u64,
@@ -59,7 +61,6 @@ pub struct SessionCheckpoint {
     /// When the session was last paused, while it is paused.
     pub paused_at_ms: Option<u64>,
     /// The thinking pause the session asked for, ms.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_pause_ms: Option<u32>,
     /// The last `seq` used.
     pub seq: u64,
@@ -67,17 +68,8 @@ pub struct SessionCheckpoint {
     pub phase: PhaseName,
     /// The phase to return to on resume, while paused.
     pub resume_to: Option<PhaseName>,
-    /// The mode, whose own section (`exam`, `assessment`) holds its state.
-    pub mode: Mode,
-    /// Exam state, for exams.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub exam: Option<ExamCheckpoint>,
-    /// Assessment state, for assessments.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub assessment: Option<AssessmentCheckpoint>,
-    /// Tutor state, for tutoring sessions.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tutor: Option<super::tutor_format::TutorCheckpoint>,
+    /// The mode's own section, tagged with the mode.
+    pub state: ModeCheckpoint,
     /// Every question, answer and assessment so far (a tutor's turn log).
     pub transcript: Vec<TurnCheckpoint>,
     /// Recently applied `event_id`s, oldest first.
@@ -100,10 +92,7 @@ impl SessionCheckpoint {
             seq: self.seq,
             phase: self.phase,
             resume_to: self.resume_to,
-            mode: self.mode,
-            exam: self.exam.clone(),
-            assessment: self.assessment.clone(),
-            tutor: self.tutor.clone(),
+            state: self.state.clone(),
             transcript: Vec::new(),
             applied_event_ids: self.applied_event_ids.clone(),
         }

@@ -6,10 +6,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use super::format::{SessionCheckpoint, SwitchRecord, UserRecord};
-use super::tutor_format::{SnapshotRecord, StoredSnapshot};
+use super::side::{SideClaim, SideKey, StoredSide, check_fence, claimed};
 use super::{
-    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, SnapshotClaim, StoreError,
-    StoreFuture, SwitchStore, TutorStore, check_snapshot_fence, claimed,
+    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, SideStore, StoreError,
+    StoreFuture, SwitchStore,
 };
 
 /// One session's stored state.
@@ -26,7 +26,7 @@ pub struct MemoryStore {
     sessions: Mutex<HashMap<SessionKey, Slot>>,
     users: Mutex<HashMap<String, UserRecord>>,
     switch: Mutex<Option<SwitchRecord>>,
-    snapshots: Mutex<HashMap<(String, String), StoredSnapshot>>,
+    sides: Mutex<HashMap<SideKey, StoredSide>>,
 }
 
 impl MemoryStore {
@@ -181,58 +181,49 @@ fn check_write(
     Ok(())
 }
 
-impl TutorStore for MemoryStore {
-    fn claim_snapshot<'a>(
+impl SideStore for MemoryStore {
+    fn claim_side<'a>(
         &'a self,
-        cold: &'a SnapshotRecord,
+        key: &'a SideKey,
+        cold: &'a serde_json::Value,
         owner: &'a str,
         now_ms: u64,
-    ) -> StoreFuture<'a, SnapshotClaim> {
+    ) -> StoreFuture<'a, SideClaim> {
         Box::pin(async move {
-            let mut snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
-            let key = (cold.user_id.clone(), cold.course_id.clone());
-            let claim = claimed(snapshots.remove(&key), cold, owner, now_ms);
-            snapshots.insert(key, claim.stored.clone());
+            let mut sides = self.sides.lock().map_err(|_| poisoned())?;
+            let claim = claimed(key, sides.remove(key), cold, owner, now_ms);
+            sides.insert(key.clone(), claim.stored.clone());
             Ok(claim)
         })
     }
 
-    fn save_snapshot<'a>(&'a self, record: &'a StoredSnapshot) -> StoreFuture<'a, ()> {
+    fn save_side<'a>(&'a self, key: &'a SideKey, record: &'a StoredSide) -> StoreFuture<'a, ()> {
         Box::pin(async move {
-            let mut snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
-            let key = (
-                record.snapshot.user_id.clone(),
-                record.snapshot.course_id.clone(),
-            );
-            check_snapshot_fence(snapshots.get(&key).map_or(0, |s| s.fence), record)?;
-            snapshots.insert(key, record.clone());
+            let mut sides = self.sides.lock().map_err(|_| poisoned())?;
+            check_fence(sides.get(key).map_or(0, |s| s.fence), record)?;
+            sides.insert(key.clone(), record.clone());
             Ok(())
         })
     }
 
-    fn load_snapshot<'a>(
-        &'a self,
-        user_id: &'a str,
-        course_id: &'a str,
-    ) -> StoreFuture<'a, Option<StoredSnapshot>> {
+    fn load_side<'a>(&'a self, key: &'a SideKey) -> StoreFuture<'a, Option<StoredSide>> {
         Box::pin(async move {
-            let snapshots = self.snapshots.lock().map_err(|_| poisoned())?;
-            Ok(snapshots
-                .get(&(user_id.to_owned(), course_id.to_owned()))
-                .cloned())
+            let sides = self.sides.lock().map_err(|_| poisoned())?;
+            Ok(sides.get(key).cloned())
         })
     }
 }
 
 #[cfg(test)]
-mod snapshot_tests {
+mod side_tests {
     use super::*;
 
-    /// A new student of course `C`, as stored.
-    fn cold(user: &str) -> SnapshotRecord {
-        crate::session::tutor_snapshot::snapshot_record(
-            &crate::tutor::snapshot::StudentSnapshot::cold_start(user, "C", "a"),
-        )
+    fn key(user: &str) -> SideKey {
+        SideKey {
+            kind: "tutor",
+            user_id: user.into(),
+            name: "C".into(),
+        }
     }
 
     /// Runs a memory-store future, which never waits.
@@ -245,27 +236,29 @@ mod snapshot_tests {
     }
 
     #[test]
-    fn only_the_latest_claim_may_write_the_snapshot() {
+    fn only_the_latest_claim_may_write_a_side_record() {
         let store = MemoryStore::new();
-        let first = ready(store.claim_snapshot(&cold("ada"), "s1", 1)).unwrap();
+        let cold = serde_json::json!({"focus": "a"});
+        let ada = key("ada");
+        let first = ready(store.claim_side(&ada, &cold, "s1", 1)).unwrap();
         assert_eq!((first.fence, first.previous_owner.as_deref()), (1, None));
-        let second = ready(store.claim_snapshot(&cold("ada"), "s2", 2)).unwrap();
+        let second = ready(store.claim_side(&ada, &cold, "s2", 2)).unwrap();
         assert_eq!(
             (second.fence, second.previous_owner.as_deref()),
             (2, Some("s1"))
         );
         let mut stale = first.stored.clone();
-        stale.snapshot.focus_unit = "b".into();
-        let refused = ready(store.save_snapshot(&stale)).unwrap_err();
+        stale.body = serde_json::json!({"focus": "b"});
+        let refused = ready(store.save_side(&ada, &stale)).unwrap_err();
         assert!(
             matches!(refused, StoreError::Fenced { token: 1, .. }),
             "{refused}"
         );
         let mut fresh = second.stored.clone();
-        fresh.snapshot.focus_unit = "c".into();
-        ready(store.save_snapshot(&fresh)).unwrap();
-        let read = ready(store.load_snapshot("ada", "C")).unwrap().unwrap();
-        assert_eq!(read.snapshot.focus_unit, "c");
-        assert_eq!(ready(store.load_snapshot("bob", "C")).unwrap(), None);
+        fresh.body = serde_json::json!({"focus": "c"});
+        ready(store.save_side(&ada, &fresh)).unwrap();
+        let read = ready(store.load_side(&ada)).unwrap().unwrap();
+        assert_eq!(read.body["focus"], "c");
+        assert_eq!(ready(store.load_side(&key("bob"))).unwrap(), None);
     }
 }

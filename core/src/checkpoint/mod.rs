@@ -14,6 +14,8 @@ pub mod bus;
 pub mod delta;
 pub mod format;
 pub mod memory;
+pub mod sections;
+pub mod side;
 pub mod tutor_format;
 
 use std::future::Future;
@@ -22,6 +24,8 @@ use std::pin::Pin;
 pub use bus::{LocalBus, NodeBus, Notice};
 pub use delta::{HeadChain, HeadUpdate};
 pub use format::{SessionCheckpoint, SwitchRecord, UserRecord};
+pub use sections::ModeCheckpoint;
+pub use side::{SideClaim, SideHold, SideKey, SideWrite, StoredSide};
 pub use memory::MemoryStore;
 
 /// A boxed future returned by store methods, so the trait stays object-safe.
@@ -178,79 +182,22 @@ pub trait CheckpointStore: Send + Sync + 'static {
     fn load_user<'a>(&'a self, user_id: &'a str) -> StoreFuture<'a, Option<UserRecord>>;
 }
 
-/// A claim on a student's stored snapshot of one course: the fencing token its writes must
-/// carry, and the snapshot as stored (a cold start, stored by the claim, when none was).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SnapshotClaim {
-    /// The claim's fencing token; higher than any earlier claim's.
-    pub fence: u64,
-    /// The session that held the previous claim, if any.
-    pub previous_owner: Option<String>,
-    /// The snapshot as stored now.
-    pub stored: tutor_format::StoredSnapshot,
-}
-
-/// The claim rule every store shares: a token above the stored one, the owner noted, and
-/// `cold` stored (with fence 1) when there is no snapshot yet. Returns the claim; its
-/// `stored` is what the store keeps from now on.
-pub fn claimed(
-    stored: Option<tutor_format::StoredSnapshot>,
-    cold: &tutor_format::SnapshotRecord,
-    owner: &str,
-    now_ms: u64,
-) -> SnapshotClaim {
-    let mut stored = stored.unwrap_or_else(|| tutor_format::StoredSnapshot {
-        format: tutor_format::SNAPSHOT_FORMAT,
-        snapshot: cold.clone(),
-        fence: 0,
-        owner: String::new(),
-        updated_at_ms: now_ms,
-    });
-    let previous_owner = (!stored.owner.is_empty()).then(|| stored.owner.clone());
-    stored.fence += 1;
-    stored.owner = owner.to_owned();
-    SnapshotClaim {
-        fence: stored.fence,
-        previous_owner,
-        stored,
-    }
-}
-
-/// Refuses a snapshot write whose fence is not the stored (latest) claim's.
-pub fn check_snapshot_fence(
-    stored_fence: u64,
-    record: &tutor_format::StoredSnapshot,
-) -> Result<(), StoreError> {
-    if stored_fence == record.fence {
-        return Ok(());
-    }
-    Err(StoreError::Fenced {
-        session_id: record.owner.clone(),
-        token: record.fence,
-    })
-}
-
-/// Where student snapshots live beyond their sessions, one per user and course, fenced like
-/// sessions: a session claims the snapshot (a new token) when it starts or resumes, and a
-/// write carrying any token but the latest is refused (`StoreError::Fenced`).
-pub trait TutorStore: Send + Sync + 'static {
-    /// Claims the snapshot of `user_id` on `course_id` for session `owner`; stores `cold`
-    /// (fence 1) when there is none.
-    fn claim_snapshot<'a>(
+/// Where side records live beyond their sessions ([`side`]), fenced like sessions: a
+/// session claims a record (a new token) when it starts or resumes, and a write carrying
+/// any token but the latest is refused (`StoreError::Fenced`).
+pub trait SideStore: Send + Sync + 'static {
+    /// Claims `key` for session `owner`; stores `cold` (fence 1) when there is none.
+    fn claim_side<'a>(
         &'a self,
-        cold: &'a tutor_format::SnapshotRecord,
+        key: &'a SideKey,
+        cold: &'a serde_json::Value,
         owner: &'a str,
         now_ms: u64,
-    ) -> StoreFuture<'a, SnapshotClaim>;
-    /// Writes a snapshot if `record.fence` is the latest claim's.
-    fn save_snapshot<'a>(&'a self, record: &'a tutor_format::StoredSnapshot)
-    -> StoreFuture<'a, ()>;
-    /// Reads a snapshot without claiming it.
-    fn load_snapshot<'a>(
-        &'a self,
-        user_id: &'a str,
-        course_id: &'a str,
-    ) -> StoreFuture<'a, Option<tutor_format::StoredSnapshot>>;
+    ) -> StoreFuture<'a, SideClaim>;
+    /// Writes `record` under `key` if `record.fence` is the latest claim's.
+    fn save_side<'a>(&'a self, key: &'a SideKey, record: &'a StoredSide) -> StoreFuture<'a, ()>;
+    /// Reads a record without claiming it.
+    fn load_side<'a>(&'a self, key: &'a SideKey) -> StoreFuture<'a, Option<StoredSide>>;
 }
 
 /// Where the operator's new-session switch lives: beside the sessions, so every node that

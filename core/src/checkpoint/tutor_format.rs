@@ -1,5 +1,5 @@
 //! The tutor's stored forms: its section of a session checkpoint, and the student snapshot
-//! kept per user and course beyond any session (`TutorStore`). Explicit serde types, like
+//! kept per user and course beyond any session (a side record, `SideStore`). Explicit serde types, like
 //! the rest of the format; tiers are stored by name.
 
 use std::collections::BTreeMap;
@@ -9,9 +9,6 @@ use viva_protocol::result::TutorResult;
 use viva_protocol::tutor::TutorTurn;
 
 use super::format::GeneratedCheckpoint;
-
-/// The current format of a stored student snapshot.
-pub const SNAPSHOT_FORMAT: u32 = 1;
 
 /// A student's snapshot of one course.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -43,21 +40,6 @@ pub struct UnitRecord {
     pub last_touched_ms: Option<u64>,
     /// An exam question of the unit was answered or its memo opened.
     pub exam_touched: bool,
-}
-
-/// A snapshot as the `TutorStore` keeps it: the record, and the claim that may write it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct StoredSnapshot {
-    /// Format version.
-    pub format: u32,
-    /// The snapshot.
-    pub snapshot: SnapshotRecord,
-    /// The fencing token of the latest claim; only its holder may write.
-    pub fence: u64,
-    /// The session holding that claim.
-    pub owner: String,
-    /// When written, ms since the epoch.
-    pub updated_at_ms: u64,
 }
 
 /// The tutor's section of a session checkpoint.

@@ -74,7 +74,7 @@ pub struct ClientEvent {
 
 /// An examiner's reply (an assessment or a phrasing).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ExaminerReply {
+pub struct WorkReply {
     /// The session still wants exactly the work it answers.
     pub wanted: bool,
 }
@@ -157,7 +157,7 @@ impl Arrival for ClientEvent {
     }
 }
 
-impl Arrival for ExaminerReply {
+impl Arrival for WorkReply {
     type Outcome = ReplyAdmission;
 
     fn admit(self, durability: Durability, expired: bool) -> ReplyAdmission {
@@ -245,7 +245,7 @@ mod tests {
             (Evicted, true, false, ReplyAdmission::Drop),
         ];
         for (durability, wanted, expired, expected) in rows {
-            let reply = ExaminerReply { wanted };
+            let reply = WorkReply { wanted };
             let got = admit(durability, reply, expired);
             assert_eq!(got, expected, "{durability:?} {wanted} {expired}");
             let typed = admit(durability, client(true, false), expired);

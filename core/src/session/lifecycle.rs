@@ -16,24 +16,7 @@ use super::phase::{IllegalTransition, Phase, PhaseEvent, transition};
 /// How many applied `event_id`s a session remembers for idempotency.
 pub const APPLIED_EVENT_IDS: usize = 256;
 
-/// A refusal of a client command; becomes an `error` event and changes nothing.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Refusal {
-    /// The stable code.
-    pub code: ErrorCode,
-    /// What was wrong.
-    pub message: String,
-}
-
-impl Refusal {
-    /// A refusal with this code and message.
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> Refusal {
-        Refusal {
-            code,
-            message: message.into(),
-        }
-    }
-}
+pub use crate::base::Refusal;
 
 impl From<IllegalTransition> for Refusal {
     fn from(illegal: IllegalTransition) -> Refusal {
@@ -70,6 +53,25 @@ pub struct Lifecycle {
     pub thinking_pause_ms: Option<u32>,
     /// Events to send once the state that produced them is durable. Never persisted.
     pub outbox: Vec<ServerMessage>,
+    /// Turns taken since the last commit, for the trace and `/metrics` once durable. Never
+    /// persisted.
+    pub turn_notes: Vec<TurnNote>,
+}
+
+/// A turn a mode took, as the trace and `/metrics` report it (turns by action, fallbacks
+/// by reason).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TurnNote {
+    /// What the turn did (`drill`, `explain`, …).
+    pub action: String,
+    /// What it was about (a unit, an element).
+    pub target: String,
+    /// What the candidate said.
+    pub said: String,
+    /// How it went.
+    pub outcome: String,
+    /// Why a fallback stood in for a model, when one did.
+    pub fallback: Option<String>,
 }
 
 impl Lifecycle {
@@ -86,6 +88,7 @@ impl Lifecycle {
             paused_at_ms: None,
             thinking_pause_ms: None,
             outbox: Vec::new(),
+            turn_notes: Vec::new(),
         }
     }
 

@@ -1,102 +1,118 @@
 //! `SessionMode`: what a mode adds to the lifecycle every session shares. A session is a
-//! [`Lifecycle`] plus one mode behind this trait ([`super::state::SessionState`]); adding a
-//! mode means adding a type that implements it, registering its checkpoint form in
-//! [`restore_mode`], and nothing else in the session core or the actors.
+//! [`Lifecycle`] plus one mode behind this trait ([`super::state::SessionState`]). Nothing
+//! here names a mode: a mode is written under `crate::modes`, registered there (how it
+//! opens from a config, how it restores from its checkpoint section), and the actors drive
+//! it through this trait alone.
 //!
 //! A mode never owns the lifecycle: every call that changes the session gets it, so the
 //! phase, `seq`, outbox and acknowledged `event_id`s stay in one place for every mode.
 
-use std::collections::HashMap;
+use std::any::Any;
 use std::fmt;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
 
-use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::result::SessionResult;
-use viva_protocol::{ErrorCode, Mode};
+use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use super::assessment::{AnswerInput, AssessmentCore};
-use super::assessment_snapshot::restore_assessment;
-use super::core::{ExamCore, QuestionDraft};
-use super::lifecycle::{Lifecycle, Refusal};
-use super::snapshot::restore_exam;
-use super::tutor_mode::TutorCore;
-use super::tutor_snapshot::restore_tutor;
-use crate::checkpoint::format::SessionCheckpoint;
-use crate::exam::acs::AcsLibrary;
-use crate::exam::types::Score;
-use crate::examiner::{AssessRequest, Examined, ExaminerAssessment};
-use crate::tutor::brain::TutorInput;
-use crate::tutor::library::TutorLibrary;
-use crate::tutor::model::ModelAnswer;
-
-/// The data the pure steps read.
-#[derive(Clone, Copy)]
-pub struct StepContext<'a> {
-    /// ACS catalogs (exams).
-    pub acs: &'a AcsLibrary,
-    /// Skill and assessment blueprints (assessments, skill drills).
-    pub blueprints: &'a BlueprintLibrary,
-    /// Courses (tutoring).
-    pub tutor: &'a TutorLibrary,
-}
+use super::lifecycle::Lifecycle;
+use super::rules::SessionMarks;
+use super::side::{SideClaim, SideHold, SideKey, SideWrite};
+use crate::base::{Listening, ModeInput, Refusal};
+use crate::checkpoint::format::ModeCheckpoint;
+use crate::examiner::{
+    AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft,
+};
+pub use crate::services::StepContext;
 
 /// What the actor must do next.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Work {
     /// Ask the examiner to assess an answer; the verdict comes back as
-    /// [`ExaminerReply::Assessed`].
+    /// [`WorkReply::Assessed`].
     Assess(AssessRequest),
     /// Ask the examiner to phrase a question; the words come back as
-    /// [`ExaminerReply::Phrased`].
+    /// [`WorkReply::Phrased`].
     Phrase(QuestionDraft),
-    /// Ask the model tutor to propose a turn for the pending message (its text); the answer
-    /// comes back through [`SessionMode::take_tutor_answer`].
-    Tutor(String),
+    /// Run the mode's own call ([`SessionMode::call`]), named by what it is for; the answer
+    /// comes back as [`WorkReply::Called`].
+    Call(String),
     /// A pure step the mode does itself ([`SessionMode::step`]).
     Step,
     /// Nothing: waiting for the candidate, paused, or ended.
     Nothing,
 }
 
-/// What the examiner gave for a [`Work::Assess`] or [`Work::Phrase`].
-#[derive(Debug, Clone)]
-pub enum ExaminerReply {
+/// What came back for the work a mode asked for.
+#[derive(Debug)]
+pub enum WorkReply {
     /// The verdict on the committed answer.
     Assessed(Examined<ExaminerAssessment>),
     /// The words of the drafted question.
     Phrased(QuestionDraft, Examined<String>),
+    /// The answer of the mode's own call.
+    Called(CallAnswer),
 }
 
-/// The open question, as the listener needs it.
-#[derive(Debug, Clone)]
-pub enum Listening<'a> {
-    /// An exam question.
-    Exam {
-        /// `q<number>`.
-        question_id: &'a str,
-        /// The words asked.
-        question: &'a str,
-        /// The element asked about.
-        element_code: &'a str,
-        /// The exam's rating.
-        rating: crate::exam::acs::Rating,
-    },
-    /// An assessment item.
-    Item {
-        /// `i<number>`.
-        question_id: String,
-        /// The generated item (its key never leaves the server).
-        item: &'a viva_blueprint::generate::Item,
-    },
-}
-
-impl Listening<'_> {
-    /// The question's id.
-    pub fn question_id(&self) -> String {
+impl WorkReply {
+    /// The model call behind the reply, for the session's trace.
+    pub fn model_call(&self) -> Option<&ExaminerCall> {
         match self {
-            Listening::Exam { question_id, .. } => (*question_id).to_owned(),
-            Listening::Item { question_id, .. } => question_id.clone(),
+            WorkReply::Assessed(verdict) => verdict.call.as_ref(),
+            WorkReply::Phrased(_, words) => words.call.as_ref(),
+            WorkReply::Called(answer) => answer.call.as_ref(),
         }
     }
+}
+
+/// The answer of a mode's call: the model call behind it (for the trace), and what the mode
+/// takes back, which only the mode reads.
+pub struct CallAnswer {
+    /// The model call's turn log, when a model was called.
+    pub call: Option<ExaminerCall>,
+    /// What the mode reads back ([`CallAnswer::read`]).
+    pub answer: Box<dyn Any + Send>,
+}
+
+impl fmt::Debug for CallAnswer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CallAnswer")
+            .field("call", &self.call)
+            .finish_non_exhaustive()
+    }
+}
+
+impl CallAnswer {
+    /// An answer carrying `answer`.
+    pub fn new<T: Any + Send>(call: Option<ExaminerCall>, answer: T) -> CallAnswer {
+        CallAnswer {
+            call,
+            answer: Box::new(answer),
+        }
+    }
+
+    /// The answer as the type its mode put in; a refusal if it is another.
+    pub fn read<T: Any>(self) -> Result<T, Refusal> {
+        self.answer.downcast::<T>().map(|boxed| *boxed).map_err(|_| {
+            Refusal::new(ErrorCode::Internal, "a call answer of another kind")
+        })
+    }
+}
+
+/// Where a call sends what it writes while it runs (unsequenced events such as
+/// `tutor.delta`); the actor stops passing them on when the device loses the session.
+pub type EventSink = Arc<dyn Fn(ServerEvent) + Send + Sync>;
+
+/// A call under way, off the actor's mailbox.
+pub type CallFuture = Pin<Box<dyn Future<Output = CallAnswer> + Send>>;
+
+/// How a mode's call runs.
+pub enum Call {
+    /// Answered at once (no model is configured): taken back inside the same step.
+    Answered(CallAnswer),
+    /// Run off the mailbox, streaming what it writes to the sink it is given.
+    Run(Box<dyn FnOnce(EventSink) -> CallFuture + Send>),
 }
 
 /// The question a mode has open, asked and not yet assessed.
@@ -128,43 +144,29 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
         now_ms: u64,
     ) -> Result<(), Refusal>;
 
-    /// Takes the examiner's reply to a [`Work::Assess`] or [`Work::Phrase`]. A mode that
-    /// never asks the examiner keeps this default.
-    fn take_examiner_reply(
+    /// The call a [`Work::Call`] runs. A mode that never asks for one keeps this default.
+    fn call(&self, _ctx: StepContext<'_>, _now_ms: u64) -> Option<Call> {
+        None
+    }
+
+    /// Takes what came back for the work it asked for. A mode that asks for nothing but
+    /// steps keeps this default.
+    fn take_reply(
         &mut self,
         _life: &mut Lifecycle,
-        _reply: ExaminerReply,
+        _reply: WorkReply,
         _ctx: StepContext<'_>,
         _now_ms: u64,
     ) -> Result<(), Refusal> {
-        Err(Refusal::new(
-            ErrorCode::Internal,
-            format!(
-                "a {} session asks the examiner nothing",
-                self.kind().as_str()
-            ),
-        ))
+        Err(unasked_reply())
     }
 
-    /// Takes a model tutor's answer to a [`Work::Tutor`]; every other mode refuses it.
-    fn take_tutor_answer(
-        &mut self,
-        _life: &mut Lifecycle,
-        _answer: ModelAnswer,
-        _ctx: StepContext<'_>,
-        _now_ms: u64,
-    ) -> Result<(), Refusal> {
-        Err(Refusal::new(
-            ErrorCode::Internal,
-            format!("a {} session asks no model tutor", self.kind().as_str()),
-        ))
-    }
-
-    /// Commits the candidate's answer to the open question and queues its `ack`.
-    fn commit_answer(
+    /// Takes the client's input (an answer, or an event of the mode's own) and queues its
+    /// `ack`; refuses, changing nothing, what it does not take.
+    fn take_input(
         &mut self,
         life: &mut Lifecycle,
-        input: AnswerInput,
+        input: ModeInput,
         event_id: Option<String>,
         ctx: StepContext<'_>,
         now_ms: u64,
@@ -206,11 +208,14 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
         now_ms: u64,
     ) -> Result<(), Refusal>;
 
-    /// The result once completed, as sent in `session.completed`.
-    fn result(&self) -> Option<SessionResult>;
+    /// The result once completed: as sent in `session.completed`, or with its audit trail
+    /// for its owner.
+    fn result(&self, with_audit: bool) -> Option<SessionResult>;
 
-    /// The result with its audit trail, for its owner once completed.
-    fn result_with_audit(&self) -> Option<SessionResult>;
+    /// What the session is, for the rules that span a user's sessions.
+    fn marks(&self) -> SessionMarks {
+        SessionMarks::default()
+    }
 
     /// The question asked and not yet assessed.
     fn open_question(&self) -> Option<OpenQuestionRef>;
@@ -218,248 +223,61 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
     /// What the open question expects to hear, for spoken answers.
     fn listening(&self) -> Option<Listening<'_>>;
 
-    /// The question most likely asked after the open one, to phrase while the candidate
-    /// answers (exams only; see `ExamCore::likely_next_question`).
-    fn likely_next_question(&self, _life: &Lifecycle) -> Option<QuestionDraft> {
+    /// The question most likely asked after the open one, for a slow examiner to phrase
+    /// while the candidate answers; `None` (the default) when the mode cannot tell.
+    fn question_ahead(&self, _life: &Lifecycle) -> Option<QuestionDraft> {
         None
     }
 
-    /// Final element scores, for the user's `weak_areas` later (exams only).
-    fn element_scores(&self) -> HashMap<String, Score> {
-        HashMap::new()
+    /// Outcomes by element, merged into the user's element history when the session ends
+    /// (and read by the next session that opens).
+    fn history(&self) -> Vec<(String, String)> {
+        Vec::new()
     }
 
-    /// Takes a tutor's card event or message; every other mode refuses it.
-    fn take_tutor_input(
-        &mut self,
-        _life: &mut Lifecycle,
-        _input: TutorInput,
-        _event_id: Option<String>,
-        _ctx: StepContext<'_>,
-        _now_ms: u64,
-    ) -> Result<(), Refusal> {
-        Err(Refusal::new(
-            ErrorCode::WrongMode,
-            format!(
-                "tutor events need a tutor session; this is a {} session",
-                self.kind().as_str()
-            ),
-        ))
+    /// The side records this session holds by a claim, with what it would store if none
+    /// was stored yet: claimed again when a device resumes the session.
+    fn side_holds(&self) -> Vec<SideHold> {
+        Vec::new()
     }
 
-    /// The tutor's state, in a tutoring session.
-    fn tutor(&self) -> Option<&TutorCore> {
-        None
+    /// The side records changed since they were last stored.
+    fn side_writes(&self) -> Vec<SideWrite> {
+        Vec::new()
     }
 
-    /// The tutor's state, mutably, in a tutoring session.
-    fn tutor_mut(&mut self) -> Option<&mut TutorCore> {
-        None
+    /// A side record's write at `revision` is stored.
+    fn side_stored(&mut self, _key: &SideKey, _revision: u64) {}
+
+    /// A side record claimed again on resume: the mode takes the new fence, and the stored
+    /// record when another session wrote it meanwhile (`claim.previous_owner` is not
+    /// `life.session_id`).
+    fn side_reclaimed(&mut self, _life: &Lifecycle, _claim: SideClaim) -> Result<(), Refusal> {
+        Ok(())
     }
 
-    /// Writes the mode's part of the checkpoint (`mode` and its own section).
-    fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint);
+    /// The mode's section of the checkpoint.
+    fn checkpoint(&self) -> ModeCheckpoint;
+
+    /// The transcript as stored, for the checkpoint (a mode without one keeps the default).
+    fn transcript(&self) -> Vec<crate::checkpoint::format::TurnCheckpoint> {
+        Vec::new()
+    }
 
     /// A copy behind a new box.
     fn clone_mode(&self) -> Box<dyn SessionMode>;
+
+    /// The mode as its own type, for code that knows it (its tests, tools).
+    fn as_any(&self) -> &dyn Any;
+
+    /// The mode as its own type, mutably.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
-/// Rebuilds the mode a checkpoint names from its section of the checkpoint.
-pub fn restore_mode(checkpoint: &SessionCheckpoint) -> Result<Box<dyn SessionMode>, String> {
-    let missing = |mode: Mode| format!("mode {:?} without its state", mode.as_str());
-    match checkpoint.mode {
-        Mode::Exam => {
-            let exam = checkpoint
-                .exam
-                .as_ref()
-                .ok_or_else(|| missing(Mode::Exam))?;
-            let core: ExamCore = restore_exam(exam, &checkpoint.transcript)?;
-            Ok(Box::new(core))
-        }
-        Mode::Assessment => {
-            let stored = checkpoint
-                .assessment
-                .as_ref()
-                .ok_or_else(|| missing(Mode::Assessment))?;
-            let core: AssessmentCore = restore_assessment(stored)?;
-            Ok(Box::new(core))
-        }
-        Mode::Tutor => {
-            let stored = checkpoint
-                .tutor
-                .as_ref()
-                .ok_or_else(|| missing(Mode::Tutor))?;
-            let core: TutorCore = restore_tutor(stored, &checkpoint.transcript)?;
-            Ok(Box::new(core))
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use viva_protocol::server::PlanSummary;
-
-    use super::*;
-    use crate::session::phase::PhaseEvent;
-    use crate::session::state::SessionState;
-    use crate::session::test_sessions::{START_MS, World, verdict};
-
-    /// The smallest mode: one question, answered by any text, then complete. It is what a
-    /// new mode needs to write — its state and the required methods — and nothing else.
-    #[derive(Debug, Clone, Default)]
-    struct OneQuestion {
-        answer: Option<String>,
-        asked: bool,
-    }
-
-    impl SessionMode for OneQuestion {
-        fn kind(&self) -> Mode {
-            Mode::Tutor
-        }
-
-        fn announce_start(&mut self, life: &mut Lifecycle, _ctx: StepContext<'_>) {
-            let plan = PlanSummary {
-                planned_questions: 1,
-                queue_length: 1,
-                study_mode: None,
-                time_limit_seconds: None,
-                bonus_max: 0,
-                follow_up_max_per_element: 0,
-            };
-            life.announce(Mode::Tutor, plan);
-        }
-
-        fn work(&self, life: &Lifecycle) -> Work {
-            let due = life.phase.live().is_some() && (!self.asked || self.answer.is_some());
-            if due { Work::Step } else { Work::Nothing }
-        }
-
-        fn step(
-            &mut self,
-            life: &mut Lifecycle,
-            _: StepContext<'_>,
-            now: u64,
-        ) -> Result<(), Refusal> {
-            if self.asked {
-                life.advance(PhaseEvent::Completed, now)
-            } else {
-                self.asked = true;
-                life.advance(PhaseEvent::QuestionCommitted, now)
-            }
-        }
-
-        fn commit_answer(
-            &mut self,
-            life: &mut Lifecycle,
-            input: AnswerInput,
-            event_id: Option<String>,
-            _: StepContext<'_>,
-            _: u64,
-        ) -> Result<(), Refusal> {
-            life.require_live()?;
-            let AnswerInput::Text(text) = input else {
-                return Err(Refusal::new(ErrorCode::InvalidAnswer, "say it"));
-            };
-            self.answer = Some(text);
-            life.acknowledge(event_id);
-            Ok(())
-        }
-
-        fn end(
-            &mut self,
-            life: &mut Lifecycle,
-            _: StepContext<'_>,
-            now: u64,
-        ) -> Result<(), Refusal> {
-            life.advance(PhaseEvent::Completed, now)
-        }
-
-        fn resume(&mut self, _: &mut Lifecycle, _: StepContext<'_>, _: u64) -> Result<(), Refusal> {
-            Ok(())
-        }
-
-        fn result(&self) -> Option<SessionResult> {
-            None
-        }
-
-        fn result_with_audit(&self) -> Option<SessionResult> {
-            None
-        }
-
-        fn open_question(&self) -> Option<OpenQuestionRef> {
-            let open = self.asked && self.answer.is_none();
-            open.then(|| OpenQuestionRef {
-                question_id: "t1".into(),
-                kind: "primary",
-            })
-        }
-
-        fn listening(&self) -> Option<Listening<'_>> {
-            None
-        }
-
-        fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
-            checkpoint.mode = Mode::Tutor;
-        }
-
-        fn clone_mode(&self) -> Box<dyn SessionMode> {
-            Box::new(self.clone())
-        }
-    }
-
-    #[test]
-    fn a_new_mode_is_a_type_and_the_lifecycle_rules_hold_for_it_unchanged() {
-        let world = World::new();
-        let mut state = SessionState::new(world.life(), Box::<OneQuestion>::default());
-        state.announce_start(world.ctx());
-        world.run(
-            &mut state,
-            crate::exam::types::Score::Satisfactory,
-            START_MS,
-        );
-        assert_eq!(state.open_question_kind(), Some("primary"));
-        state
-            .life_mut()
-            .pause(viva_protocol::server::PauseReason::User, START_MS)
-            .unwrap();
-        let paused =
-            state.commit_answer(AnswerInput::Text("x".into()), None, world.ctx(), START_MS);
-        assert_eq!(
-            paused.unwrap_err().code,
-            ErrorCode::SessionPaused,
-            "the lifecycle refuses"
-        );
-        let reply = state.take_examiner_reply(
-            verdict(crate::exam::types::Score::Partial),
-            world.ctx(),
-            START_MS,
-        );
-        assert_eq!(
-            reply.unwrap_err().code,
-            ErrorCode::Internal,
-            "the default refuses a reply"
-        );
-        assert!(
-            !state.expire_if_due(world.ctx(), u64::MAX),
-            "untimed by default"
-        );
-        assert!(state.element_scores().is_empty());
-    }
-
-    #[test]
-    fn a_checkpoint_names_a_mode_only_with_its_own_section() {
-        let world = World::new();
-        let mut exam = crate::session::snapshot::checkpoint_of(&world.exam());
-        assert!(restore_mode(&exam).is_ok());
-        let cases = [
-            (Mode::Exam, "mode \"exam\" without its state"),
-            (Mode::Assessment, "mode \"assessment\" without its state"),
-            (Mode::Tutor, "mode \"tutor\" without its state"),
-        ];
-        for (mode, reason) in cases {
-            exam.mode = mode;
-            exam.exam = None;
-            assert_eq!(restore_mode(&exam).unwrap_err(), reason);
-        }
-    }
+/// The refusal of a reply to work the mode never asked for.
+pub fn unasked_reply() -> Refusal {
+    Refusal::new(
+        ErrorCode::Internal,
+        "a reply to work this session did not ask for",
+    )
 }

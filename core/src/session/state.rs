@@ -1,19 +1,19 @@
 //! `SessionState`: a session of any mode, as the actor sees it — its [`Lifecycle`] plus one
-//! [`SessionMode`]. The actor asks it for work, runs the examiner when the mode needs one,
-//! and lets it do everything else itself.
-
-use std::collections::HashMap;
+//! [`SessionMode`]. The actor asks it for work, runs what the work needs (the examiner, the
+//! mode's call, the side-record store), and lets it do everything else itself.
 
 use viva_protocol::result::SessionResult;
 use viva_protocol::{ErrorCode, Mode};
 
-use super::assessment::AnswerInput;
-use super::core::QuestionDraft;
-use super::lifecycle::{Lifecycle, Refusal};
+use super::lifecycle::Lifecycle;
 use super::phase::LivePhase;
-use crate::exam::types::Score;
+use super::side::{SideClaim, SideHold, SideKey, SideWrite};
+use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
+use crate::examiner::QuestionDraft;
 
-pub use super::mode::{ExaminerReply, Listening, OpenQuestionRef, SessionMode, StepContext, Work};
+pub use super::mode::{
+    Call, CallAnswer, OpenQuestionRef, SessionMode, StepContext, Work, WorkReply,
+};
 
 /// A session: the lifecycle every mode shares, and its mode.
 #[derive(Debug)]
@@ -52,21 +52,9 @@ impl SessionState {
         &*self.mode
     }
 
-    /// The lifecycle and the mode, both mutably (for a mode's own commands).
+    /// The lifecycle and the mode, both mutably (for a mode's own commands in its tests).
     pub fn parts_mut(&mut self) -> (&mut Lifecycle, &mut dyn SessionMode) {
         (&mut self.life, &mut *self.mode)
-    }
-
-    /// Takes a tutor's card event or message (other modes refuse it with `wrong_mode`).
-    pub fn take_tutor_input(
-        &mut self,
-        input: crate::tutor::brain::TutorInput,
-        event_id: Option<String>,
-        ctx: StepContext<'_>,
-        now_ms: u64,
-    ) -> Result<(), Refusal> {
-        self.mode
-            .take_tutor_input(&mut self.life, input, event_id, ctx, now_ms)
     }
 
     /// The mode.
@@ -84,35 +72,19 @@ impl SessionState {
         self.mode.step(&mut self.life, ctx, now_ms)
     }
 
-    /// Takes the examiner's reply to the work it was asked for.
-    pub fn take_examiner_reply(
+    /// The call a [`Work::Call`] runs.
+    pub fn call(&self, ctx: StepContext<'_>, now_ms: u64) -> Option<Call> {
+        self.mode.call(ctx, now_ms)
+    }
+
+    /// Takes what came back for the work the mode asked for.
+    pub fn take_reply(
         &mut self,
-        reply: ExaminerReply,
+        reply: WorkReply,
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.mode
-            .take_examiner_reply(&mut self.life, reply, ctx, now_ms)
-    }
-
-    /// Takes a model tutor's answer to the [`Work::Tutor`] it was asked for.
-    pub fn take_tutor_answer(
-        &mut self,
-        answer: crate::tutor::model::ModelAnswer,
-        ctx: StepContext<'_>,
-        now_ms: u64,
-    ) -> Result<(), Refusal> {
-        self.mode
-            .take_tutor_answer(&mut self.life, answer, ctx, now_ms)
-    }
-
-    /// What a model tutor is asked for the pending message, in a tutor session with one.
-    pub fn tutor_request(
-        &self,
-        ctx: StepContext<'_>,
-        now_ms: u64,
-    ) -> Option<crate::tutor::model::ModelTurnRequest> {
-        self.mode.tutor()?.model_request(ctx, now_ms)
+        self.mode.take_reply(&mut self.life, reply, ctx, now_ms)
     }
 
     /// Queues `session.started`.
@@ -120,7 +92,19 @@ impl SessionState {
         self.mode.announce_start(&mut self.life, ctx);
     }
 
-    /// Commits an answer and queues its `ack`.
+    /// Takes the client's input and queues its `ack`.
+    pub fn take_input(
+        &mut self,
+        input: ModeInput,
+        event_id: Option<String>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        self.mode
+            .take_input(&mut self.life, input, event_id, ctx, now_ms)
+    }
+
+    /// Commits an answer to the open question and queues its `ack`.
     pub fn commit_answer(
         &mut self,
         input: AnswerInput,
@@ -128,8 +112,7 @@ impl SessionState {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        self.mode
-            .commit_answer(&mut self.life, input, event_id, ctx, now_ms)
+        self.take_input(ModeInput::Answer(input), event_id, ctx, now_ms)
     }
 
     /// The user ends the session: it is graded as it stands.
@@ -164,12 +147,12 @@ impl SessionState {
 
     /// The result once completed, as sent in `session.completed`.
     pub fn result(&self) -> Option<SessionResult> {
-        self.mode.result()
+        self.mode.result(false)
     }
 
     /// The result with the audit trail, for its owner once completed.
     pub fn result_with_audit(&self) -> Option<SessionResult> {
-        self.mode.result_with_audit()
+        self.mode.result(true)
     }
 
     /// The kind of the open question (`primary`, `follow_up`, `bonus`, or `item` in an
@@ -193,22 +176,45 @@ impl SessionState {
         self.mode.listening()
     }
 
-    /// The question most likely asked after the open one (exams only), to phrase ahead.
-    pub fn likely_next_question(&self) -> Option<QuestionDraft> {
-        self.mode.likely_next_question(&self.life)
+    /// The question most likely asked after the open one, to phrase ahead.
+    pub fn question_ahead(&self) -> Option<QuestionDraft> {
+        self.mode.question_ahead(&self.life)
     }
 
-    /// Final element scores of an exam, for `weak_areas` later.
-    pub fn element_scores(&self) -> HashMap<String, Score> {
-        self.mode.element_scores()
+    /// Outcomes by element, for the user's element history once the session ends.
+    pub fn history(&self) -> Vec<(String, String)> {
+        self.mode.history()
+    }
+
+    /// The side records the session holds, to claim again on resume.
+    pub fn side_holds(&self) -> Vec<SideHold> {
+        self.mode.side_holds()
+    }
+
+    /// The side records changed since they were last stored.
+    pub fn side_writes(&self) -> Vec<SideWrite> {
+        self.mode.side_writes()
+    }
+
+    /// A side record's write at `revision` is stored.
+    pub fn side_stored(&mut self, key: &SideKey, revision: u64) {
+        self.mode.side_stored(key, revision);
+    }
+
+    /// A side record claimed again on resume.
+    pub fn side_reclaimed(&mut self, claim: SideClaim) -> Result<(), Refusal> {
+        self.mode.side_reclaimed(&self.life, claim)
     }
 }
 
-/// The refusal of a reply to work the mode never asked for.
-pub(super) fn unasked_reply() -> Refusal {
+/// The refusal of a mode event a session's mode does not take.
+pub fn wrong_mode(mode: Mode, event: &str) -> Refusal {
     Refusal::new(
-        ErrorCode::Internal,
-        "a reply to work this session did not ask for",
+        ErrorCode::WrongMode,
+        format!(
+            "{event} needs another kind of session; this is a {} session",
+            mode.as_str()
+        ),
     )
 }
 
@@ -216,7 +222,7 @@ pub(super) fn unasked_reply() -> Refusal {
 mod tests {
     use super::*;
     use crate::exam::types::Score;
-    use crate::session::test_sessions::{START_MS, World, verdict};
+    use crate::modes::test_sessions::{START_MS, World, verdict};
 
     #[test]
     fn each_mode_takes_the_answers_of_its_kind_only() {
@@ -268,7 +274,7 @@ mod tests {
         ] {
             let before = crate::session::snapshot::checkpoint_of(&state);
             let refusal =
-                state.take_examiner_reply(verdict(Score::Satisfactory), world.ctx(), START_MS + 1);
+                state.take_reply(verdict(Score::Satisfactory), world.ctx(), START_MS + 1);
             assert_eq!(refusal.unwrap_err().code, ErrorCode::Internal, "{what}");
             assert_eq!(
                 crate::session::snapshot::checkpoint_of(&state),
@@ -356,16 +362,10 @@ mod tests {
         .unwrap();
         world.run(&mut exam, Score::Satisfactory, START_MS);
         exam.end(world.ctx(), START_MS + 1).unwrap();
-        assert_eq!(
-            exam.element_scores().get("PA.I.A.K1"),
-            Some(&Score::Satisfactory)
-        );
-        assert!(
-            world
-                .assessment("UNTIMED", false)
-                .element_scores()
-                .is_empty()
-        );
+        let history = exam.history();
+        let k1 = history.iter().find(|(code, _)| code == "PA.I.A.K1");
+        assert_eq!(k1.map(|(_, score)| score.as_str()), Some("satisfactory"));
+        assert!(world.assessment("UNTIMED", false).history().is_empty());
         let refusal = exam.end(world.ctx(), START_MS + 2).unwrap_err();
         assert_eq!(
             refusal.code,

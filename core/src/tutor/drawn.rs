@@ -19,7 +19,7 @@ use crate::exam::examiner::judge::ReadAnswer;
 use crate::exam::examiner::rubric_exam::assess_prepared;
 use crate::exam::types::Score;
 use crate::examiner::ExaminerAssessment;
-use crate::session::assessment::AnswerInput;
+use crate::base::AnswerInput;
 
 /// A drill's question.
 #[derive(Debug, Clone, PartialEq)]

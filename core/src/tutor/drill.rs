@@ -5,7 +5,7 @@
 use viva_blueprint::generate::Item;
 use viva_blueprint::normalize::{Normalized, answers_match, normalize_answer};
 
-use crate::session::assessment::AnswerInput;
+use crate::base::AnswerInput;
 
 /// A drill answer, graded.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -4,8 +4,8 @@ use viva_protocol::ErrorCode;
 use viva_protocol::client::ClientEvent;
 
 use super::brain::TutorInput;
-use crate::session::assessment::AnswerInput;
-use crate::session::lifecycle::Refusal;
+use crate::base::AnswerInput;
+use crate::base::Refusal;
 
 /// The tutor input of `event`; `None` for an event that is not a `tutor.*` one.
 pub fn tutor_input(event: ClientEvent) -> Option<Result<TutorInput, Refusal>> {

@@ -8,8 +8,8 @@ use super::render::{debug_view, exam_question_of};
 use super::{
     OpenCard, Turn, Tutor, TutorState, certain, open_drill_unit, policy_for, reply, tier_of,
 };
-use crate::session::assessment::AnswerInput;
-use crate::session::lifecycle::Refusal;
+use crate::base::AnswerInput;
+use crate::base::Refusal;
 use crate::tutor::cards;
 use crate::tutor::drawn::check_drill;
 use crate::tutor::mastery::ExamRecord;

@@ -23,8 +23,8 @@ use viva_protocol::tutor::{PolicyDebug, TimelineMessage, TurnAction};
 
 use crate::exam::acs::AcsLibrary;
 use crate::examiner::ExaminerAssessment;
-use crate::session::assessment::AnswerInput;
-use crate::session::lifecycle::Refusal;
+use crate::base::AnswerInput;
+use crate::base::Refusal;
 use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::exams::CandidateQuestion;
 use crate::tutor::grounding::CourseGrounding;

@@ -9,22 +9,17 @@ use viva_protocol::ErrorCode;
 use viva_protocol::result::{AssessmentResult, AssessmentTrigger};
 use viva_protocol::server::Progress;
 
-use super::lifecycle::{Lifecycle, Refusal};
-use super::phase::Phase;
+use crate::session::lifecycle::{Lifecycle, Refusal};
+use crate::session::phase::Phase;
 
 /// Seeds tried for an item whose stem repeats an earlier one in the session.
 pub const UNIQUE_STEM_TRIES: u64 = 20;
 
-/// What the candidate gave for an item.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnswerInput {
-    /// `answer.text`, normalised before judging.
-    Text(String),
-    /// `answer.choice`.
-    Choice(u32),
-    /// `answer.skip`.
-    Skip,
-}
+pub use crate::base::AnswerInput;
+
+pub mod flow;
+pub mod mode;
+pub mod snapshot;
 
 /// The candidate's response to one item.
 #[derive(Debug, Clone, PartialEq, Eq)]

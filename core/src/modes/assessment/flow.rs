@@ -11,9 +11,9 @@ use viva_protocol::result::{AssessmentResult, AssessmentTrigger, AuditItem, Sect
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use super::assessment::{AnswerInput, AssessmentCore, PendingAnswer, Response};
-use super::lifecycle::{Lifecycle, Refusal};
-use super::phase::PhaseEvent;
+use crate::modes::assessment::{AnswerInput, AssessmentCore, PendingAnswer, Response};
+use crate::session::lifecycle::{Lifecycle, Refusal};
+use crate::session::phase::PhaseEvent;
 
 impl AssessmentCore {
     /// Queues `session.started`.
@@ -307,7 +307,7 @@ fn option_name(index: usize) -> String {
     }
 }
 
-fn outcome(slot: &super::assessment::AssessmentItem) -> ItemOutcome {
+fn outcome(slot: &crate::modes::assessment::AssessmentItem) -> ItemOutcome {
     let response = slot.response.as_ref();
     let response_ms = match (response, slot.asked_at_ms) {
         (Some(r), Some(asked)) if !r.skipped => Some(r.answered_at_ms.saturating_sub(asked)),
@@ -356,7 +356,7 @@ fn empty_result(
     }
 }
 
-fn audit_item(index: usize, slot: &super::assessment::AssessmentItem) -> AuditItem {
+fn audit_item(index: usize, slot: &crate::modes::assessment::AssessmentItem) -> AuditItem {
     let item = slot.item.as_ref();
     let response = slot.response.as_ref();
     AuditItem {
@@ -381,8 +381,8 @@ fn audit_item(index: usize, slot: &super::assessment::AssessmentItem) -> AuditIt
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::assessment::AssessmentWork;
-    use crate::session::test_sessions::{START_MS, World};
+    use crate::modes::assessment::AssessmentWork;
+    use crate::modes::test_sessions::{START_MS, World};
 
     /// An assessment of `id` with its first item asked and delivered.
     fn asked(world: &World, id: &str, learning: bool) -> (AssessmentCore, Lifecycle) {

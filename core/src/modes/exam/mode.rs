@@ -1,19 +1,53 @@
 //! The ACS oral exam as a [`SessionMode`]: the examiner assesses and phrases, the exam
 //! grades itself when its plan is done.
 
-use std::collections::HashMap;
-
+use viva_protocol::config::{ExamConfig, ExamRating};
 use viva_protocol::result::{SessionResult, Trigger};
 use viva_protocol::{ErrorCode, Mode};
 
-use super::assessment::AnswerInput;
-use super::core::{ExamCore, PendingWork, QuestionDraft};
-use super::lifecycle::{Lifecycle, Refusal};
-use super::mode::{ExaminerReply, Listening, OpenQuestionRef, SessionMode, StepContext, Work};
-use super::snapshot::{exam_checkpoint, turn_checkpoint};
-use super::state::unasked_reply;
-use crate::checkpoint::format::SessionCheckpoint;
-use crate::exam::types::Score;
+use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
+use crate::checkpoint::format::{ModeCheckpoint, TurnCheckpoint};
+use crate::modes::Opening;
+use crate::modes::exam::snapshot::{exam_checkpoint, parse_scores, turn_checkpoint};
+use crate::modes::exam::transitions::NewExam;
+use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft, rating_of};
+use crate::session::lifecycle::Lifecycle;
+use crate::session::mode::{
+    OpenQuestionRef, SessionMode, StepContext, Work, WorkReply, unasked_reply,
+};
+use crate::session::rules::{SessionLabel, SessionMarks};
+use crate::session::state::wrong_mode;
+
+/// What an exam is, for its user's list: "Private pilot oral exam".
+pub fn label(config: &ExamConfig) -> SessionLabel {
+    let rating = match config.rating {
+        ExamRating::Private => "Private",
+        ExamRating::Commercial => "Commercial",
+    };
+    SessionLabel {
+        mode: Mode::Exam,
+        title: format!("{rating} pilot oral exam"),
+        marks: SessionMarks::default(),
+    }
+}
+
+/// A new exam, its plan built from the config and the user's element history (for weak
+/// areas; an unreadable history counts as none).
+pub fn open(
+    config: ExamConfig,
+    opening: &Opening,
+    ctx: StepContext<'_>,
+) -> Result<ExamCore, Refusal> {
+    let prior = parse_scores(&opening.history).unwrap_or_default();
+    let rating = rating_of(&config);
+    let new = NewExam {
+        config,
+        default_seed: opening.seed,
+        defaults: ctx.plan_defaults,
+        prior_scores: &prior,
+    };
+    ExamCore::create(new, ctx.acs.catalog(rating))
+}
 
 impl SessionMode for ExamCore {
     fn kind(&self) -> Mode {
@@ -46,35 +80,38 @@ impl SessionMode for ExamCore {
         self.complete(life, Trigger::AllTasksCovered, catalog, now_ms)
     }
 
-    fn take_examiner_reply(
+    fn take_reply(
         &mut self,
         life: &mut Lifecycle,
-        reply: ExaminerReply,
+        reply: WorkReply,
         _: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match (self.work(life), reply) {
-            (Work::Assess(_), ExaminerReply::Assessed(verdict)) => {
+            (Work::Assess(_), WorkReply::Assessed(verdict)) => {
                 self.store_assessment(life, verdict, now_ms)
             }
-            (Work::Phrase(wanted), ExaminerReply::Phrased(draft, words)) if wanted == draft => {
+            (Work::Phrase(wanted), WorkReply::Phrased(draft, words)) if wanted == draft => {
                 self.commit_question(life, draft, words, now_ms)
             }
             _ => Err(unasked_reply()),
         }
     }
 
-    fn commit_answer(
+    fn take_input(
         &mut self,
         life: &mut Lifecycle,
-        input: AnswerInput,
+        input: ModeInput,
         event_id: Option<String>,
         _ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match input {
-            AnswerInput::Text(text) => ExamCore::commit_answer(self, life, text, event_id, now_ms),
-            AnswerInput::Choice(_) | AnswerInput::Skip => {
+            ModeInput::Answer(AnswerInput::Text(text)) => {
+                ExamCore::commit_answer(self, life, text, event_id, now_ms)
+            }
+            ModeInput::Event(event) => Err(wrong_mode(Mode::Exam, event.type_name())),
+            ModeInput::Answer(AnswerInput::Choice(_) | AnswerInput::Skip) => {
                 life.require_live()?;
                 Err(Refusal::new(
                     ErrorCode::InvalidAnswer,
@@ -103,12 +140,11 @@ impl SessionMode for ExamCore {
         ExamCore::resume(self, life, now_ms)
     }
 
-    fn result(&self) -> Option<SessionResult> {
-        self.result.clone().map(SessionResult::Exam)
-    }
-
-    fn result_with_audit(&self) -> Option<SessionResult> {
-        self.result_with_transcript().map(SessionResult::Exam)
+    fn result(&self, with_audit: bool) -> Option<SessionResult> {
+        match with_audit {
+            true => self.result_with_transcript().map(SessionResult::Exam),
+            false => self.result.clone().map(SessionResult::Exam),
+        }
     }
 
     fn open_question(&self) -> Option<OpenQuestionRef> {
@@ -127,32 +163,45 @@ impl SessionMode for ExamCore {
         })
     }
 
-    fn likely_next_question(&self, life: &Lifecycle) -> Option<QuestionDraft> {
+    fn question_ahead(&self, life: &Lifecycle) -> Option<QuestionDraft> {
         ExamCore::likely_next_question(self, life)
     }
 
-    fn element_scores(&self) -> HashMap<String, Score> {
-        self.plan.scores.clone()
+    fn history(&self) -> Vec<(String, String)> {
+        let scores = self.plan.scores.iter();
+        scores
+            .map(|(code, score)| (code.clone(), score.as_str().to_owned()))
+            .collect()
     }
 
-    fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
-        checkpoint.mode = Mode::Exam;
-        checkpoint.exam = Some(exam_checkpoint(self));
-        checkpoint.transcript = self.transcript.iter().map(turn_checkpoint).collect();
+    fn checkpoint(&self) -> ModeCheckpoint {
+        ModeCheckpoint::Exam(exam_checkpoint(self))
+    }
+
+    fn transcript(&self) -> Vec<TurnCheckpoint> {
+        self.transcript.iter().map(turn_checkpoint).collect()
     }
 
     fn clone_mode(&self) -> Box<dyn SessionMode> {
         Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::exam::types::QuestionKind;
+    use crate::exam::types::{QuestionKind, Score};
     use crate::examiner::Examined;
     use crate::session::state::SessionState;
-    use crate::session::test_sessions::{START_MS, World, verdict};
+    use crate::modes::test_sessions::{START_MS, World, verdict};
 
     #[test]
     fn only_the_reply_to_the_work_asked_for_is_taken() {
@@ -167,14 +216,14 @@ mod tests {
         let cases = [
             (verdict(Score::Satisfactory), Some(ErrorCode::Internal)),
             (
-                ExaminerReply::Phrased(other, words()),
+                WorkReply::Phrased(other, words()),
                 Some(ErrorCode::Internal),
             ),
-            (ExaminerReply::Phrased(draft, words()), None),
+            (WorkReply::Phrased(draft, words()), None),
             (verdict(Score::Satisfactory), Some(ErrorCode::Internal)),
         ];
         for (reply, refused) in cases {
-            let got = core.take_examiner_reply(&mut life, reply, world.ctx(), START_MS);
+            let got = core.take_reply(&mut life, reply, world.ctx(), START_MS);
             assert_eq!(got.err().map(|r| r.code), refused);
         }
         assert_eq!(core.questions_asked, 1, "one question, asked once");
@@ -190,7 +239,7 @@ mod tests {
             ErrorCode::Internal,
             "a new exam asks first"
         );
-        core.next_step = Some(crate::session::core::StepAfter::Finish);
+        core.next_step = Some(crate::modes::exam::StepAfter::Finish);
         life.phase = crate::session::phase::Phase::Assessed;
         core.step(&mut life, world.ctx(), START_MS).unwrap();
         assert!(core.result.is_some());
@@ -204,7 +253,7 @@ mod tests {
             .unwrap();
         match state.work() {
             Work::Assess(_) => state
-                .take_examiner_reply(verdict(score), world.ctx(), START_MS)
+                .take_reply(verdict(score), world.ctx(), START_MS)
                 .unwrap(),
             work => panic!("an answer is assessed first, not {work:?}"),
         }
@@ -222,7 +271,7 @@ mod tests {
         let world = World::new();
         let mut state = world.exam();
         world.run(&mut state, Score::Satisfactory, START_MS);
-        let likely = state.likely_next_question().expect("a question is open");
+        let likely = state.question_ahead().expect("a question is open");
         assert_eq!(likely.request.kind, QuestionKind::Primary);
         let asked = next_after(&world, &mut state, Score::Satisfactory).expect("another question");
         assert!(
@@ -235,7 +284,7 @@ mod tests {
         );
 
         world.run(&mut state, Score::Satisfactory, START_MS);
-        let likely = state.likely_next_question().expect("a question is open");
+        let likely = state.question_ahead().expect("a question is open");
         let asked = next_after(&world, &mut state, Score::Partial).expect("a follow-up");
         assert_eq!(asked.request.kind, QuestionKind::FollowUp);
         assert!(
@@ -243,7 +292,7 @@ mod tests {
             "a follow-up took its place"
         );
         assert!(
-            state.likely_next_question().is_none(),
+            state.question_ahead().is_none(),
             "nothing is open while phrasing"
         );
     }

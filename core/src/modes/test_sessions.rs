@@ -6,12 +6,12 @@ use std::collections::HashMap;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_protocol::config::ExamConfig;
 
-use super::assessment::AssessmentCore;
-use super::core::ExamCore;
-use super::lifecycle::Lifecycle;
-use super::mode::{ExaminerReply, StepContext, Work};
-use super::state::SessionState;
-use super::transitions::NewExam;
+use crate::modes::assessment::AssessmentCore;
+use crate::modes::exam::ExamCore;
+use crate::session::lifecycle::Lifecycle;
+use crate::session::mode::{Call, StepContext, Work, WorkReply};
+use crate::session::state::SessionState;
+use crate::modes::exam::transitions::NewExam;
 use crate::exam::acs::AcsLibrary;
 use crate::exam::plan::PlanDefaults;
 use crate::exam::queue::tests::{commercial_catalog, private_catalog};
@@ -68,11 +68,7 @@ impl World {
     }
 
     pub fn ctx(&self) -> StepContext<'_> {
-        StepContext {
-            acs: &self.acs,
-            blueprints: &self.blueprints,
-            tutor: &self.tutor,
-        }
+        StepContext::offline(&self.acs, &self.blueprints, &self.tutor)
     }
 
     /// A new private exam over task PA.I.A (seven elements), announced.
@@ -109,7 +105,7 @@ impl World {
         self.announced(Box::new(core))
     }
 
-    fn announced(&self, mode: Box<dyn super::mode::SessionMode>) -> SessionState {
+    fn announced(&self, mode: Box<dyn crate::session::mode::SessionMode>) -> SessionState {
         let mut state = SessionState::new(self.life(), mode);
         state.announce_start(self.ctx());
         state
@@ -124,17 +120,19 @@ impl World {
                 Work::Step => state.step(self.ctx(), now_ms),
                 Work::Phrase(draft) => {
                     let words = Examined::offline(format!("Question {}?", draft.number));
-                    state.take_examiner_reply(
-                        ExaminerReply::Phrased(draft, words),
+                    state.take_reply(
+                        WorkReply::Phrased(draft, words),
                         self.ctx(),
                         now_ms,
                     )
                 }
-                Work::Assess(_) => state.take_examiner_reply(verdict(score), self.ctx(), now_ms),
-                Work::Tutor(_) => {
-                    let none = Examined::offline(Err("no_model"));
-                    state.take_tutor_answer(none, self.ctx(), now_ms)
-                }
+                Work::Assess(_) => state.take_reply(verdict(score), self.ctx(), now_ms),
+                Work::Call(_) => match state.call(self.ctx(), now_ms) {
+                    Some(Call::Answered(answer)) => {
+                        state.take_reply(WorkReply::Called(answer), self.ctx(), now_ms)
+                    }
+                    _ => panic!("a test session calls no model"),
+                },
             };
             done.expect("each step the session asks for is accepted");
         }
@@ -143,8 +141,8 @@ impl World {
 }
 
 /// A verdict of `score` naming one missing term.
-pub(crate) fn verdict(score: Score) -> ExaminerReply {
-    ExaminerReply::Assessed(Examined::offline(ExaminerAssessment {
+pub(crate) fn verdict(score: Score) -> WorkReply {
+    WorkReply::Assessed(Examined::offline(ExaminerAssessment {
         score,
         feedback: "feedback".into(),
         missing_terms: vec!["airworthiness".into()],

@@ -2,14 +2,62 @@
 //! grade), and a timed assessment completes itself when its time runs out.
 
 use viva_blueprint::library::BlueprintLibrary;
+use viva_protocol::config::AssessmentConfig;
 use viva_protocol::result::{AssessmentTrigger, SessionResult};
 use viva_protocol::{ErrorCode, Mode};
 
-use super::assessment::{AnswerInput, AssessmentCore, AssessmentWork, Response};
-use super::assessment_snapshot::assessment_checkpoint;
-use super::lifecycle::{Lifecycle, Refusal};
-use super::mode::{Listening, OpenQuestionRef, SessionMode, StepContext, Work};
-use crate::checkpoint::format::SessionCheckpoint;
+use crate::base::{Listening, ModeInput, Refusal};
+use crate::checkpoint::format::ModeCheckpoint;
+use crate::modes::Opening;
+use crate::modes::assessment::snapshot::assessment_checkpoint;
+use crate::modes::assessment::{AssessmentCore, AssessmentWork, Response};
+use crate::session::lifecycle::Lifecycle;
+use crate::session::mode::{OpenQuestionRef, SessionMode, StepContext, Work};
+use crate::session::rules::{SessionLabel, SessionMarks};
+use crate::session::state::wrong_mode;
+
+/// What an assessment is, for its user's list: "Math fundamentals (evaluation)". An
+/// evaluation is marked so that no tutor runs beside it.
+pub fn label(config: &AssessmentConfig, ctx: StepContext<'_>) -> SessionLabel {
+    let id = &config.assessment_id;
+    let found = ctx.blueprints.assessment(id);
+    let name = found.map_or(id.as_str(), |a| a.title.as_str());
+    let kind = if config.learning {
+        "learning"
+    } else {
+        "evaluation"
+    };
+    SessionLabel {
+        mode: Mode::Assessment,
+        title: format!("{name} ({kind})"),
+        marks: SessionMarks {
+            evaluation: !config.learning,
+            coaching: false,
+        },
+    }
+}
+
+/// A new assessment of the configured blueprint.
+pub fn open(
+    config: &AssessmentConfig,
+    opening: &Opening,
+    ctx: StepContext<'_>,
+) -> Result<AssessmentCore, Refusal> {
+    let seed = assessment_seed(config.learning, config.seed, opening.seed);
+    let id = &config.assessment_id;
+    AssessmentCore::create(opening.now_ms, id, config.learning, seed, ctx.blueprints)
+}
+
+/// The seed an assessment's items come from. An evaluation always uses the server's own
+/// seed: a client seed there would let a second run (or a learning run with the same seed)
+/// replay the first run's items and so its keys. A learning session honours a client seed,
+/// for reproducible practice.
+fn assessment_seed(learning: bool, client_seed: Option<u64>, server_seed: u64) -> u64 {
+    match client_seed {
+        Some(seed) if learning => seed,
+        _ => server_seed,
+    }
+}
 
 impl SessionMode for AssessmentCore {
     fn kind(&self) -> Mode {
@@ -47,14 +95,20 @@ impl SessionMode for AssessmentCore {
         }
     }
 
-    fn commit_answer(
+    fn take_input(
         &mut self,
         life: &mut Lifecycle,
-        input: AnswerInput,
+        input: ModeInput,
         event_id: Option<String>,
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
+        let input = match input {
+            ModeInput::Answer(answer) => answer,
+            ModeInput::Event(event) => {
+                return Err(wrong_mode(Mode::Assessment, event.type_name()));
+            }
+        };
         let allow_skip = ctx
             .blueprints
             .assessment(&self.assessment_id)
@@ -93,12 +147,18 @@ impl SessionMode for AssessmentCore {
         AssessmentCore::resume(self, life, ctx.blueprints, now_ms)
     }
 
-    fn result(&self) -> Option<SessionResult> {
-        self.result.clone().map(SessionResult::Assessment)
+    fn result(&self, with_audit: bool) -> Option<SessionResult> {
+        match with_audit {
+            true => AssessmentCore::result_with_audit(self).map(SessionResult::Assessment),
+            false => self.result.clone().map(SessionResult::Assessment),
+        }
     }
 
-    fn result_with_audit(&self) -> Option<SessionResult> {
-        AssessmentCore::result_with_audit(self).map(SessionResult::Assessment)
+    fn marks(&self) -> SessionMarks {
+        SessionMarks {
+            evaluation: !self.learning,
+            coaching: false,
+        }
     }
 
     fn open_question(&self) -> Option<OpenQuestionRef> {
@@ -117,13 +177,20 @@ impl SessionMode for AssessmentCore {
         })
     }
 
-    fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
-        checkpoint.mode = Mode::Assessment;
-        checkpoint.assessment = Some(assessment_checkpoint(self));
+    fn checkpoint(&self) -> ModeCheckpoint {
+        ModeCheckpoint::Assessment(assessment_checkpoint(self))
     }
 
     fn clone_mode(&self) -> Box<dyn SessionMode> {
         Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
     }
 }
 
@@ -160,7 +227,15 @@ fn ask_slot(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::test_sessions::{START_MS, World};
+
+    #[test]
+    fn only_learning_sessions_honour_a_client_seed() {
+        assert_eq!(assessment_seed(true, Some(7), 99), 7);
+        assert_eq!(assessment_seed(true, None, 99), 99);
+        assert_eq!(assessment_seed(false, Some(7), 99), 99);
+        assert_eq!(assessment_seed(false, None, 99), 99);
+    }
+    use crate::modes::test_sessions::{START_MS, World};
 
     #[test]
     fn every_step_is_pure_and_none_is_taken_when_none_is_due() {

@@ -6,9 +6,9 @@ use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use super::core::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id};
-use super::lifecycle::Lifecycle;
-use super::phase::PhaseEvent;
+use crate::modes::exam::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id};
+use crate::session::lifecycle::Lifecycle;
+use crate::session::phase::PhaseEvent;
 use crate::exam::acs::AcsCatalog;
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
@@ -269,9 +269,9 @@ mod tests {
 
     use super::*;
     use crate::examiner::QuestionRequest;
-    use crate::session::core::PendingWork;
+    use crate::modes::exam::PendingWork;
     use crate::session::phase::Phase;
-    use crate::session::test_sessions::{START_MS, World};
+    use crate::modes::test_sessions::{START_MS, World};
 
     fn assessed(score: Score, mentioned: &[&str]) -> Examined<ExaminerAssessment> {
         Examined::offline(ExaminerAssessment {

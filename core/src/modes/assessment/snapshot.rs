@@ -4,7 +4,7 @@ use viva_blueprint::generate::Item;
 use viva_blueprint::plan::PlannedItem;
 use viva_blueprint::skill::Difficulty;
 
-use super::assessment::{AnswerInput, AssessmentCore, AssessmentItem, PendingAnswer, Response};
+use crate::modes::assessment::{AnswerInput, AssessmentCore, AssessmentItem, PendingAnswer, Response};
 use crate::checkpoint::format::{
     AssessmentCheckpoint, GeneratedCheckpoint, ItemCheckpoint, PendingCheckpoint,
     ResponseCheckpoint,
@@ -99,7 +99,7 @@ fn restore_mistakes(stored: &[Option<String>], options: usize) -> Vec<Option<Str
 }
 
 /// A generated item as checkpoints keep it (with its key).
-pub(super) fn generated_checkpoint(item: &Item) -> GeneratedCheckpoint {
+pub fn generated_checkpoint(item: &Item) -> GeneratedCheckpoint {
     GeneratedCheckpoint {
         seed: item.seed,
         parameters: item.parameters.clone(),
@@ -113,7 +113,7 @@ pub(super) fn generated_checkpoint(item: &Item) -> GeneratedCheckpoint {
 }
 
 /// A generated item of `skill_id` at `difficulty`, as a checkpoint kept it.
-pub(super) fn restore_generated(
+pub fn restore_generated(
     skill_id: &str,
     difficulty: Difficulty,
     g: &GeneratedCheckpoint,

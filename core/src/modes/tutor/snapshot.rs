@@ -10,8 +10,8 @@ use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::snapshot::{StudentSnapshot, Tier, UnitProgress};
 use viva_blueprint::skill::Difficulty;
 
-use super::assessment_snapshot::{generated_checkpoint, restore_generated};
-use super::tutor_mode::{Awaiting, PendingAnswer, TutorCore};
+use crate::modes::assessment::snapshot::{generated_checkpoint, restore_generated};
+use crate::modes::tutor::{Awaiting, PendingAnswer, TutorCore};
 use crate::exam::acs::Rating;
 
 /// The tutor's section of its checkpoint.

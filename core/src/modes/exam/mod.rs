@@ -6,15 +6,20 @@ use viva_protocol::config::{Difficulty, ExamConfig};
 use viva_protocol::result::{ExamResult, TranscriptTurn};
 use viva_protocol::server::Progress;
 
-use super::lifecycle::Lifecycle;
-use super::phase::Phase;
+use crate::session::lifecycle::Lifecycle;
+use crate::session::phase::Phase;
 use crate::exam::acs::Rating;
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use crate::examiner::{AssessRequest, ExaminerCall, PreviousTurn, QuestionRequest};
+pub use crate::examiner::{QuestionDraft, question_id};
 
-pub use super::lifecycle::Refusal;
+pub use crate::session::lifecycle::Refusal;
+
+pub mod mode;
+pub mod snapshot;
+pub mod transitions;
 
 /// The question currently open.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,29 +86,6 @@ pub enum PendingWork {
     Finish,
     /// Nothing: waiting for the candidate, paused, or ended.
     Nothing,
-}
-
-/// A question chosen but not yet phrased.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct QuestionDraft {
-    /// Position in the planner queue, for new elements.
-    pub planner_index: Option<usize>,
-    /// What to phrase.
-    pub request: QuestionRequest,
-    /// The 1-based number it will have once asked.
-    pub number: u32,
-}
-
-impl QuestionDraft {
-    /// The id it will have once asked.
-    pub fn question_id(&self) -> String {
-        question_id(self.number)
-    }
-}
-
-/// The id of the `number`th question of an exam.
-pub fn question_id(number: u32) -> String {
-    format!("q{number}")
 }
 
 /// The state of one exam session.
@@ -324,7 +306,7 @@ pub fn question_difficulty(difficulty: Difficulty, number: u32) -> QuestionDiffi
 mod tests {
     use super::*;
     use crate::session::phase::LivePhase;
-    use crate::session::test_sessions::World;
+    use crate::modes::test_sessions::World;
 
     /// The work as one line: what to do, on which element, of which kind.
     fn describe(work: &PendingWork) -> String {

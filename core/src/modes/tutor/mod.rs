@@ -3,28 +3,40 @@
 //! `tutor.turn`. The student snapshot travels in the checkpoint; the actor also writes it to
 //! the snapshot store, under this session's fence, so it outlives the session.
 
+use std::sync::Arc;
+
+use viva_protocol::config::TutorConfig;
 use viva_protocol::excerpt::quoted;
 use viva_protocol::result::{SessionResult, TierEarned, TutorResult, TutorTurnLog};
 use viva_protocol::server::{PlanSummary, Progress, ServerEvent};
-use viva_protocol::tutor::TutorTurn;
+use viva_protocol::tutor::{TutorDelta, TutorTurn};
 use viva_protocol::{ErrorCode, MAX_TUTOR_MESSAGE_CHARS, Mode};
 
-use super::assessment::AnswerInput;
-use super::lifecycle::{Lifecycle, Refusal};
-use super::mode::{Listening, OpenQuestionRef, SessionMode, StepContext, Work};
-use super::phase::{LivePhase, PhaseEvent};
-use super::state::ExaminerReply;
-use super::tutor_snapshot::tutor_checkpoint;
-use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
+use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
+use crate::checkpoint::format::{ModeCheckpoint, TurnCheckpoint};
+use crate::checkpoint::tutor_format::SnapshotRecord;
 use crate::exam::acs::Rating;
-use crate::examiner::AssessRequest;
+use crate::examiner::{AssessRequest, Examined, ExaminerAssessment};
+use crate::modes::Opening;
+use crate::modes::tutor::snapshot::{restore_snapshot, snapshot_record, tutor_checkpoint};
+use crate::session::lifecycle::{Lifecycle, TurnNote};
+use crate::session::mode::{
+    Call, CallAnswer, CallFuture, EventSink, OpenQuestionRef, SessionMode, StepContext, Work,
+    WorkReply, unasked_reply,
+};
+use crate::session::phase::{LivePhase, PhaseEvent};
+use crate::session::rules::{SessionLabel, SessionMarks};
+use crate::session::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::tutor::brain::{
     OpenCard, Turn, Tutor, TutorInput, TutorState, countdown, model_request, take_turn,
 };
 use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
-use crate::tutor::model::{ModelAnswer, ModelTurnRequest, model_fault};
+use crate::tutor::model::{ModelAnswer, ModelTurnRequest, TutorModel, model_fault};
 use crate::tutor::snapshot::StudentSnapshot;
+use crate::tutor::wire::tutor_input;
+
+pub mod snapshot;
 
 /// A rubric drill's free-form answer, waiting for the examiner's verdict: with a model
 /// configured, the model judges it against the element's rubric (every quote checked in
@@ -140,7 +152,7 @@ impl TutorCore {
     }
 
     /// Takes one student input: refused (nothing changes), or answered with a turn.
-    pub fn take_input(
+    pub fn take_tutor_input(
         &mut self,
         life: &mut Lifecycle,
         input: TutorInput,
@@ -269,6 +281,62 @@ impl TutorCore {
         })
     }
 
+    /// The examiner's verdict on the pending rubric drill answer: the drill's result.
+    fn take_verdict(
+        &mut self,
+        life: &mut Lifecycle,
+        verdict: Examined<ExaminerAssessment>,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let Some(Awaiting::Verdict(pending)) = self.awaiting.clone() else {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "no drill answer awaits the examiner",
+            ));
+        };
+        let input = TutorInput::DrillCheck {
+            drill_id: None,
+            answer: AnswerInput::Text(pending.text),
+        };
+        let said = describe(&input);
+        let tutor = Tutor {
+            verdict: Some(&verdict.value),
+            ..self.tutor(ctx)?
+        };
+        let turn = self.turn_with(tutor, input, now_ms)?;
+        self.awaiting = None;
+        self.commit_awaited(life, (turn, verdict.call), said, ctx, now_ms)
+    }
+
+    /// The pending message's turn: the model's proposal where it holds to the policy, else
+    /// the brain's own turn with the reason.
+    fn take_proposal(
+        &mut self,
+        life: &mut Lifecycle,
+        answer: ModelAnswer,
+        ctx: StepContext<'_>,
+        now_ms: u64,
+    ) -> Result<(), Refusal> {
+        let Some(Awaiting::Proposal(message)) = self.awaiting.clone() else {
+            return Err(Refusal::new(
+                ErrorCode::Internal,
+                "no message awaits the model",
+            ));
+        };
+        let input = TutorInput::Message(message.clone());
+        let tutor = Tutor {
+            model: answer.value.as_ref().ok(),
+            ..self.tutor(ctx)?
+        };
+        let mut turn = self.turn_with(tutor, input, now_ms)?;
+        if let Err(reason) = &answer.value {
+            turn.fallback = Some(model_fault(reason));
+        }
+        self.awaiting = None;
+        self.commit_awaited(life, (turn, answer.call), message, ctx, now_ms)
+    }
+
     /// Commits the turn of an input that waited for a model (a message for the model tutor,
     /// a rubric drill answer for the examiner), logged with the call behind it.
     fn commit_awaited(
@@ -304,7 +372,7 @@ impl TutorCore {
                 first.text
             );
         }
-        self.log_turn(&turn, said);
+        self.log_turn(life, &turn, said);
         let tutor = self.tutor(ctx)?;
         let wire = TutorTurn {
             turn: self.turns,
@@ -329,7 +397,14 @@ impl TutorCore {
 
     /// One turn-log entry: what the student did, what the tutor did and on which unit, the
     /// outcome and any fallback.
-    fn log_turn(&mut self, turn: &Turn, said: Option<String>) {
+    fn log_turn(&mut self, life: &mut Lifecycle, turn: &Turn, said: Option<String>) {
+        life.turn_notes.push(TurnNote {
+            action: turn.action.as_str().to_owned(),
+            target: turn.target.clone(),
+            said: said.clone().unwrap_or_default(),
+            outcome: turn.outcome.unwrap_or_default().to_owned(),
+            fallback: turn.fallback.map(str::to_owned),
+        });
         let text: Vec<&str> = turn.messages.iter().map(|m| m.text.as_str()).collect();
         self.transcript.push(TurnCheckpoint {
             question_id: format!("t{}", self.turns),
@@ -543,7 +618,7 @@ impl SessionMode for TutorCore {
         match (life.phase.live(), &self.awaiting) {
             (Some(LivePhase::Idle), _) => Work::Step,
             (Some(LivePhase::AwaitingAnswer), Some(Awaiting::Proposal(message))) => {
-                Work::Tutor(message.clone())
+                Work::Call(message.clone())
             }
             (Some(LivePhase::AwaitingAnswer), Some(Awaiting::Verdict(answer))) => {
                 Work::Assess(answer.request())
@@ -552,62 +627,34 @@ impl SessionMode for TutorCore {
         }
     }
 
-    /// The examiner's verdict on the pending rubric drill answer: the drill's result.
-    fn take_examiner_reply(
-        &mut self,
-        life: &mut Lifecycle,
-        reply: ExaminerReply,
-        ctx: StepContext<'_>,
-        now_ms: u64,
-    ) -> Result<(), Refusal> {
-        let (Some(Awaiting::Verdict(pending)), ExaminerReply::Assessed(verdict)) =
-            (self.awaiting.clone(), reply)
-        else {
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                "no drill answer awaits the examiner",
-            ));
+    /// The model tutor's call for the pending message: answered at once with `no_model`
+    /// when no model tutor is configured (the brain's turn then stands).
+    fn call(&self, ctx: StepContext<'_>, now_ms: u64) -> Option<Call> {
+        let request = self.model_request(ctx, now_ms)?;
+        let Some(model) = ctx.tutor_model.cloned() else {
+            let answer: ModelAnswer = Examined::offline(Err("no_model"));
+            return Some(Call::Answered(CallAnswer::new(None, answer)));
         };
-        let input = TutorInput::DrillCheck {
-            drill_id: None,
-            answer: AnswerInput::Text(pending.text),
-        };
-        let said = describe(&input);
-        let tutor = Tutor {
-            verdict: Some(&verdict.value),
-            ..self.tutor(ctx)?
-        };
-        let turn = self.turn_with(tutor, input, now_ms)?;
-        self.awaiting = None;
-        self.commit_awaited(life, (turn, verdict.call), said, ctx, now_ms)
+        Some(Call::Run(Box::new(move |sink| propose(model, request, sink))))
     }
 
-    /// The pending message's turn: the model's proposal where it holds to the policy, else
-    /// the brain's own turn with the reason.
-    fn take_tutor_answer(
+    /// The examiner's verdict on the pending rubric drill answer (the drill's result), or the
+    /// model tutor's answer to the pending message.
+    fn take_reply(
         &mut self,
         life: &mut Lifecycle,
-        answer: ModelAnswer,
+        reply: WorkReply,
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        let Some(Awaiting::Proposal(message)) = self.awaiting.clone() else {
-            return Err(Refusal::new(
-                ErrorCode::Internal,
-                "no message awaits the model",
-            ));
-        };
-        let input = TutorInput::Message(message.clone());
-        let tutor = Tutor {
-            model: answer.value.as_ref().ok(),
-            ..self.tutor(ctx)?
-        };
-        let mut turn = self.turn_with(tutor, input, now_ms)?;
-        if let Err(reason) = &answer.value {
-            turn.fallback = Some(model_fault(reason));
+        match reply {
+            WorkReply::Assessed(verdict) => self.take_verdict(life, verdict, ctx, now_ms),
+            WorkReply::Called(answer) => {
+                let answer: ModelAnswer = answer.read()?;
+                self.take_proposal(life, answer, ctx, now_ms)
+            }
+            WorkReply::Phrased(..) => Err(unasked_reply()),
         }
-        self.awaiting = None;
-        self.commit_awaited(life, (turn, answer.call), message, ctx, now_ms)
     }
 
     /// The opening turn: the tutor greets the student on the focus unit.
@@ -621,28 +668,25 @@ impl SessionMode for TutorCore {
         self.emit_turn(life, turn, None, ctx, now_ms)
     }
 
-    fn commit_answer(
+    fn take_input(
         &mut self,
         life: &mut Lifecycle,
-        input: AnswerInput,
+        input: ModeInput,
         event_id: Option<String>,
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        life.require_live()?;
-        let input = self.input_of(input, ctx)?;
-        self.take_input(life, input, event_id, ctx, now_ms)
-    }
-
-    fn take_tutor_input(
-        &mut self,
-        life: &mut Lifecycle,
-        input: TutorInput,
-        event_id: Option<String>,
-        ctx: StepContext<'_>,
-        now_ms: u64,
-    ) -> Result<(), Refusal> {
-        self.take_input(life, input, event_id, ctx, now_ms)
+        let input = match input {
+            ModeInput::Answer(answer) => {
+                life.require_live()?;
+                self.input_of(answer, ctx)?
+            }
+            ModeInput::Event(event) => match tutor_input(event) {
+                Some(read) => read?,
+                None => return Err(Refusal::new(ErrorCode::WrongMode, "not a tutor event")),
+            },
+        };
+        self.take_tutor_input(life, input, event_id, ctx, now_ms)
     }
 
     fn end(
@@ -685,12 +729,11 @@ impl SessionMode for TutorCore {
         Ok(())
     }
 
-    fn result(&self) -> Option<SessionResult> {
-        self.result.clone().map(SessionResult::Tutor)
-    }
-
-    fn result_with_audit(&self) -> Option<SessionResult> {
+    fn result(&self, with_audit: bool) -> Option<SessionResult> {
         let mut result = self.result.clone()?;
+        if !with_audit {
+            return Some(SessionResult::Tutor(result));
+        }
         result.log = self
             .transcript
             .iter()
@@ -746,23 +789,166 @@ impl SessionMode for TutorCore {
         }
     }
 
-    fn write_checkpoint(&self, checkpoint: &mut SessionCheckpoint) {
-        checkpoint.mode = Mode::Tutor;
-        checkpoint.tutor = Some(tutor_checkpoint(self));
-        checkpoint.transcript = self.transcript.clone();
+    fn marks(&self) -> SessionMarks {
+        SessionMarks {
+            evaluation: false,
+            coaching: true,
+        }
+    }
+
+    fn side_holds(&self) -> Vec<SideHold> {
+        vec![SideHold {
+            key: snapshot_key(&self.state.snapshot.user_id, &self.course_id),
+            cold: snapshot_body(&self.state.snapshot),
+        }]
+    }
+
+    fn side_writes(&self) -> Vec<SideWrite> {
+        if !self.snapshot_unstored() {
+            return Vec::new();
+        }
+        vec![SideWrite {
+            key: snapshot_key(&self.state.snapshot.user_id, &self.course_id),
+            body: snapshot_body(&self.state.snapshot),
+            fence: self.fence,
+            revision: self.revision,
+        }]
+    }
+
+    fn side_stored(&mut self, key: &SideKey, revision: u64) {
+        if key.kind == SNAPSHOT_KIND {
+            self.stored_revision = self.stored_revision.max(revision);
+        }
+    }
+
+    /// Takes the new fence; adopts the stored snapshot when another session of the course
+    /// wrote it since this one last held it.
+    fn side_reclaimed(&mut self, life: &Lifecycle, claim: SideClaim) -> Result<(), Refusal> {
+        if claim.key.kind != SNAPSHOT_KIND {
+            return Ok(());
+        }
+        self.fence = claim.fence;
+        if claim.previous_owner.as_deref() == Some(life.session_id.as_str()) {
+            return Ok(());
+        }
+        self.state.snapshot = snapshot_of_body(&claim.stored.body)?;
+        self.revision += 1;
+        self.stored_revision = self.revision;
+        Ok(())
+    }
+
+    fn checkpoint(&self) -> ModeCheckpoint {
+        ModeCheckpoint::Tutor(tutor_checkpoint(self))
+    }
+
+    fn transcript(&self) -> Vec<TurnCheckpoint> {
+        self.transcript.clone()
     }
 
     fn clone_mode(&self) -> Box<dyn SessionMode> {
         Box::new(self.clone())
     }
 
-    fn tutor(&self) -> Option<&TutorCore> {
-        Some(self)
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
     }
 
-    fn tutor_mut(&mut self) -> Option<&mut TutorCore> {
-        Some(self)
+    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
+        self
     }
+}
+
+/// The side-record kind of a student's snapshot of a course (stored under `tutor`, as
+/// before side records were generic).
+pub const SNAPSHOT_KIND: &str = "tutor";
+
+/// The side record of `user_id`'s snapshot of `course_id`.
+pub fn snapshot_key(user_id: &str, course_id: &str) -> SideKey {
+    SideKey {
+        kind: SNAPSHOT_KIND,
+        user_id: user_id.to_owned(),
+        name: course_id.to_owned(),
+    }
+}
+
+/// A snapshot as a side record's body.
+pub fn snapshot_body(snapshot: &StudentSnapshot) -> serde_json::Value {
+    // ignore: a record of strings, numbers and string-keyed maps always serialises.
+    serde_json::to_value(snapshot_record(snapshot)).unwrap_or_default()
+}
+
+/// A snapshot from a side record's body.
+pub fn snapshot_of_body(body: &serde_json::Value) -> Result<StudentSnapshot, Refusal> {
+    let unreadable = |reason: String| {
+        tracing::error!(%reason, "stored snapshot unreadable");
+        Refusal::new(ErrorCode::Internal, "the stored progress could not be read")
+    };
+    let record: SnapshotRecord =
+        serde_json::from_value(body.clone()).map_err(|err| unreadable(err.to_string()))?;
+    restore_snapshot(&record).map_err(unreadable)
+}
+
+/// What a tutoring session is, for its user's list: "Arithmetic (tutoring)". Marked as
+/// coaching, so it neither starts nor resumes beside an open evaluation.
+pub fn label(config: &TutorConfig, ctx: StepContext<'_>) -> SessionLabel {
+    let id = &config.course_id;
+    let found = ctx.tutor.course(id);
+    let name = found.map_or(id.as_str(), |(course, _)| course.doc.title.as_str());
+    SessionLabel {
+        mode: Mode::Tutor,
+        title: format!("{name} (tutoring)"),
+        marks: SessionMarks {
+            evaluation: false,
+            coaching: true,
+        },
+    }
+}
+
+/// The snapshot a new session on the course claims (a cold start at the entry unit when the
+/// student has none); none for an unknown course, which [`open`] refuses.
+pub fn side_holds(config: &TutorConfig, user_id: &str, ctx: StepContext<'_>) -> Vec<SideHold> {
+    let Some((course, _)) = ctx.tutor.course(&config.course_id) else {
+        return Vec::new();
+    };
+    let cold = StudentSnapshot::cold_start(user_id, &config.course_id, &course.doc.entry_unit);
+    vec![SideHold {
+        key: snapshot_key(user_id, &config.course_id),
+        cold: snapshot_body(&cold),
+    }]
+}
+
+/// A new tutoring session from the student's claimed snapshot.
+pub fn open(
+    config: &TutorConfig,
+    opening: &Opening,
+    ctx: StepContext<'_>,
+) -> Result<TutorCore, Refusal> {
+    let course_id = &config.course_id;
+    let key = snapshot_key(&opening.user_id, course_id);
+    let Some(claim) = opening.claims.iter().find(|claim| claim.key == key) else {
+        // An unknown course (nothing was claimed): refused with the list of courses.
+        let cold = StudentSnapshot::cold_start(&opening.user_id, course_id, "");
+        return TutorCore::create(course_id, cold, 0, opening.seed, ctx);
+    };
+    let snapshot = snapshot_of_body(&claim.stored.body)?;
+    TutorCore::create(course_id, snapshot, claim.fence, opening.seed, ctx)
+}
+
+/// The model tutor's answer. Its words go to `sink` as `tutor.delta` pieces while it
+/// writes them.
+fn propose(model: Arc<dyn TutorModel>, request: ModelTurnRequest, sink: EventSink) -> CallFuture {
+    Box::pin(async move {
+        let turn = request.turn;
+        let deltas = move |text: &str| {
+            let delta = TutorDelta {
+                turn,
+                text: text.to_owned(),
+            };
+            sink(ServerEvent::TutorDelta(delta));
+        };
+        let answer = model.propose(&request, &deltas).await;
+        CallAnswer::new(answer.call.clone(), answer)
+    })
 }
 
 #[cfg(test)]
@@ -770,7 +956,7 @@ mod tests {
     use viva_protocol::ServerEvent;
 
     use super::*;
-    use crate::session::mode::restore_mode;
+    use crate::modes::restore_mode;
     use crate::session::snapshot::checkpoint_of;
     use crate::session::state::SessionState;
     use crate::tutor::library::{TutorLibrary, TutorSettings};
@@ -795,11 +981,7 @@ mod tests {
         }
 
         fn ctx(&self) -> StepContext<'_> {
-            StepContext {
-                acs: &self.courses.acs,
-                blueprints: &self.courses.blueprints,
-                tutor: &self.tutor,
-            }
+            StepContext::offline(&self.courses.acs, &self.courses.blueprints, &self.tutor)
         }
 
         /// A new arithmetic session, its opening turn delivered.
@@ -863,7 +1045,7 @@ mod tests {
         assert_eq!(opening[0].turn, 1);
         assert_eq!(state.open_question_kind(), Some("primary"));
         let drill = TutorInput::RequestDrill(None);
-        let mode = state.mode_state().tutor().is_some();
+        let mode = tutor_of(&state).is_some();
         assert!(mode);
         let ctx = world.ctx();
         let (life, core) = split(&mut state);
@@ -886,7 +1068,7 @@ mod tests {
             result.last().map(|t| t.action),
             Some(viva_protocol::tutor::TurnAction::DrillResult)
         );
-        let core = state.mode_state().tutor().unwrap();
+        let core = tutor_of(&state).unwrap();
         assert_eq!(core.revision, 1, "the drill changed the snapshot");
         assert!(core.snapshot_unstored());
         assert_eq!(core.transcript.len(), 3);
@@ -894,7 +1076,11 @@ mod tests {
 
     fn split(state: &mut SessionState) -> (&mut Lifecycle, &mut TutorCore) {
         let (life, mode) = state.parts_mut();
-        (life, mode.tutor_mut().unwrap())
+        (life, mode.as_any_mut().downcast_mut().expect("a tutor"))
+    }
+
+    fn tutor_of(state: &SessionState) -> Option<&TutorCore> {
+        state.mode_state().as_any().downcast_ref()
     }
 
     #[test]
@@ -907,10 +1093,10 @@ mod tests {
             .unwrap();
         state.life_mut().mark_delivered(NOW);
         let checkpoint = checkpoint_of(&state);
-        let restored = restore_mode(&checkpoint).unwrap();
-        assert_eq!(restored.tutor(), state.mode_state().tutor());
+        let restored = restore_mode(&checkpoint.state, &checkpoint.transcript).unwrap();
+        assert_eq!(restored.as_any().downcast_ref(), tutor_of(&state));
         let mut broken = checkpoint.clone();
-        if let Some(tutor) = broken.tutor.as_mut() {
+        if let ModeCheckpoint::Tutor(tutor) = &mut broken.state {
             tutor.snapshot.units.insert(
                 "x".into(),
                 crate::checkpoint::tutor_format::UnitRecord {
@@ -923,7 +1109,7 @@ mod tests {
             );
         }
         assert_eq!(
-            restore_mode(&broken).unwrap_err(),
+            restore_mode(&broken.state, &broken.transcript).unwrap_err(),
             "unknown tier \"platinum\""
         );
     }
@@ -971,16 +1157,17 @@ mod tests {
         assert_eq!(request.element_code, element);
         assert_eq!(request.answer, "I don't know");
         assert!(turns(&mut state).is_empty(), "only the ack so far");
-        let restored = restore_mode(&checkpoint_of(&state)).unwrap();
+        let checkpoint = checkpoint_of(&state);
+        let restored = restore_mode(&checkpoint.state, &checkpoint.transcript).unwrap();
         assert_eq!(
-            restored.tutor(),
-            state.mode_state().tutor(),
+            restored.as_any().downcast_ref(),
+            tutor_of(&state),
             "the wait is checkpointed"
         );
         let verdict =
-            crate::session::test_sessions::verdict(crate::exam::types::Score::Unsatisfactory);
+            crate::modes::test_sessions::verdict(crate::exam::types::Score::Unsatisfactory);
         state
-            .take_examiner_reply(verdict, world.ctx(), NOW)
+            .take_reply(verdict, world.ctx(), NOW)
             .unwrap();
         let result = turns(&mut state);
         assert_eq!(result.len(), 1);
@@ -1044,7 +1231,7 @@ mod tests {
         assert_eq!(again[0].turn, 2, "a new turn, not the stale card");
         let text = &again[0].messages[0].text;
         assert!(text.contains("locked for 24 h"), "{text}");
-        let open = &state.mode_state().tutor().unwrap().state.open;
+        let open = &tutor_of(&state).unwrap().state.open;
         assert_ne!(
             open,
             &Some(OpenCard::Exam { question_id }),
@@ -1058,7 +1245,7 @@ mod tests {
         let mut state = world.session();
         turns(&mut state);
         let ctx = world.ctx();
-        let before = state.mode_state().tutor().cloned();
+        let before = tutor_of(&state).cloned();
         let long = "é".repeat(MAX_TUTOR_MESSAGE_CHARS + 1);
         let refused = state.commit_answer(AnswerInput::Text(long), None, ctx, NOW);
         let refused = refused.unwrap_err();
@@ -1068,7 +1255,7 @@ mod tests {
             "{}",
             refused.message
         );
-        assert_eq!(state.mode_state().tutor().cloned(), before);
+        assert_eq!(tutor_of(&state).cloned(), before);
         let longest = "a".repeat(MAX_TUTOR_MESSAGE_CHARS);
         let (life, core) = split(&mut state);
         core.take_tutor_input(life, TutorInput::Message(longest), None, ctx, NOW)
@@ -1100,10 +1287,10 @@ mod tests {
 
     #[test]
     fn other_modes_refuse_tutor_events_with_wrong_mode() {
-        let world = crate::session::test_sessions::World::new();
+        let world = crate::modes::test_sessions::World::new();
         let mut exam = world.exam();
-        let (life, mode) = exam.parts_mut();
-        let refused = mode.take_tutor_input(life, TutorInput::Stuck, None, world.ctx(), NOW);
+        let stuck = ModeInput::Event(viva_protocol::ClientEvent::TutorStuck);
+        let refused = exam.take_input(stuck, None, world.ctx(), NOW);
         assert_eq!(refused.unwrap_err().code, ErrorCode::WrongMode);
     }
 }
