@@ -14,8 +14,8 @@ use axum::routing::get;
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_actors::supervisor::{ReadResult, ResultLookup};
-use viva_core::checkpoint::TutorStore;
-use viva_core::modes::tutor::snapshot::restore_snapshot;
+use viva_core::checkpoint::SideStore;
+use viva_core::modes::tutor::{snapshot_key, snapshot_of_body};
 use viva_core::tutor::board::progress_board;
 use viva_core::tutor::library::TutorLibrary;
 use viva_core::tutor::snapshot::StudentSnapshot;
@@ -56,8 +56,8 @@ pub struct App {
 pub struct TutorBoards {
     /// The courses.
     pub library: Arc<TutorLibrary>,
-    /// Stored snapshots.
-    pub snapshots: Arc<dyn TutorStore>,
+    /// Side records, where students' snapshots are stored.
+    pub sides: Arc<dyn SideStore>,
 }
 
 impl App {
@@ -271,17 +271,15 @@ async fn tutor_progress(
         .library
         .course(&course_id)
         .ok_or(AppError::CourseNotFound)?;
-    let stored = app
-        .tutor
-        .snapshots
-        .load_snapshot(&user_id, &course_id)
-        .await
-        .map_err(|err| {
-            tracing::error!(user = %user_id, %err, "snapshot not read");
-            AppError::StorageUnavailable
-        })?;
+    let key = snapshot_key(&user_id, &course_id);
+    let stored = app.tutor.sides.load_side(&key).await.map_err(|err| {
+        tracing::error!(user = %user_id, %err, "snapshot not read");
+        AppError::StorageUnavailable
+    })?;
     let snapshot = match stored {
-        Some(stored) => restore_snapshot(&stored.snapshot).map_err(AppError::Internal)?,
+        Some(stored) => {
+            snapshot_of_body(&stored.body).map_err(|refusal| AppError::Internal(refusal.message))?
+        }
         None => StudentSnapshot::cold_start(&user_id, &course_id, &course.doc.entry_unit),
     };
     let now = viva_core::clock::Clock::now_ms(&viva_core::clock::SystemClock);

@@ -8,18 +8,19 @@ use std::time::Duration;
 use anyhow::Context;
 use axum::serve::ListenerExt;
 use tokio::sync::mpsc;
-use viva_actors::FileStore;
 use viva_actors::directory::Directory;
 use viva_actors::new_sessions::{NewSessionGate, Source};
 use viva_actors::session::SessionDeps;
 use viva_actors::stall::StallRiding;
 use viva_actors::supervisor::SupervisorDeps;
-use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SwitchStore, TutorStore};
+use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SideStore, SwitchStore};
 use viva_core::clock::SystemClock;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::examiner::EmbeddedExaminer;
+use viva_core::services::ModeServices;
 use viva_core::tutor::library::{TutorLibrary, TutorSettings};
 use viva_core::voice::SpeechToText;
+use viva_file_store::FileStore;
 use viva_llm::metrics::LlmMetrics;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
 use viva_speech::metrics::SpeechMetrics;
@@ -93,7 +94,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let storage = open_storage(&settings).await?;
     let boards = app::TutorBoards {
         library: tutor.clone(),
-        snapshots: storage.snapshots.clone(),
+        sides: storage.sides.clone(),
     };
     let metrics = Arc::new(AllMetrics::default());
     let speech = start_speech(&settings, &metrics.speech)?;
@@ -107,8 +108,13 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     let session = Arc::new(SessionDeps {
         store: storage.store,
         examiner: examiner(&settings, &library, &metrics.llm)?,
-        library,
-        blueprints,
+        modes: Arc::new(ModeServices {
+            acs: library,
+            blueprints,
+            tutor,
+            tutor_model: tutor_model(&settings, &metrics.llm)?,
+            plan_defaults: settings.plan_defaults,
+        }),
         clock: Arc::new(SystemClock),
         abandon_after: settings.abandon_after,
         node_id: settings.node_id.clone(),
@@ -116,16 +122,13 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         speech: speech.clone(),
         turns: settings.turns.clone(),
         metrics: metrics.sessions.clone(),
-        tutor,
-        snapshots: storage.snapshots,
-        tutor_model: tutor_model(&settings, &metrics.llm)?,
+        sides: storage.sides,
         phrase_ahead: settings.phrase_ahead,
     });
     let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
     log_new_sessions(&new_sessions).await;
     let deps = SupervisorDeps {
         session,
-        plan_defaults: settings.plan_defaults,
         limits: settings.limits,
         bus: storage.bus,
         new_sessions,
@@ -246,8 +249,8 @@ fn load_tutor(
 /// Where sessions are kept, and how nodes tell each other about takeovers.
 struct Storage {
     store: Arc<dyn CheckpointStore>,
-    /// Student snapshots, beside the sessions.
-    snapshots: Arc<dyn TutorStore>,
+    /// Side records (students' snapshots), beside the sessions.
+    sides: Arc<dyn SideStore>,
     /// The operator's new-session switch, beside the sessions.
     switch: Arc<dyn SwitchStore>,
     bus: Arc<dyn NodeBus>,
@@ -263,7 +266,7 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
         let store = Arc::new(store);
         return Ok(Storage {
             store: store.clone(),
-            snapshots: store.clone(),
+            sides: store.clone(),
             switch: store,
             bus: Arc::new(LocalBus),
             notices: None,
@@ -277,7 +280,7 @@ async fn open_storage(settings: &Settings) -> anyhow::Result<Storage> {
     let store = Arc::new(RedisStore::new(conn.clone(), redis.retention));
     Ok(Storage {
         store: Arc::new(StallRiding::new(store.clone())),
-        snapshots: store.clone(),
+        sides: store.clone(),
         switch: store,
         bus: Arc::new(RedisBus::new(conn)),
         notices: Some(viva_redis_store::listen(

@@ -1,5 +1,5 @@
 //! Viva's actors: one `LiveSession` per live session and one `UserSupervisor` per user, the
-//! directory that finds them, and the embedded file store. The session logic they drive is
+//! directory that finds them. The session logic they drive is
 //! `viva-core`'s; these modules hold only mailboxes, timers, tasks and the wiring.
 //!
 //! Layout:
@@ -8,7 +8,6 @@
 //! - [`directory`]: user id → supervisor, with reaping and shutdown.
 //! - [`hibernation`]: what a node keeps of a session stopped while its device was idle.
 //! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
-//! - [`file_store`]: the embedded `CheckpointStore` — one JSON file per record.
 //! - [`link`]: the bounded outbound queue of one connection.
 //! - [`stall`]: riding out a storage stall with bounded waits before an error is reported.
 //! - [`metrics`]: `SessionMetrics`, the series the session actors report.
@@ -20,7 +19,6 @@
 #![warn(missing_docs)]
 
 pub mod directory;
-pub mod file_store;
 pub mod hibernation;
 pub mod link;
 pub mod metrics;
@@ -29,5 +27,3 @@ pub mod session;
 pub mod stall;
 pub mod supervisor;
 pub mod timer;
-
-pub use file_store::FileStore;

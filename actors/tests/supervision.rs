@@ -29,6 +29,7 @@ use viva_core::examiner::{
     QuestionRequest, TextDeltas,
 };
 use viva_core::modes::assessment::AnswerInput;
+use viva_core::services::ModeServices;
 use viva_core::session::phase::{LivePhase, Phase};
 use viva_protocol::config::SessionConfig;
 use viva_protocol::server::{PauseReason, SessionStatus};
@@ -82,8 +83,13 @@ fn world_with_blueprints(
     let session = Arc::new(SessionDeps {
         store,
         examiner,
-        library,
-        blueprints: Arc::new(blueprints),
+        modes: Arc::new(ModeServices {
+            acs: library,
+            blueprints: Arc::new(blueprints),
+            tutor: Arc::new(viva_core::tutor::library::TutorLibrary::default()),
+            tutor_model: None,
+            plan_defaults: PlanDefaults::default(),
+        }),
         clock: clock.clone(),
         abandon_after: DAY,
         node_id: "node-test".into(),
@@ -91,9 +97,7 @@ fn world_with_blueprints(
         speech: None,
         turns: viva_core::voice::TurnSettings::default(),
         metrics: metrics.clone(),
-        tutor: Arc::new(viva_core::tutor::library::TutorLibrary::default()),
-        snapshots: Arc::new(MemoryStore::new()),
-        tutor_model: None,
+        sides: Arc::new(MemoryStore::new()),
         // These tests script every examiner call (a gated examiner counts them); phrasing
         // the next question ahead is tested through a server in tests/llm_examiner.rs.
         phrase_ahead: false,
@@ -101,7 +105,6 @@ fn world_with_blueprints(
     let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {
         session,
-        plan_defaults: PlanDefaults::default(),
         limits: SessionLimits::default(),
         bus: Arc::new(LocalBus),
         new_sessions: NewSessionGate::new(switch.clone(), true),

@@ -13,17 +13,16 @@ use viva_actors::metrics::SessionMetrics;
 use viva_actors::new_sessions::NewSessionGate;
 use viva_actors::session::{Command, CommandOutcome, SessionCommand, SessionDeps};
 use viva_actors::supervisor::{Attached, SessionLimits, StartSession, SupervisorDeps};
-use viva_core::checkpoint::{CheckpointStore, LocalBus, MemoryStore, SessionKey};
+use viva_core::checkpoint::{CheckpointStore, LocalBus, MemoryStore, ModeCheckpoint, SessionKey};
 use viva_core::clock::ManualClock;
 use viva_core::exam::plan::PlanDefaults;
 use viva_core::examiner::EmbeddedExaminer;
-use viva_core::modes::assessment::AnswerInput;
-use viva_core::tutor::brain::TutorInput;
+use viva_core::services::ModeServices;
 use viva_core::tutor::exams::LOCKOUT_MS;
 use viva_core::tutor::library::TutorSettings;
-use viva_protocol::ServerEvent;
 use viva_protocol::config::SessionConfig;
-use viva_protocol::tutor::{Card, TutorTurn};
+use viva_protocol::tutor::{Card, DrillCheck, ExamSubmit, MemoViewed, RequestDrill, TutorTurn};
+use viva_protocol::{ClientEvent, ServerEvent};
 
 struct World {
     directory: Directory,
@@ -53,8 +52,13 @@ fn world() -> World {
     let session = Arc::new(SessionDeps {
         store: store.clone(),
         examiner: Arc::new(EmbeddedExaminer::new(courses.acs.clone())),
-        library: courses.acs.clone(),
-        blueprints: courses.skills.clone(),
+        modes: Arc::new(ModeServices {
+            acs: courses.acs.clone(),
+            blueprints: courses.skills.clone(),
+            tutor: courses.tutor.clone(),
+            tutor_model: None,
+            plan_defaults: PlanDefaults::default(),
+        }),
         clock: clock.clone(),
         abandon_after: Duration::from_secs(7 * 24 * 3600),
         node_id: "node-test".into(),
@@ -62,14 +66,11 @@ fn world() -> World {
         speech: None,
         turns: viva_core::voice::TurnSettings::default(),
         metrics: Arc::new(SessionMetrics::default()),
-        tutor: courses.tutor.clone(),
-        snapshots: store.clone(),
-        tutor_model: None,
+        sides: store.clone(),
         phrase_ahead: true,
     });
     let deps = SupervisorDeps {
         session,
-        plan_defaults: PlanDefaults::default(),
         limits: SessionLimits::default(),
         bus: Arc::new(LocalBus),
         new_sessions: NewSessionGate::new(store.clone(), true),
@@ -117,12 +118,12 @@ impl Student {
         }
     }
 
-    async fn send(&mut self, input: TutorInput) -> TutorTurn {
+    async fn send(&mut self, event: ClientEvent) -> TutorTurn {
         self.sent += 1;
         let command = Command {
             connection_id: 1,
             event_id: Some(format!("e{}", self.sent)),
-            command: SessionCommand::Tutor(input),
+            command: SessionCommand::Event(event),
         };
         let outcome = self.session.ask(command).await.unwrap();
         assert_eq!(outcome, CommandOutcome::Applied);
@@ -131,15 +132,20 @@ impl Student {
 
     /// Requests a drill and answers it with its key (read from the stored checkpoint).
     async fn right_drill(&mut self, world: &World) {
-        self.send(TutorInput::RequestDrill(None)).await;
+        let request = RequestDrill { unit_id: None };
+        self.send(ClientEvent::TutorRequestDrill(request)).await;
         let key = SessionKey::new("ada", &self.session_id);
         let checkpoint = world.store.load_session(&key).await.unwrap().unwrap();
-        let open = serde_json::to_value(&checkpoint.tutor.unwrap().open).unwrap();
-        let index = open["item"]["answer_index"].as_u64().unwrap() as u32;
-        let answer = TutorInput::DrillCheck {
-            drill_id: None,
-            answer: AnswerInput::Choice(index),
+        let ModeCheckpoint::Tutor(tutor) = checkpoint.state else {
+            panic!("a tutor checkpoint");
         };
+        let open = serde_json::to_value(&tutor.open).unwrap();
+        let index = open["item"]["answer_index"].as_u64().unwrap() as u32;
+        let answer = ClientEvent::TutorDrillCheck(DrillCheck {
+            drill_id: open["drill_id"].as_str().unwrap().to_owned(),
+            text: None,
+            index: Some(index),
+        });
         let result = self.send(answer).await;
         assert!(matches!(
             first_card(&result),
@@ -187,13 +193,13 @@ async fn a_wrong_exam_answer_locks_its_question_until_the_lockout_runs_out() {
     let mut ada = Student::start(&world, "ada").await;
     ada.right_drill(&world).await;
     ada.right_drill(&world).await;
-    let exam = ada.send(TutorInput::DrillContinue).await;
+    let exam = ada.send(ClientEvent::TutorDrillContinue).await;
     let (locked_question, locked) = exam_of(&exam);
     assert!(locked.is_empty());
-    let wrong = TutorInput::ExamSubmit {
+    let wrong = ClientEvent::TutorExamSubmit(ExamSubmit {
         question_id: locked_question.clone(),
         index: world.wrong_option(&locked_question),
-    };
+    });
     let result = ada.send(wrong).await;
     let Card::ExamResult { locked_seconds, .. } = first_card(&result) else {
         panic!("{result:?}");
@@ -202,7 +208,7 @@ async fn a_wrong_exam_answer_locks_its_question_until_the_lockout_runs_out() {
     world.clock.advance_ms(LOCKOUT_MS - 1_000);
     ada.right_drill(&world).await;
     ada.right_drill(&world).await;
-    let later = ada.send(TutorInput::DrillContinue).await;
+    let later = ada.send(ClientEvent::TutorDrillContinue).await;
     let (offered, locked) = exam_of(&later);
     assert_ne!(offered, locked_question, "a locked question is not offered");
     assert_eq!(
@@ -211,12 +217,12 @@ async fn a_wrong_exam_answer_locks_its_question_until_the_lockout_runs_out() {
         "one second left"
     );
     assert_eq!(later.snapshot.locks.len(), 1);
-    let memo = TutorInput::MemoViewed {
+    let memo = ClientEvent::TutorMemoViewed(MemoViewed {
         question_id: offered.clone(),
-    };
+    });
     ada.send(memo).await;
     world.clock.advance_ms(1_000);
-    let after = ada.send(TutorInput::DrillContinue).await;
+    let after = ada.send(ClientEvent::TutorDrillContinue).await;
     let locks: Vec<&str> = after
         .snapshot
         .locks

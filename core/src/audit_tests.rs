@@ -3,9 +3,9 @@
 use std::collections::BTreeMap;
 
 use super::*;
-use crate::checkpoint::format::{ModeCheckpoint, OneQuestionCheckpoint,
-    CHECKPOINT_FORMAT, NextStepCheckpoint, OpenQuestionCheckpoint, PhaseName, PlanCheckpoint,
-    PlannerCheckpoint, TurnCheckpoint,
+use crate::checkpoint::format::{
+    CHECKPOINT_FORMAT, ModeCheckpoint, NextStepCheckpoint, OneQuestionCheckpoint,
+    OpenQuestionCheckpoint, PhaseName, PlanCheckpoint, PlannerCheckpoint, TurnCheckpoint,
 };
 
 const QUEUE: [&str; 6] = [
@@ -87,7 +87,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         seq: 9,
         phase,
         resume_to: None,
-        state: ModeCheckpoint::Exam(exam),
+        state: ModeCheckpoint::Exam(Box::new(exam)),
         transcript: Vec::new(),
         applied_event_ids: Vec::new(),
     }

@@ -5,7 +5,7 @@
 //! appends the new one, as the server does).
 
 use viva_core::checkpoint::SessionCheckpoint;
-use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, PhaseName, TurnCheckpoint};
 use viva_redis_store::codec;
 
 /// Applied event ids a synthetic checkpoint carries (the server keeps a bounded window).
@@ -26,10 +26,7 @@ pub fn synthetic(turns: usize) -> SessionCheckpoint {
         seq: 3 * turns as u64,
         phase: PhaseName::AwaitingAnswer,
         resume_to: None,
-        mode: Mode::Exam,
-        exam: None,
-        assessment: None,
-        tutor: None,
+        state: viva_core::checkpoint::ModeCheckpoint::OneQuestion(Default::default()),
         transcript: (0..turns).map(synthetic_turn).collect(),
         applied_event_ids: (0..SYNTHETIC_EVENT_IDS as u64).map(uuid_like).collect(),
     }

@@ -149,15 +149,13 @@ pub fn encode_user(record: &UserRecord) -> Vec<u8> {
     encode(record)
 }
 
-/// A student snapshot as stored.
-pub fn encode_snapshot(stored: &viva_core::checkpoint::tutor_format::StoredSnapshot) -> Vec<u8> {
+/// A side record as stored.
+pub fn encode_side(stored: &viva_core::checkpoint::StoredSide) -> Vec<u8> {
     encode_compressed(stored)
 }
 
-/// A student snapshot as stored.
-pub fn decode_snapshot(
-    bytes: &[u8],
-) -> Result<viva_core::checkpoint::tutor_format::StoredSnapshot, DecodeError> {
+/// A side record as stored.
+pub fn decode_side(bytes: &[u8]) -> Result<viva_core::checkpoint::StoredSide, DecodeError> {
     decode(bytes)
 }
 

@@ -9,14 +9,14 @@
 //! | `viva:{u:HEX}:s:SID:turns` | list | encoded transcript turns, in order |
 //! | `viva:{u:HEX}:s:SID:edits` | list | encoded head edits since `head` was written whole |
 //! | `viva:{u:HEX}:s:SID:lease` | string | the owning node's id, with a TTL |
-//! | `viva:{u:HEX}:tutor:HEX` | hash | a student snapshot of one course: `fence`, `owner`, `rec` |
+//! | `viva:{u:HEX}:KIND:HEX` | hash | a side record of one kind and name (a student's snapshot of a course: `tutor`): `fence`, `owner`, `rec` |
 //! | `viva:node:NODE` | channel | notices to one node |
 //! | `viva:control:new-sessions` | string | the operator's new-session switch (JSON), no TTL |
 //!
 //! Operator tools list sessions with `SCAN MATCH viva:{u:*}:s:*` (see [`session_pattern`]),
 //! which also matches the `:turns` and `:lease` keys; [`session_of_key`] keeps the hashes.
 
-use viva_core::checkpoint::SessionKey;
+use viva_core::checkpoint::{SessionKey, SideKey};
 
 /// The keys of one session, in the order the scripts take them.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,10 +59,19 @@ pub fn user_key(user_id: &str) -> String {
     format!("viva:{}:user", user_tag(user_id))
 }
 
-/// The key of a user's snapshot of `course_id` (hex-encoded too, so no id forges a key).
-pub fn snapshot_key(user_id: &str, course_id: &str) -> String {
-    let course: String = course_id.bytes().map(|b| format!("{b:02x}")).collect();
-    format!("viva:{}:tutor:{course}", user_tag(user_id))
+/// Side-record kinds that would collide with the user's other keys.
+const RESERVED_KINDS: [&str; 2] = ["s", "user"];
+
+/// The key of a side record (its name hex-encoded too, so no name forges a key); `None` for
+/// a kind that is not a plain lowercase word, or one the layout reserves.
+pub fn side_key(key: &SideKey) -> Option<String> {
+    let kind = key.kind;
+    let plain = !kind.is_empty() && kind.bytes().all(|b| b.is_ascii_lowercase());
+    if !plain || RESERVED_KINDS.contains(&kind) {
+        return None;
+    }
+    let name: String = key.name.bytes().map(|b| format!("{b:02x}")).collect();
+    Some(format!("viva:{}:{kind}:{name}", user_tag(&key.user_id)))
 }
 
 /// The operator's new-session switch, one for every node sharing this Redis.

@@ -8,7 +8,8 @@
 //! - [`bus`]: `RedisBus` and `listen`, node notices over pub/sub.
 //! - [`conn`]: one self-reconnecting connection for a server or a cluster.
 //! - [`control`]: the operator's new-session switch, one key for every node.
-//! - [`tutor`]: student snapshots, claimed and written under a fence like sessions.
+//! - [`sides`]: side records (a student's snapshot of a course), claimed and written under a
+//!   fence like sessions.
 //! - [`scan`]: listing stored sessions for operator tools (`viva plan audit`), SCAN per master.
 #![warn(missing_docs)]
 
@@ -19,8 +20,8 @@ pub mod control;
 pub mod keys;
 pub mod scan;
 pub mod scripts;
+pub mod sides;
 pub mod store;
-pub mod tutor;
 
 pub use bus::{RedisBus, listen};
 pub use conn::{Connection, RedisConfig};

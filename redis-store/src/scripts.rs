@@ -127,9 +127,9 @@ return 1
     )
 });
 
-/// Claim a student snapshot. KEYS: snapshot. ARGV: owner, the cold record (stored when
+/// Claim a side record. KEYS: the record. ARGV: owner, the cold record (stored when
 /// there is none). Returns `{fence, previous owner or '', record}`.
-pub static CLAIM_SNAPSHOT: LazyLock<Script> = LazyLock::new(|| {
+pub static CLAIM_SIDE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 local rec = redis.call('HGET', KEYS[1], 'rec')
@@ -145,9 +145,9 @@ return {fence, previous, rec}
     )
 });
 
-/// Write a student snapshot. KEYS: snapshot. ARGV: fence, record. Returns 1, or 0 when a
-/// newer claim holds the snapshot.
-pub static SAVE_SNAPSHOT: LazyLock<Script> = LazyLock::new(|| {
+/// Write a side record. KEYS: the record. ARGV: fence, record. Returns 1, or 0 when a
+/// newer claim holds the record.
+pub static SAVE_SIDE: LazyLock<Script> = LazyLock::new(|| {
     Script::new(
         r"
 if redis.call('HGET', KEYS[1], 'fence') ~= ARGV[1] then return 0 end

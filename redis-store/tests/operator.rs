@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use viva_core::checkpoint::SwitchRecord;
-use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, HeadUpdate, SessionCheckpoint, SessionKey, SessionWrite,
     StoreError, SwitchStore,
@@ -51,10 +51,7 @@ async fn put_session(store: &RedisStore, user: &str, session: &str, turns: usize
         seq: 1,
         phase: PhaseName::Paused,
         resume_to: Some(PhaseName::AwaitingAnswer),
-        mode: Mode::Exam,
-        exam: None,
-        assessment: None,
-        tutor: None,
+        state: viva_core::checkpoint::ModeCheckpoint::OneQuestion(Default::default()),
         transcript: (1..=turns).map(turn).collect(),
         applied_event_ids: Vec::new(),
     };

@@ -3,7 +3,8 @@
 
 use std::time::Duration;
 
-use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, Mode, PhaseName, TurnCheckpoint};
+use viva_core::checkpoint::SideKey;
+use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, PhaseName, TurnCheckpoint};
 use viva_core::checkpoint::{
     CheckpointStore, ClaimKind, HeadChain, HeadUpdate, NodeBus, Notice, SessionCheckpoint,
     SessionKey, SessionWrite, StoreError, UserRecord,
@@ -46,10 +47,7 @@ fn checkpoint(key: &SessionKey, version: u64, turns: Vec<TurnCheckpoint>) -> Ses
         seq: version,
         phase: PhaseName::Paused,
         resume_to: Some(PhaseName::AwaitingAnswer),
-        mode: Mode::Exam,
-        exam: None,
-        assessment: None,
-        tutor: None,
+        state: viva_core::checkpoint::ModeCheckpoint::OneQuestion(Default::default()),
         transcript: turns,
         applied_event_ids: vec!["e1".into()],
     }
@@ -349,32 +347,34 @@ async fn notices_reach_the_addressed_node_only() {
     assert!(two.try_recv().is_err(), "node two heard nothing");
 }
 
-/// A new student of ARITHMETIC, as stored.
-fn snapshot_of(user: &str) -> viva_core::checkpoint::tutor_format::SnapshotRecord {
+/// A new student of ARITHMETIC, as a side record's body.
+fn snapshot_of(user: &str) -> serde_json::Value {
     let cold =
         viva_core::tutor::snapshot::StudentSnapshot::cold_start(user, "ARITHMETIC", "add-1digit");
-    viva_core::modes::tutor::snapshot::snapshot_record(&cold)
+    viva_core::modes::tutor::snapshot_body(&cold)
+}
+
+fn snapshot_key(user: &str) -> SideKey {
+    viva_core::modes::tutor::snapshot_key(user, "ARITHMETIC")
 }
 
 #[tokio::test]
-async fn a_snapshot_is_written_only_under_its_latest_claim_and_outlives_sessions() {
-    use viva_core::checkpoint::TutorStore;
+async fn a_side_record_is_written_only_under_its_latest_claim_and_outlives_sessions() {
+    use viva_core::checkpoint::SideStore;
     let redis = RedisServer::start();
     let store = store(&redis).await;
-    assert_eq!(
-        store.load_snapshot("ann", "ARITHMETIC").await.unwrap(),
-        None
-    );
+    let ann = snapshot_key("ann");
+    assert_eq!(store.load_side(&ann).await.unwrap(), None);
     let first = store
-        .claim_snapshot(&snapshot_of("ann"), "s1", 1)
+        .claim_side(&ann, &snapshot_of("ann"), "s1", 1)
         .await
         .unwrap();
     assert_eq!((first.fence, first.previous_owner.as_deref()), (1, None));
     let mut written = first.stored.clone();
-    written.snapshot.revisit = vec!["add-1digit".into()];
-    store.save_snapshot(&written).await.unwrap();
+    written.body["revisit"] = serde_json::json!(["add-1digit"]);
+    store.save_side(&ann, &written).await.unwrap();
     let second = store
-        .claim_snapshot(&snapshot_of("ann"), "s2", 2)
+        .claim_side(&ann, &snapshot_of("ann"), "s2", 2)
         .await
         .unwrap();
     assert_eq!(
@@ -382,24 +382,25 @@ async fn a_snapshot_is_written_only_under_its_latest_claim_and_outlives_sessions
         (2, Some("s1"))
     );
     assert_eq!(
-        second.stored.snapshot.revisit,
-        vec!["add-1digit".to_owned()],
+        second.stored.body["revisit"],
+        serde_json::json!(["add-1digit"]),
         "the claim reads what s1 wrote"
     );
-    let refused = store.save_snapshot(&written).await.unwrap_err();
+    let refused = store.save_side(&ann, &written).await.unwrap_err();
     assert!(
         matches!(refused, StoreError::Fenced { token: 1, .. }),
         "{refused}"
     );
-    let read = store
-        .load_snapshot("ann", "ARITHMETIC")
-        .await
-        .unwrap()
-        .unwrap();
+    let read = store.load_side(&ann).await.unwrap().unwrap();
     assert_eq!((read.fence, read.owner.as_str()), (2, "s2"));
-    assert_eq!(
-        store.load_snapshot("bob", "ARITHMETIC").await.unwrap(),
-        None
+    assert_eq!(store.load_side(&snapshot_key("bob")).await.unwrap(), None);
+    let session_like = SideKey {
+        kind: "s",
+        ..snapshot_key("ann")
+    };
+    assert!(
+        store.load_side(&session_like).await.is_err(),
+        "a kind never names a session's keys"
     );
 }
 

@@ -4,9 +4,9 @@
 
 use anyhow::{Context, anyhow, bail};
 use serde::Serialize;
-use viva_actors::FileStore;
 use viva_core::audit::{PlanRow, UserShown, newest_first, plan_detail, plan_row};
 use viva_core::checkpoint::SessionCheckpoint;
+use viva_file_store::FileStore;
 use viva_redis_store::scan::{FoundSession, SCAN_BATCH, ScanRequest, scan_sessions};
 
 use super::{AuditArgs, Storage, table};

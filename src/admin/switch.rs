@@ -5,10 +5,10 @@ use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use anyhow::Context;
-use viva_actors::FileStore;
 use viva_actors::new_sessions::{Decision, NewSessionGate, Source};
 use viva_core::checkpoint::{SwitchRecord, SwitchStore};
 use viva_core::clock::{Clock, SystemClock};
+use viva_file_store::FileStore;
 use viva_redis_store::{Connection, RedisStore};
 
 use super::Storage;

@@ -241,11 +241,9 @@ impl Connection {
             ClientEvent::AnswerSkip => self.answer(AnswerInput::Skip, event_id).await,
             ClientEvent::AudioCommit => self.audio_control(event_id, true).await,
             ClientEvent::AudioClear => self.audio_control(event_id, false).await,
-            tutor => match viva_core::tutor::wire::tutor_input(tutor) {
-                Some(Ok(input)) => self.command(SessionCommand::Tutor(input), event_id).await,
-                Some(Err(refusal)) => self.send_error(refusal.code, refusal.message, event_id),
-                None => {}
-            },
+            // An event of a mode's own (`tutor.*`): the session's mode reads it, or refuses
+            // it with `wrong_mode`.
+            event => self.command(SessionCommand::Event(event), event_id).await,
         }
     }
 

@@ -112,6 +112,10 @@ pub fn result_lines(result: &SessionResult) -> Vec<String> {
         SessionResult::Exam(exam) => exam_result_lines(exam),
         SessionResult::Assessment(assessment) => assessment_result_lines(assessment),
         SessionResult::Tutor(tutor) => tutor_result_lines(tutor),
+        SessionResult::OneQuestion(check) => {
+            let heard = check.answer.as_deref().unwrap_or("(no answer)");
+            vec![String::new(), format!("Heard: {heard}")]
+        }
     }
 }
 

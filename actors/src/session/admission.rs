@@ -3,8 +3,7 @@
 //! turns, examiner replies and retries), and what it then does.
 
 use viva_core::session::admission::{
-    Arrival, ClientAdmission, ClientEvent, WorkReply, ReplyAdmission, Retry, RetryAdmission,
-    admit,
+    Arrival, ClientAdmission, ClientEvent, ReplyAdmission, Retry, RetryAdmission, WorkReply, admit,
 };
 use viva_core::session::lifecycle::Refusal;
 use viva_protocol::ErrorCode;

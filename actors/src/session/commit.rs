@@ -33,11 +33,11 @@ impl LiveSession {
         }
         match self.save_through_stall().await {
             Ok(()) => {
-                // The snapshot too is written before the device is told (a progress read
+                // Side records too are written before the device is told (a progress read
                 // right after a turn sees that turn).
-                self.store_snapshot().await;
+                self.store_side_records().await;
                 self.saved();
-                self.log_tutor_turns();
+                self.log_turn_notes();
                 true
             }
             Err(StoreError::NotActive { .. }) => {

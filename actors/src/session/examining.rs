@@ -12,16 +12,17 @@ use viva_core::session::admission::Durability;
 
 use kameo::message::{Context, Message};
 use viva_protocol::server::QuestionDelta;
-use viva_protocol::tutor::TutorDelta;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::LiveSession;
 use crate::link::DeviceLink;
-use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall};
-use viva_core::modes::exam::QuestionDraft;
+use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall, QuestionDraft};
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::state::{WorkReply, Work};
-use viva_core::tutor::model::{ModelAnswer, ModelTurnRequest, TutorModel};
+use viva_core::session::mode::{CallAnswer, CallFuture, EventSink};
+use viva_core::session::state::{Work, WorkReply};
+
+/// A mode's call, ready to run off the mailbox.
+pub(super) type RunCall = Box<dyn FnOnce(EventSink) -> CallFuture + Send>;
 
 /// A slow examiner's call under way.
 pub(super) struct InFlight {
@@ -50,8 +51,8 @@ pub enum Answer {
     Phrased(Examined<String>),
     /// A verdict.
     Assessed(Examined<ExaminerAssessment>),
-    /// A model tutor's proposal, or why there is none.
-    Tutored(ModelAnswer),
+    /// What the mode's own call gave.
+    Called(CallAnswer),
 }
 
 /// A slow examiner's call finished: the work it was for, and its answer.
@@ -83,7 +84,9 @@ impl Message<ExaminerReturned> for LiveSession {
                 (Work::Phrase(draft), Answer::Phrased(words)) => {
                     self.take_reply(WorkReply::Phrased(draft, words), now)
                 }
-                (Work::Tutor(_), Answer::Tutored(answer)) => self.take_tutor_answer(answer, now),
+                (Work::Call(_), Answer::Called(answer)) => {
+                    self.take_reply(WorkReply::Called(answer), now)
+                }
                 _ => return,
             };
             match stepped {
@@ -102,13 +105,12 @@ impl Message<ExaminerReturned> for LiveSession {
 }
 
 impl LiveSession {
-    /// Runs `work` (an assessment or a phrasing) in a task of its own; its answer comes back
-    /// as [`ExaminerReturned`].
-    pub(super) fn start_examiner_call(&mut self, work: Work) {
+    /// Runs `work` (an assessment, a phrasing, or the mode's call `run`) in a task of its
+    /// own; its answer comes back as [`ExaminerReturned`].
+    pub(super) fn start_examiner_call(&mut self, work: Work, run: Option<RunCall>) {
         let (Some(me), true) = (self.me.clone(), self.in_flight.is_none()) else {
             return;
         };
-        let tutoring = self.tutor_call(&work);
         let examiner = self.deps.examiner.clone();
         let muted = Arc::new(AtomicBool::new(false));
         let (link, quiet) = (self.link.clone(), muted.clone());
@@ -119,7 +121,10 @@ impl LiveSession {
                 Work::Phrase(draft) => {
                     Answer::Phrased(phrase_streamed(&*examiner, link, quiet, draft).await)
                 }
-                Work::Tutor(_) => Answer::Tutored(propose(tutoring, link, quiet).await),
+                Work::Call(_) => match run {
+                    Some(run) => Answer::Called(run(event_sink(link, quiet)).await),
+                    None => return,
+                },
                 Work::Step | Work::Nothing => return,
             };
             if let Some(session) = me.upgrade() {
@@ -130,44 +135,10 @@ impl LiveSession {
         self.in_flight = Some(InFlight { work, muted, task });
     }
 
-    /// The model tutor and what it is asked, for a [`Work::Tutor`].
-    pub(super) fn tutor_call(
-        &self,
-        work: &Work,
-    ) -> Option<(Arc<dyn TutorModel>, ModelTurnRequest)> {
-        if !matches!(work, Work::Tutor(_)) {
-            return None;
-        }
-        let request = self
-            .state
-            .tutor_request(Self::context(&self.deps), self.now())?;
-        Some((self.deps.tutor_model.clone()?, request))
-    }
-
-    /// Hands a model tutor's answer to the session, logging the call behind it.
-    pub(super) fn take_tutor_answer(
-        &mut self,
-        answer: ModelAnswer,
-        now: u64,
-    ) -> Result<(), Refusal> {
-        self.log_examiner_call(answer.call.as_ref());
-        self.state
-            .take_tutor_answer(answer, Self::context(&self.deps), now)
-    }
-
     /// Hands the examiner's reply to the session, logging the model call behind it.
-    pub(super) fn take_reply(
-        &mut self,
-        reply: WorkReply,
-        now: u64,
-    ) -> Result<(), Refusal> {
-        let call = match &reply {
-            WorkReply::Assessed(verdict) => verdict.call.as_ref(),
-            WorkReply::Phrased(_, words) => words.call.as_ref(),
-        };
-        self.log_examiner_call(call);
-        self.state
-            .take_reply(reply, Self::context(&self.deps), now)
+    pub(super) fn take_reply(&mut self, reply: WorkReply, now: u64) -> Result<(), Refusal> {
+        self.log_examiner_call(reply.model_call());
+        self.state.take_reply(reply, Self::context(&self.deps), now)
     }
 
     /// The turn log of one model call, in the trace under this session. (The session's
@@ -190,29 +161,14 @@ impl LiveSession {
     }
 }
 
-/// The model tutor's answer, or `no_model` when no model tutor is configured (the brain's
-/// turn then stands). Its words stream to `link`'s device as `tutor.delta` pieces, until
-/// `muted`.
-pub(super) async fn propose(
-    tutoring: Option<(Arc<dyn TutorModel>, ModelTurnRequest)>,
-    link: Option<DeviceLink>,
-    muted: Arc<AtomicBool>,
-) -> ModelAnswer {
-    let Some((model, request)) = tutoring else {
-        return Examined::offline(Err("no_model"));
-    };
-    let turn = request.turn;
-    let deltas = move |text: &str| {
-        let Some(link) = link.as_ref().filter(|_| !muted.load(Ordering::Relaxed)) else {
-            return;
-        };
-        let delta = TutorDelta {
-            turn,
-            text: text.to_owned(),
-        };
-        link.send(ServerMessage::unsequenced(ServerEvent::TutorDelta(delta)));
-    };
-    model.propose(&request, &deltas).await
+/// Where a mode's call sends what it writes: `link`'s device, as unsequenced events,
+/// until `muted`.
+fn event_sink(link: Option<DeviceLink>, muted: Arc<AtomicBool>) -> EventSink {
+    Arc::new(move |event: ServerEvent| {
+        if let Some(link) = link.as_ref().filter(|_| !muted.load(Ordering::Relaxed)) {
+            link.send(ServerMessage::unsequenced(event));
+        }
+    })
 }
 
 /// The examiner's words for `draft`, streamed to `link`'s device as `question.delta`

@@ -8,9 +8,10 @@ use viva_protocol::server::{PauseReason, SessionStatus};
 use super::admission::Admitted;
 use super::{LiveSession, moved};
 use crate::link::DeviceLink;
-use viva_core::modes::assessment::AnswerInput;
+use viva_core::base::{AnswerInput, ModeInput};
 use viva_core::session::lifecycle::Refusal;
-use viva_core::tutor::brain::TutorInput;
+use viva_core::session::rules::SessionMarks;
+use viva_protocol::ClientEvent;
 
 /// A session completed or was abandoned: the report a session sends to whoever supervises
 /// it (a `WeakRecipient`, so the session never names its supervisor's type).
@@ -20,8 +21,9 @@ pub struct SessionFinished {
     pub session_id: String,
     /// Completed or abandoned.
     pub status: SessionStatus,
-    /// Final element scores, for `weak_areas` later.
-    pub scores: std::collections::HashMap<String, viva_core::exam::types::Score>,
+    /// Outcomes by element, merged into the user's element history (read by the next
+    /// session that opens, for weak areas).
+    pub history: Vec<(String, String)>,
 }
 
 /// A new session's first step: announce it and ask the first question.
@@ -72,7 +74,7 @@ impl Message<Attach> for LiveSession {
             self.forget_turn();
         }
         self.link = Some(msg.link);
-        if let Err(refusal) = self.reclaim_snapshot().await {
+        if let Err(refusal) = self.reclaim_side_records().await {
             self.link = None;
             return Err(refusal);
         }
@@ -153,8 +155,8 @@ pub enum SessionCommand {
     Pause,
     /// `session.end`.
     End,
-    /// A tutor's card event or message (`tutor.*`).
-    Tutor(TutorInput),
+    /// An event of the mode's own (`tutor.*`), as the client sent it.
+    Event(ClientEvent),
 }
 
 /// A client command from one connection.
@@ -225,8 +227,9 @@ impl LiveSession {
                 self.state.end(ctx, now)?;
                 self.state.life_mut().acknowledge(event_id);
             }
-            SessionCommand::Tutor(input) => {
-                self.state.take_tutor_input(input, event_id, ctx, now)?;
+            SessionCommand::Event(event) => {
+                self.state
+                    .take_input(ModeInput::Event(event), event_id, ctx, now)?;
             }
         }
         // Committed with the work it leads to (an in-process examiner's assessment and
@@ -302,8 +305,10 @@ impl Message<Shutdown> for LiveSession {
 pub struct SessionView {
     /// Owner.
     pub user_id: String,
-    /// Exam, assessment or tutor.
+    /// Its mode.
     pub mode: viva_protocol::Mode,
+    /// What it is, for the rules that span a user's sessions.
+    pub marks: SessionMarks,
     /// Status.
     pub status: SessionStatus,
     /// Result with its audit trail, once completed.
@@ -323,6 +328,7 @@ impl Message<Inspect> for LiveSession {
         SessionView {
             user_id: self.state.life().user_id.clone(),
             mode: self.state.mode(),
+            marks: self.state.mode_state().marks(),
             status: self.state.life().status(),
             result: self.state.result_with_audit(),
             connection_id: self.link.as_ref().map(|link| link.connection_id),

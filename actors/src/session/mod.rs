@@ -11,7 +11,6 @@ use std::time::Duration;
 use kameo::Actor;
 use kameo::actor::{ActorRef, WeakActorRef, WeakRecipient};
 use tracing::Instrument;
-use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::server::{PauseReason, SessionStatus};
 use viva_protocol::{ErrorCode, ServerMessage};
 
@@ -20,12 +19,12 @@ use crate::metrics::phase_index;
 use crate::timer::Timer;
 use viva_core::checkpoint::{CheckpointStore, HeadChain, SessionKey};
 use viva_core::clock::Clock;
-use viva_core::exam::acs::AcsLibrary;
-use viva_core::examiner::{Examined, Examiner};
+use viva_core::examiner::Examiner;
+use viva_core::services::ModeServices;
 use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
-use viva_core::session::state::{WorkReply, SessionState, StepContext, Work};
+use viva_core::session::state::{Call, SessionState, StepContext, Work, WorkReply};
 
 mod admission;
 mod commit;
@@ -34,8 +33,8 @@ mod hibernate;
 mod messages;
 mod ownership;
 mod question_speculation;
+mod side_records;
 mod timers;
-mod tutoring;
 mod voice;
 mod voice_final;
 mod voice_speculation;
@@ -58,10 +57,8 @@ pub struct SessionDeps {
     pub store: Arc<dyn CheckpointStore>,
     /// Phrases and assesses exam answers.
     pub examiner: Arc<dyn Examiner>,
-    /// The ACS catalogs.
-    pub library: Arc<AcsLibrary>,
-    /// Skill and assessment blueprints.
-    pub blueprints: Arc<BlueprintLibrary>,
+    /// What the modes read: catalogs, blueprints, courses, the model tutor, plan sizing.
+    pub modes: Arc<ModeServices>,
     /// Wall-clock time.
     pub clock: Arc<dyn Clock>,
     /// How long a paused session lives before it is abandoned.
@@ -77,12 +74,8 @@ pub struct SessionDeps {
     pub turns: viva_core::voice::TurnSettings,
     /// What the server counts.
     pub metrics: Arc<crate::metrics::SessionMetrics>,
-    /// Courses and tutor settings.
-    pub tutor: Arc<viva_core::tutor::library::TutorLibrary>,
-    /// Student snapshots, beyond their sessions.
-    pub snapshots: Arc<dyn viva_core::checkpoint::TutorStore>,
-    /// The model tutor, when one is configured (`[llm]`).
-    pub tutor_model: Option<Arc<dyn viva_core::tutor::model::TutorModel>>,
+    /// Side records (a student's snapshot of a course), beyond their sessions.
+    pub sides: Arc<dyn viva_core::checkpoint::SideStore>,
     /// Whether a slow examiner phrases the likely next question while the candidate answers.
     pub phrase_ahead: bool,
 }
@@ -119,8 +112,6 @@ pub struct LiveSession {
     me: Option<WeakActorRef<Self>>,
     /// The slow examiner's call under way, if any (never more than one).
     in_flight: Option<examining::InFlight>,
-    /// Tutor turns already logged and counted.
-    tutor_turns_logged: usize,
     /// The next question, phrased while the candidate answers (slow examiners only).
     speculated_question: Option<question_speculation::QuestionSpeculation>,
 }
@@ -137,8 +128,8 @@ enum Next {
     Idle,
     /// A slow examiner's call (or its speculation) is under way.
     Wait,
-    /// This work goes to a slow examiner, off the mailbox.
-    Call(Work),
+    /// This work goes to a slow examiner, or runs the mode's call, off the mailbox.
+    Call(Work, Option<examining::RunCall>),
 }
 
 /// How a session actor holds its session in storage.
@@ -226,10 +217,8 @@ impl LiveSession {
             user = %life.user_id,
             node = %deps.node_id
         );
-        let tutor_turns_logged = state.mode_state().tutor().map_or(0, |t| t.transcript.len());
         LiveSession {
             span,
-            tutor_turns_logged,
             state,
             deps,
             link: None,
@@ -266,11 +255,7 @@ impl LiveSession {
     }
 
     fn context(deps: &SessionDeps) -> StepContext<'_> {
-        StepContext {
-            acs: &deps.library,
-            blueprints: &deps.blueprints,
-            tutor: &deps.tutor,
-        }
+        deps.modes.context()
     }
 
     /// Whether `connection_id` is the device attached to this session.
@@ -326,9 +311,9 @@ impl LiveSession {
                     }
                     return;
                 }
-                Next::Call(work) => {
+                Next::Call(work, run) => {
                     if self.settle(unsaved).await {
-                        self.start_examiner_call(work);
+                        self.start_examiner_call(work, run);
                     }
                     return;
                 }
@@ -347,19 +332,20 @@ impl LiveSession {
         let stepped = match work {
             Work::Nothing => return Next::Idle,
             Work::Phrase(draft) if slow => match self.offer_speculated(&draft) {
-                Offer::Ready(words) => {
-                    self.take_reply(WorkReply::Phrased(draft, words), now)
-                }
+                Offer::Ready(words) => self.take_reply(WorkReply::Phrased(draft, words), now),
                 Offer::Coming => return Next::Wait,
-                Offer::Nothing => return Next::Call(Work::Phrase(draft)),
+                Offer::Nothing => return Next::Call(Work::Phrase(draft), None),
             },
-            Work::Assess(_) if slow => return Next::Call(work),
-            // A model tutor is a model: always off the mailbox.
-            Work::Tutor(_) if self.deps.tutor_model.is_some() => return Next::Call(work),
-            Work::Tutor(_) => {
-                let answer = Examined::offline(Err("no_model"));
-                self.take_tutor_answer(answer, now)
-            }
+            Work::Assess(_) if slow => return Next::Call(work, None),
+            // A mode's call runs off the mailbox unless it was answered at once.
+            Work::Call(_) => match self.state.call(Self::context(&self.deps), now) {
+                Some(Call::Answered(answer)) => self.take_reply(WorkReply::Called(answer), now),
+                Some(Call::Run(run)) => return Next::Call(work, Some(run)),
+                None => Err(Refusal::new(
+                    viva_protocol::ErrorCode::Internal,
+                    "the session asked for a call it cannot make",
+                )),
+            },
             Work::Assess(request) => {
                 let verdict = self.deps.examiner.assess(&request).await;
                 self.take_reply(WorkReply::Assessed(verdict), now)
@@ -399,7 +385,7 @@ impl LiveSession {
         let finished = SessionFinished {
             session_id: self.state.life().session_id.clone(),
             status,
-            scores: self.state.element_scores(),
+            history: self.state.history(),
         };
         // ignore: a stopped supervisor has no record left to update.
         let _ = supervisor.tell(finished).try_send();

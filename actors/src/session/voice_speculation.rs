@@ -14,8 +14,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 use kameo::message::Context;
+use viva_core::base::Listening;
 use viva_core::examiner::EmbeddedExaminer;
-use viva_core::session::state::Listening;
 use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::{DecodeError, DecodeKind};
 
@@ -227,7 +227,7 @@ impl LiveSession {
         let open = self.state.open_listening()?;
         let is_exam = matches!(open, Listening::Exam { .. });
         let pause = self.deps.turns.complete_answer_pause_for(is_exam)?;
-        let examiner = EmbeddedExaminer::new(self.deps.library.clone());
+        let examiner = EmbeddedExaminer::new(self.deps.modes.acs.clone());
         answer_is_complete(text, &open, &examiner).then_some(pause)
     }
 

@@ -14,9 +14,9 @@ use viva_protocol::{ErrorCode, ServerMessage};
 use super::{Attached, UserSupervisor, not_found};
 use crate::hibernation::Hibernated;
 use crate::session::{Hibernate, Inspect, LiveSession, Ownership, Rejoin};
+use viva_core::modes::restore;
 use viva_core::session::admission::MOVED;
 use viva_core::session::lifecycle::Refusal;
-use viva_core::modes::restore;
 
 /// The attached connection has been idle: hibernate its session if nothing would be lost.
 #[derive(Debug)]

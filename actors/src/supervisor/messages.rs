@@ -74,15 +74,15 @@ impl Message<SessionFinished> for UserSupervisor {
         // once its device lets go of it too (results are read from the checkpoint).
         self.sessions.remove(&msg.session_id);
         let finish = |record: &mut viva_core::checkpoint::UserRecord| {
-            for (code, score) in &msg.scores {
+            for (element, outcome) in &msg.history {
                 record
                     .element_scores
-                    .insert(code.clone(), score.as_str().to_owned());
+                    .insert(element.clone(), outcome.clone());
             }
             record.release(&msg.session_id);
             note_session(record, &msg.session_id, msg.status);
         };
-        // ignore: failure is logged; scores are advisory and the next finish carries them.
+        // ignore: failure is logged; the history is advisory and the next finish carries it.
         let _ = self.update_record(finish).await;
     }
 }

@@ -5,7 +5,11 @@
 //!
 //! - [`record`]: reading and updating the user record.
 //! - [`takeover`]: start, resume and the pausing of the previous device.
-//! - [`tutoring`]: a new tutor session: the evaluation check and the snapshot claim.
+//!
+//! A new session is opened through `viva_core::modes` alone: the supervisor asks what it
+//! is ([`modes::label`]), checks the rules that span the user's sessions against it, claims
+//! the side records it names ([`modes::side_holds`]) and opens it ([`modes::open`]); it
+//! never knows which mode it opened.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -16,21 +20,18 @@ use viva_protocol::ErrorCode;
 use viva_protocol::config::SessionConfig;
 
 use crate::session::{LiveSession, SessionDeps};
-use record::SessionLabel;
-use viva_core::checkpoint::{NodeBus, UserRecord};
-use viva_core::exam::plan::PlanDefaults;
-use viva_core::modes::assessment::AssessmentCore;
-use viva_core::modes::exam::ExamCore;
+use crate::stall::ride_out;
+use record::open_marks;
+use viva_core::checkpoint::{NodeBus, SideClaim, SideHold, UserRecord};
+use viva_core::modes::{self, Opening};
 use viva_core::session::lifecycle::{Lifecycle, Refusal};
-use viva_core::modes::exam::snapshot::parse_scores;
+use viva_core::session::rules::{SessionLabel, refuse_beside};
 use viva_core::session::state::SessionState;
-use viva_core::modes::exam::transitions::NewExam;
 
 mod hibernation;
 mod messages;
 mod record;
 mod takeover;
-mod tutoring;
 
 pub use crate::session::SessionFinished;
 pub use hibernation::{HibernateSession, WakeSession};
@@ -50,8 +51,6 @@ pub const START_EVENT_IDS: usize = 32;
 pub struct SupervisorDeps {
     /// What sessions share.
     pub session: Arc<SessionDeps>,
-    /// Plan sizing for new exams.
-    pub plan_defaults: PlanDefaults,
     /// Per-user limits on starting sessions.
     pub limits: SessionLimits,
     /// Notices to other nodes.
@@ -126,100 +125,58 @@ pub enum Attached {
 }
 
 impl UserSupervisor {
-    /// The state of a new session of the configured mode.
+    /// What a session started with `config` is, for its user's list and the rules that span
+    /// sessions.
+    fn label(&self, config: &SessionConfig) -> SessionLabel {
+        modes::label(config, self.deps.session.modes.context())
+    }
+
+    /// The state of a new session of the configured mode, once the rules that span the
+    /// user's sessions allow it and the side records it names are claimed.
     async fn new_state(
         &self,
         config: SessionConfig,
+        label: &SessionLabel,
         session_id: String,
     ) -> Result<SessionState, Refusal> {
-        let thinking_pause_ms = config.thinking_pause_ms();
-        if let Some(pause) = thinking_pause_ms
-            && !viva_protocol::config::THINKING_PAUSE_MS.contains(&pause)
-        {
-            let message = format!("thinking_pause_ms {pause} is outside 500 to 30000");
-            return Err(Refusal::new(ErrorCode::InvalidConfig, message));
-        }
-        let mut state = self.mode_state(config, session_id).await?;
-        state.life_mut().thinking_pause_ms = thinking_pause_ms;
-        Ok(state)
-    }
-
-    async fn mode_state(
-        &self,
-        config: SessionConfig,
-        session_id: String,
-    ) -> Result<SessionState, Refusal> {
+        refuse_beside(label.marks, open_marks(&self.record))?;
         let now_ms = self.deps.session.clock.now_ms();
-        let life = Lifecycle::new(session_id, self.user_id.clone(), now_ms);
-        let seed = server_seed();
-        match config {
-            SessionConfig::Exam(config) => {
-                let prior = parse_scores(&self.record.element_scores).unwrap_or_default();
-                let rating = viva_core::modes::exam::rating_of(&config);
-                let new = NewExam {
-                    config,
-                    default_seed: seed,
-                    defaults: self.deps.plan_defaults,
-                    prior_scores: &prior,
-                };
-                let core = ExamCore::create(new, self.deps.session.library.catalog(rating))?;
-                Ok(SessionState::new(life, Box::new(core)))
-            }
-            SessionConfig::Assessment(config) => {
-                let blueprints = &self.deps.session.blueprints;
-                let core = AssessmentCore::create(
-                    now_ms,
-                    &config.assessment_id,
-                    config.learning,
-                    assessment_seed(config.learning, config.seed, seed),
-                    blueprints,
-                )?;
-                Ok(SessionState::new(life, Box::new(core)))
-            }
-            SessionConfig::Tutor(config) => {
-                let core = self.tutor_core(&config.course_id, &life, seed).await?;
-                Ok(SessionState::new(life, Box::new(core)))
-            }
-        }
-    }
-}
-
-impl UserSupervisor {
-    /// What a session started with `config` is, for its user's list: "Private pilot oral
-    /// exam", "Math fundamentals (evaluation)", "Arithmetic (tutoring)".
-    fn label(&self, config: &SessionConfig) -> SessionLabel {
-        let title = match config {
-            SessionConfig::Exam(exam) => {
-                let rating = match exam.rating {
-                    viva_protocol::config::ExamRating::Private => "Private",
-                    viva_protocol::config::ExamRating::Commercial => "Commercial",
-                };
-                format!("{rating} pilot oral exam")
-            }
-            SessionConfig::Assessment(assessment) => {
-                let id = &assessment.assessment_id;
-                let found = self.deps.session.blueprints.assessment(id);
-                let name = found.map_or(id.as_str(), |a| a.title.as_str());
-                let kind = if assessment.learning {
-                    "learning"
-                } else {
-                    "evaluation"
-                };
-                format!("{name} ({kind})")
-            }
-            SessionConfig::Tutor(tutor) => {
-                let id = &tutor.course_id;
-                let found = self.deps.session.tutor.course(id);
-                let name = found.map_or(id.as_str(), |(course, _)| course.doc.title.as_str());
-                format!("{name} (tutoring)")
-            }
+        let ctx = self.deps.session.modes.context();
+        let holds = modes::side_holds(&config, &self.user_id, ctx);
+        let claims = self.claim_side_records(holds, &session_id, now_ms).await?;
+        let opening = Opening {
+            session_id,
+            user_id: self.user_id.clone(),
+            now_ms,
+            seed: server_seed(),
+            history: self.record.element_scores.clone(),
+            claims,
         };
-        let evaluation = matches!(config, SessionConfig::Assessment(c) if !c.learning);
-        SessionLabel {
-            mode: config.mode(),
-            title,
-            evaluation,
+        modes::open(config, opening, ctx)
+    }
+
+    /// Claims each side record a new session names (a claim repeated in a stall only takes
+    /// a newer fence).
+    async fn claim_side_records(
+        &self,
+        holds: Vec<SideHold>,
+        session_id: &str,
+        now_ms: u64,
+    ) -> Result<Vec<SideClaim>, Refusal> {
+        let sides = &self.deps.session.sides;
+        let mut claims = Vec::with_capacity(holds.len());
+        for hold in holds {
+            let claiming = || sides.claim_side(&hold.key, &hold.cold, session_id, now_ms);
+            let claim = ride_out(claiming).await.map_err(|err| {
+                tracing::error!(user = %self.user_id, kind = hold.key.kind, %err, "side record not claimed");
+                Refusal::new(
+                    ErrorCode::StorageUnavailable,
+                    "the session could not be started; retry",
+                )
+            })?;
+            claims.push(claim);
         }
+        Ok(claims)
     }
 }
 
@@ -227,17 +184,6 @@ impl UserSupervisor {
 /// outside the server can know or choose it.
 fn server_seed() -> u64 {
     uuid::Uuid::new_v4().as_u64_pair().0
-}
-
-/// The seed an assessment's items come from. An evaluation always uses the server's own
-/// seed: a client seed there would let a second run (or a learning run with the same seed)
-/// replay the first run's items and so its keys. A learning session honours a client seed,
-/// for reproducible practice.
-fn assessment_seed(learning: bool, client_seed: Option<u64>, server_seed: u64) -> u64 {
-    match client_seed {
-        Some(seed) if learning => seed,
-        _ => server_seed,
-    }
 }
 
 /// A session restored after a restart was left as it stood; treat it as paused since then,
@@ -262,14 +208,6 @@ fn restore_pause(life: &mut Lifecycle, deps: &SessionDeps) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_learning_sessions_honour_a_client_seed() {
-        assert_eq!(assessment_seed(true, Some(7), 99), 7);
-        assert_eq!(assessment_seed(true, None, 99), 99);
-        assert_eq!(assessment_seed(false, Some(7), 99), 99);
-        assert_eq!(assessment_seed(false, None, 99), 99);
-    }
 
     #[test]
     fn server_seeds_differ_between_sessions() {

@@ -1,13 +1,14 @@
 //! The user record: refreshed from the store before each decision and updated by
 //! compare-and-set on its version, retrying on a concurrent change from another node.
 
+use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
-use viva_protocol::{ErrorCode, Mode};
 
 use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
 use viva_core::checkpoint::format::{Holder, SessionEntry};
 use viva_core::checkpoint::{StoreError, UserRecord};
 use viva_core::session::lifecycle::Refusal;
+use viva_core::session::rules::{SessionLabel, SessionMarks};
 
 /// Compare-and-set attempts before an update gives up (each follows a fresh read).
 const UPDATE_ATTEMPTS: usize = 8;
@@ -148,15 +149,6 @@ pub(super) fn repeated_open_start(record: &UserRecord, event_id: Option<&str>) -
 }
 
 /// Makes `session_id` the user's active exam on `node`; returns the previous holder.
-/// What a new session is, as its user's list shows it.
-#[derive(Debug, Clone)]
-pub(super) struct SessionLabel {
-    pub mode: Mode,
-    pub title: String,
-    /// An evaluation-mode assessment.
-    pub evaluation: bool,
-}
-
 /// Labels `session_id` in the record.
 pub(super) fn label_session(record: &mut UserRecord, session_id: &str, label: &SessionLabel) {
     if let Some(entry) = record
@@ -164,15 +156,19 @@ pub(super) fn label_session(record: &mut UserRecord, session_id: &str, label: &S
         .iter_mut()
         .find(|e| e.session_id == session_id)
     {
-        entry.evaluation = label.evaluation;
+        entry.evaluation = label.marks.evaluation;
         entry.mode = Some(label.mode);
         entry.title = Some(label.title.clone());
     }
 }
 
-/// Whether an evaluation-mode assessment of the user is open (active or paused).
-pub(super) fn evaluation_open(record: &UserRecord) -> bool {
-    record.sessions.iter().any(|e| e.evaluation && e.is_open())
+/// The marks of the user's open sessions (active or paused), for the rules that span them.
+pub(super) fn open_marks(record: &UserRecord) -> impl Iterator<Item = SessionMarks> + '_ {
+    let open = record.sessions.iter().filter(|e| e.is_open());
+    open.map(|entry| SessionMarks {
+        evaluation: entry.evaluation,
+        coaching: false,
+    })
 }
 
 pub(super) fn take_active(record: &mut UserRecord, session_id: &str, node: &str) -> Option<Holder> {
@@ -188,13 +184,17 @@ mod tests {
     #[test]
     fn an_open_evaluation_is_noted_until_it_finishes() {
         let mut record = UserRecord::new("u");
+        let evaluation_open = |record: &UserRecord| open_marks(record).any(|m| m.evaluation);
         take_active(&mut record, "exam", "n");
         assert!(!evaluation_open(&record));
         take_active(&mut record, "eval", "n");
         let label = SessionLabel {
-            mode: Mode::Assessment,
+            mode: viva_protocol::Mode::Assessment,
             title: "Math (evaluation)".into(),
-            evaluation: true,
+            marks: SessionMarks {
+                evaluation: true,
+                coaching: false,
+            },
         };
         label_session(&mut record, "eval", &label);
         assert_eq!(

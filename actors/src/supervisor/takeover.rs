@@ -3,20 +3,19 @@
 
 use kameo::actor::{ActorRef, Spawn};
 use viva_protocol::ErrorCode;
-use viva_protocol::Mode;
 use viva_protocol::server::SessionStatus;
 
 use super::hibernation::WakeFailure;
 use super::messages::{ResumeSession, StartSession};
-use super::record::{label_session, note_session, note_start_event, take_active};
-use super::tutoring::refuse_tutoring_during_evaluation;
+use super::record::{label_session, note_session, note_start_event, open_marks, take_active};
 use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
 use crate::link::DeviceLink;
 use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFinished, Yield};
 use viva_core::checkpoint::format::Holder;
 use viva_core::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
-use viva_core::session::lifecycle::Refusal;
 use viva_core::modes::restore;
+use viva_core::session::lifecycle::Refusal;
+use viva_core::session::rules::refuse_beside;
 use viva_core::session::state::SessionState;
 
 /// Whether a session is opened by a new start, or by its start resent after that start's
@@ -164,7 +163,9 @@ impl UserSupervisor {
         me: &ActorRef<Self>,
     ) -> Result<Option<Attached>, Refusal> {
         let label = self.label(&msg.config);
-        let state = self.new_state(msg.config, session_id.clone()).await?;
+        let state = self
+            .new_state(msg.config, &label, session_id.clone())
+            .await?;
         if opening == Opening::New {
             self.check_limits(tokio::time::Instant::now())?;
         }
@@ -280,8 +281,8 @@ impl UserSupervisor {
         let view = session.ask(Inspect).await.ok();
         let status = view.as_ref().map_or(SessionStatus::Active, |v| v.status);
         let open = matches!(status, SessionStatus::Active | SessionStatus::Paused);
-        if open && view.is_some_and(|v| v.mode == Mode::Tutor) {
-            refuse_tutoring_during_evaluation(&self.record)?;
+        if let Some(view) = view.as_ref().filter(|_| open) {
+            refuse_beside(view.marks, open_marks(&self.record))?;
         }
         if open {
             let node = self.node_id().to_owned();

@@ -24,9 +24,9 @@ use std::pin::Pin;
 pub use bus::{LocalBus, NodeBus, Notice};
 pub use delta::{HeadChain, HeadUpdate};
 pub use format::{SessionCheckpoint, SwitchRecord, UserRecord};
+pub use memory::MemoryStore;
 pub use sections::ModeCheckpoint;
 pub use side::{SideClaim, SideHold, SideKey, SideWrite, StoredSide};
-pub use memory::MemoryStore;
 
 /// A boxed future returned by store methods, so the trait stays object-safe.
 pub type StoreFuture<'a, T> = Pin<Box<dyn Future<Output = Result<T, StoreError>> + Send + 'a>>;

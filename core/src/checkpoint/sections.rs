@@ -17,11 +17,11 @@ use super::tutor_format::TutorCheckpoint;
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModeCheckpoint {
     /// An ACS oral exam.
-    Exam(ExamCheckpoint),
+    Exam(Box<ExamCheckpoint>),
     /// A blueprint assessment.
-    Assessment(AssessmentCheckpoint),
+    Assessment(Box<AssessmentCheckpoint>),
     /// A tutoring session.
-    Tutor(TutorCheckpoint),
+    Tutor(Box<TutorCheckpoint>),
     /// A one-question check.
     OneQuestion(OneQuestionCheckpoint),
 }
@@ -39,7 +39,7 @@ impl ModeCheckpoint {
 }
 
 /// The one-question check's section.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OneQuestionCheckpoint {
     /// The words asked.
     pub question: String,
@@ -114,9 +114,12 @@ impl WireIn {
     /// The tagged section; an error when it is missing.
     fn section(&mut self) -> Result<ModeCheckpoint, String> {
         let section = match self.mode {
-            Mode::Exam => self.exam.take().map(ModeCheckpoint::Exam),
-            Mode::Assessment => self.assessment.take().map(ModeCheckpoint::Assessment),
-            Mode::Tutor => self.tutor.take().map(ModeCheckpoint::Tutor),
+            Mode::Exam => self.exam.take().map(|e| ModeCheckpoint::Exam(Box::new(e))),
+            Mode::Assessment => {
+                let assessment = self.assessment.take();
+                assessment.map(|a| ModeCheckpoint::Assessment(Box::new(a)))
+            }
+            Mode::Tutor => self.tutor.take().map(|t| ModeCheckpoint::Tutor(Box::new(t))),
             Mode::OneQuestion => self.one_question.take().map(ModeCheckpoint::OneQuestion),
         };
         section.ok_or_else(|| format!("mode {:?} without its state", self.mode.as_str()))
@@ -140,15 +143,15 @@ impl Serialize for SessionCheckpoint {
             resume_to: self.resume_to,
             mode: section.mode(),
             exam: match section {
-                ModeCheckpoint::Exam(exam) => Some(exam),
+                ModeCheckpoint::Exam(exam) => Some(exam.as_ref()),
                 _ => None,
             },
             assessment: match section {
-                ModeCheckpoint::Assessment(assessment) => Some(assessment),
+                ModeCheckpoint::Assessment(assessment) => Some(assessment.as_ref()),
                 _ => None,
             },
             tutor: match section {
-                ModeCheckpoint::Tutor(tutor) => Some(tutor),
+                ModeCheckpoint::Tutor(tutor) => Some(tutor.as_ref()),
                 _ => None,
             },
             one_question: match section {

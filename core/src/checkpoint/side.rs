@@ -132,14 +132,21 @@ mod tests {
         assert_eq!((first.fence, first.previous_owner.as_deref()), (1, None));
         assert_eq!(first.stored.body, cold);
         let second = claimed(&key(), Some(first.stored.clone()), &cold, "s2", 6);
-        assert_eq!((second.fence, second.previous_owner.as_deref()), (2, Some("s1")));
+        assert_eq!(
+            (second.fence, second.previous_owner.as_deref()),
+            (2, Some("s1"))
+        );
         assert!(check_fence(2, &second.stored).is_ok());
-        assert!(check_fence(2, &first.stored).is_err(), "the older claim is fenced");
+        assert!(
+            check_fence(2, &first.stored).is_err(),
+            "the older claim is fenced"
+        );
     }
 
     #[test]
     fn a_record_stored_before_side_records_were_generic_still_reads() {
-        let old = r#"{"format":1,"snapshot":{"user_id":"ada"},"fence":3,"owner":"s","updated_at_ms":9}"#;
+        let old =
+            r#"{"format":1,"snapshot":{"user_id":"ada"},"fence":3,"owner":"s","updated_at_ms":9}"#;
         let read: StoredSide = serde_json::from_str(old).unwrap();
         assert_eq!(read.body["user_id"], "ada");
         assert_eq!(serde_json::to_string(&read).unwrap(), old);

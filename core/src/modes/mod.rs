@@ -116,7 +116,9 @@ pub fn restore_mode(
         ModeCheckpoint::Assessment(stored) => {
             Box::new(assessment::snapshot::restore_assessment(stored)?)
         }
-        ModeCheckpoint::Tutor(stored) => Box::new(tutor::snapshot::restore_tutor(stored, transcript)?),
+        ModeCheckpoint::Tutor(stored) => {
+            Box::new(tutor::snapshot::restore_tutor(stored, transcript)?)
+        }
         ModeCheckpoint::OneQuestion(stored) => Box::new(one_question::restore(stored)),
     })
 }

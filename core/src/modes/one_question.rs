@@ -149,10 +149,15 @@ impl SessionMode for OneQuestion {
                 let message = "this check takes a typed or spoken answer";
                 return Err(Refusal::new(ErrorCode::InvalidAnswer, message));
             }
-            ModeInput::Event(event) => return Err(wrong_mode(Mode::OneQuestion, event.type_name())),
+            ModeInput::Event(event) => {
+                return Err(wrong_mode(Mode::OneQuestion, event.type_name()));
+            }
         };
         if life.phase.live() != Some(LivePhase::AwaitingAnswer) || self.answer.is_some() {
-            return Err(Refusal::new(ErrorCode::NoOpenQuestion, "no question is open"));
+            return Err(Refusal::new(
+                ErrorCode::NoOpenQuestion,
+                "no question is open",
+            ));
         }
         self.answer = Some(text.trim().to_owned());
         life.acknowledge(event_id);
@@ -163,7 +168,12 @@ impl SessionMode for OneQuestion {
         self.complete(life, now)
     }
 
-    fn resume(&mut self, life: &mut Lifecycle, _: StepContext<'_>, now: u64) -> Result<(), Refusal> {
+    fn resume(
+        &mut self,
+        life: &mut Lifecycle,
+        _: StepContext<'_>,
+        now: u64,
+    ) -> Result<(), Refusal> {
         let status = life.resume(Mode::OneQuestion, self.progress(), now)?;
         if status == viva_protocol::server::SessionStatus::Completed {
             if let Some(result) = self.result(false) {
@@ -262,7 +272,9 @@ mod tests {
         assert!(matches!(&sent[1], ServerEvent::Question(q) if q.text == DEFAULT_QUESTION));
         assert_eq!(state.open_question_kind(), Some("primary"));
         let words = AnswerInput::Text("  Cleared to land.  ".into());
-        state.commit_answer(words, Some("e1".into()), world.ctx(), START_MS).unwrap();
+        state
+            .commit_answer(words, Some("e1".into()), world.ctx(), START_MS)
+            .unwrap();
         assert_eq!(state.work(), Work::Step);
         state.step(world.ctx(), START_MS).unwrap();
         let expected = SessionResult::OneQuestion(OneQuestionResult {
@@ -280,8 +292,14 @@ mod tests {
         let mut state = asked(&world, Some("Say your name."));
         let before = checkpoint_of(&state);
         let cases = [
-            (ModeInput::Answer(AnswerInput::Choice(0)), ErrorCode::InvalidAnswer),
-            (ModeInput::Answer(AnswerInput::Skip), ErrorCode::InvalidAnswer),
+            (
+                ModeInput::Answer(AnswerInput::Choice(0)),
+                ErrorCode::InvalidAnswer,
+            ),
+            (
+                ModeInput::Answer(AnswerInput::Skip),
+                ErrorCode::InvalidAnswer,
+            ),
             (
                 ModeInput::Event(viva_protocol::ClientEvent::TutorStuck),
                 ErrorCode::WrongMode,
@@ -295,7 +313,11 @@ mod tests {
         state.life_mut().pause(PauseReason::User, START_MS).unwrap();
         let words = AnswerInput::Text("x".into());
         let paused = state.commit_answer(words, None, world.ctx(), START_MS);
-        assert_eq!(paused.unwrap_err().code, ErrorCode::SessionPaused, "the lifecycle refuses");
+        assert_eq!(
+            paused.unwrap_err().code,
+            ErrorCode::SessionPaused,
+            "the lifecycle refuses"
+        );
     }
 
     #[test]

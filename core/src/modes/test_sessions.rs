@@ -6,17 +6,17 @@ use std::collections::HashMap;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_protocol::config::ExamConfig;
 
-use crate::modes::assessment::AssessmentCore;
-use crate::modes::exam::ExamCore;
-use crate::session::lifecycle::Lifecycle;
-use crate::session::mode::{Call, StepContext, Work, WorkReply};
-use crate::session::state::SessionState;
-use crate::modes::exam::transitions::NewExam;
 use crate::exam::acs::AcsLibrary;
 use crate::exam::plan::PlanDefaults;
 use crate::exam::queue::tests::{commercial_catalog, private_catalog};
 use crate::exam::types::Score;
 use crate::examiner::{Examined, ExaminerAssessment};
+use crate::modes::assessment::AssessmentCore;
+use crate::modes::exam::ExamCore;
+use crate::modes::exam::transitions::NewExam;
+use crate::session::lifecycle::Lifecycle;
+use crate::session::mode::{Call, StepContext, Work, WorkReply};
+use crate::session::state::SessionState;
 
 /// When every test session starts, ms since the epoch.
 pub(crate) const START_MS: u64 = 1_700_000_000_000;
@@ -120,11 +120,7 @@ impl World {
                 Work::Step => state.step(self.ctx(), now_ms),
                 Work::Phrase(draft) => {
                     let words = Examined::offline(format!("Question {}?", draft.number));
-                    state.take_reply(
-                        WorkReply::Phrased(draft, words),
-                        self.ctx(),
-                        now_ms,
-                    )
+                    state.take_reply(WorkReply::Phrased(draft, words), self.ctx(), now_ms)
                 }
                 Work::Assess(_) => state.take_reply(verdict(score), self.ctx(), now_ms),
                 Work::Call(_) => match state.call(self.ctx(), now_ms) {

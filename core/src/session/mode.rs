@@ -21,9 +21,7 @@ use super::rules::SessionMarks;
 use super::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::base::{Listening, ModeInput, Refusal};
 use crate::checkpoint::format::ModeCheckpoint;
-use crate::examiner::{
-    AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft,
-};
+use crate::examiner::{AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft};
 pub use crate::services::StepContext;
 
 /// What the actor must do next.
@@ -94,9 +92,10 @@ impl CallAnswer {
 
     /// The answer as the type its mode put in; a refusal if it is another.
     pub fn read<T: Any>(self) -> Result<T, Refusal> {
-        self.answer.downcast::<T>().map(|boxed| *boxed).map_err(|_| {
-            Refusal::new(ErrorCode::Internal, "a call answer of another kind")
-        })
+        self.answer
+            .downcast::<T>()
+            .map(|boxed| *boxed)
+            .map_err(|_| Refusal::new(ErrorCode::Internal, "a call answer of another kind"))
     }
 }
 

@@ -30,7 +30,10 @@ pub struct SessionLabel {
 
 /// Refuses a session marked `wanted` while the user's open sessions, marked `open`, forbid
 /// it; `Ok` otherwise.
-pub fn refuse_beside(wanted: SessionMarks, open: impl IntoIterator<Item = SessionMarks>) -> Result<(), Refusal> {
+pub fn refuse_beside(
+    wanted: SessionMarks,
+    open: impl IntoIterator<Item = SessionMarks>,
+) -> Result<(), Refusal> {
     let evaluation_open = open.into_iter().any(|marks| marks.evaluation);
     if wanted.coaching && evaluation_open {
         return Err(Refusal::new(
@@ -63,10 +66,20 @@ mod tests {
         let cases: [(&str, SessionMarks, &[SessionMarks], bool); 6] = [
             ("tutor, nothing open", TUTOR, &[], true),
             ("tutor beside an exam", TUTOR, &[PLAIN], true),
-            ("tutor beside an evaluation", TUTOR, &[PLAIN, EVALUATION], false),
+            (
+                "tutor beside an evaluation",
+                TUTOR,
+                &[PLAIN, EVALUATION],
+                false,
+            ),
             ("exam beside an evaluation", PLAIN, &[EVALUATION], true),
             ("evaluation beside a tutor", EVALUATION, &[TUTOR], true),
-            ("evaluation beside an evaluation", EVALUATION, &[EVALUATION], true),
+            (
+                "evaluation beside an evaluation",
+                EVALUATION,
+                &[EVALUATION],
+                true,
+            ),
         ];
         for (what, wanted, open, allowed) in cases {
             let got = refuse_beside(wanted, open.iter().copied());

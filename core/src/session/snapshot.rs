@@ -55,7 +55,9 @@ pub fn checkpoint_of(state: &SessionState) -> SessionCheckpoint {
 }
 
 /// The lifecycle a checkpoint holds, its format and phase checked.
-pub fn life_from_checkpoint(checkpoint: &SessionCheckpoint) -> Result<Lifecycle, InvalidCheckpoint> {
+pub fn life_from_checkpoint(
+    checkpoint: &SessionCheckpoint,
+) -> Result<Lifecycle, InvalidCheckpoint> {
     let fail = |reason: String| InvalidCheckpoint::new(&checkpoint.session_id, reason);
     if checkpoint.format != CHECKPOINT_FORMAT {
         return Err(fail(format!("unknown format {}", checkpoint.format)));

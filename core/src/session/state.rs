@@ -273,8 +273,7 @@ mod tests {
             ("exam awaiting its answer", exam),
         ] {
             let before = crate::session::snapshot::checkpoint_of(&state);
-            let refusal =
-                state.take_reply(verdict(Score::Satisfactory), world.ctx(), START_MS + 1);
+            let refusal = state.take_reply(verdict(Score::Satisfactory), world.ctx(), START_MS + 1);
             assert_eq!(refusal.unwrap_err().code, ErrorCode::Internal, "{what}");
             assert_eq!(
                 crate::session::snapshot::checkpoint_of(&state),

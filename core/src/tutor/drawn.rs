@@ -14,12 +14,12 @@ use viva_blueprint::skill::Difficulty;
 
 use super::drill::{DrillGrade, grade_drill};
 use super::snapshot::Tier;
+use crate::base::AnswerInput;
 use crate::exam::acs::AcsLibrary;
 use crate::exam::examiner::judge::ReadAnswer;
 use crate::exam::examiner::rubric_exam::assess_prepared;
 use crate::exam::types::Score;
 use crate::examiner::ExaminerAssessment;
-use crate::base::AnswerInput;
 
 /// A drill's question.
 #[derive(Debug, Clone, PartialEq)]

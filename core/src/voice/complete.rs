@@ -9,9 +9,9 @@
 use viva_blueprint::normalize::{Expectation, SpokenReading, read_spoken};
 
 use super::listener::{ends_with_filler, spoken_text};
+use crate::base::Listening;
 use crate::exam::types::Score;
 use crate::examiner::{AssessRequest, EmbeddedExaminer};
-use crate::base::Listening;
 
 /// Whether `text`, the transcript of the turn so far, is a whole answer to the open question.
 pub fn answer_is_complete(text: &str, open: &Listening<'_>, examiner: &EmbeddedExaminer) -> bool {

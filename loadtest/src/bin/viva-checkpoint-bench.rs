@@ -233,12 +233,12 @@ async fn load_template(store: &RedisStore, args: &Args) -> anyhow::Result<Sessio
 fn describe_template(template: &SessionCheckpoint, pool: &[TurnCheckpoint]) {
     let turn_bytes: usize = pool.iter().map(|t| codec::encode_turn(t).len()).sum();
     println!(
-        "template: head {} bytes encoded, {} turns stored, {} applied event ids, exam state {}; \
+        "template: head {} bytes encoded, {} turns stored, {} applied event ids, mode {}; \
          appended turns average {} bytes",
         codec::encode_head(template).len(),
         template.transcript.len(),
         template.applied_event_ids.len(),
-        if template.exam.is_some() { "yes" } else { "no" },
+        template.state.mode().as_str(),
         turn_bytes / pool.len().max(1),
     );
 }

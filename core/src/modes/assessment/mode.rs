@@ -178,7 +178,7 @@ impl SessionMode for AssessmentCore {
     }
 
     fn checkpoint(&self) -> ModeCheckpoint {
-        ModeCheckpoint::Assessment(assessment_checkpoint(self))
+        ModeCheckpoint::Assessment(Box::new(assessment_checkpoint(self)))
     }
 
     fn clone_mode(&self) -> Box<dyn SessionMode> {

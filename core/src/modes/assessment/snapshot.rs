@@ -4,10 +4,12 @@ use viva_blueprint::generate::Item;
 use viva_blueprint::plan::PlannedItem;
 use viva_blueprint::skill::Difficulty;
 
-use crate::modes::assessment::{AnswerInput, AssessmentCore, AssessmentItem, PendingAnswer, Response};
 use crate::checkpoint::format::{
     AssessmentCheckpoint, GeneratedCheckpoint, ItemCheckpoint, PendingCheckpoint,
     ResponseCheckpoint,
+};
+use crate::modes::assessment::{
+    AnswerInput, AssessmentCore, AssessmentItem, PendingAnswer, Response,
 };
 
 /// The checkpoint part of an assessment.
@@ -113,11 +115,7 @@ pub fn generated_checkpoint(item: &Item) -> GeneratedCheckpoint {
 }
 
 /// A generated item of `skill_id` at `difficulty`, as a checkpoint kept it.
-pub fn restore_generated(
-    skill_id: &str,
-    difficulty: Difficulty,
-    g: &GeneratedCheckpoint,
-) -> Item {
+pub fn restore_generated(skill_id: &str, difficulty: Difficulty, g: &GeneratedCheckpoint) -> Item {
     Item {
         skill_id: skill_id.to_owned(),
         difficulty,

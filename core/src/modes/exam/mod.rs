@@ -6,14 +6,14 @@ use viva_protocol::config::{Difficulty, ExamConfig};
 use viva_protocol::result::{ExamResult, TranscriptTurn};
 use viva_protocol::server::Progress;
 
-use crate::session::lifecycle::Lifecycle;
-use crate::session::phase::Phase;
 use crate::exam::acs::Rating;
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use crate::examiner::{AssessRequest, ExaminerCall, PreviousTurn, QuestionRequest};
 pub use crate::examiner::{QuestionDraft, question_id};
+use crate::session::lifecycle::Lifecycle;
+use crate::session::phase::Phase;
 
 pub use crate::session::lifecycle::Refusal;
 
@@ -305,8 +305,8 @@ pub fn question_difficulty(difficulty: Difficulty, number: u32) -> QuestionDiffi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::session::phase::LivePhase;
     use crate::modes::test_sessions::World;
+    use crate::session::phase::LivePhase;
 
     /// The work as one line: what to do, on which element, of which kind.
     fn describe(work: &PendingWork) -> String {

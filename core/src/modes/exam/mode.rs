@@ -175,7 +175,7 @@ impl SessionMode for ExamCore {
     }
 
     fn checkpoint(&self) -> ModeCheckpoint {
-        ModeCheckpoint::Exam(exam_checkpoint(self))
+        ModeCheckpoint::Exam(Box::new(exam_checkpoint(self)))
     }
 
     fn transcript(&self) -> Vec<TurnCheckpoint> {
@@ -200,8 +200,8 @@ mod tests {
     use super::*;
     use crate::exam::types::{QuestionKind, Score};
     use crate::examiner::Examined;
-    use crate::session::state::SessionState;
     use crate::modes::test_sessions::{START_MS, World, verdict};
+    use crate::session::state::SessionState;
 
     #[test]
     fn only_the_reply_to_the_work_asked_for_is_taken() {

@@ -3,8 +3,8 @@
 use std::collections::{BTreeMap, HashMap};
 
 use crate::checkpoint::format::{
-    ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint,
-    PlannerCheckpoint, TurnCheckpoint,
+    ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint, PlannerCheckpoint,
+    TurnCheckpoint,
 };
 use crate::exam::plan::{Coverage, ExamPlan};
 use crate::exam::planner::PlannerState;
@@ -232,10 +232,9 @@ fn restore_turn(stored: &TurnCheckpoint) -> Result<Turn, String> {
 
 #[cfg(test)]
 mod tests {
+    use viva_protocol::ErrorCode;
     use viva_protocol::server::PauseReason;
-    use viva_protocol::{ErrorCode, Mode};
 
-    use super::*;
     use crate::checkpoint::format::{PhaseName, SessionCheckpoint};
     use crate::modes::assessment::AnswerInput;
     use crate::modes::restore;
@@ -347,8 +346,16 @@ mod tests {
             json
         };
         let sections_missing = [
-            ("exam without its state", without(exam.clone(), "exam", "exam"), "\"exam\" without"),
-            ("assessment named an exam", without(assessment, "", "exam"), "\"exam\" without"),
+            (
+                "exam without its state",
+                without(exam.clone(), "exam", "exam"),
+                "\"exam\" without",
+            ),
+            (
+                "assessment named an exam",
+                without(assessment, "", "exam"),
+                "\"exam\" without",
+            ),
             ("tutor", without(exam, "", "tutor"), "\"tutor\" without"),
         ];
         for (what, json, reason) in sections_missing {

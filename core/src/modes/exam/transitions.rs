@@ -6,9 +6,6 @@ use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use crate::modes::exam::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id};
-use crate::session::lifecycle::Lifecycle;
-use crate::session::phase::PhaseEvent;
 use crate::exam::acs::AcsCatalog;
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
@@ -16,6 +13,11 @@ use crate::exam::planner::PlannerState;
 use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
 use crate::exam::types::{QuestionKind, Score};
 use crate::examiner::{Examined, ExaminerAssessment};
+use crate::modes::exam::{
+    ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id,
+};
+use crate::session::lifecycle::Lifecycle;
+use crate::session::phase::PhaseEvent;
 
 /// Everything needed to create an exam session.
 #[derive(Debug, Clone)]
@@ -270,8 +272,8 @@ mod tests {
     use super::*;
     use crate::examiner::QuestionRequest;
     use crate::modes::exam::PendingWork;
-    use crate::session::phase::Phase;
     use crate::modes::test_sessions::{START_MS, World};
+    use crate::session::phase::Phase;
 
     fn assessed(score: Score, mentioned: &[&str]) -> Examined<ExaminerAssessment> {
         Examined::offline(ExaminerAssessment {

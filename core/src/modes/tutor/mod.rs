@@ -635,7 +635,9 @@ impl SessionMode for TutorCore {
             let answer: ModelAnswer = Examined::offline(Err("no_model"));
             return Some(Call::Answered(CallAnswer::new(None, answer)));
         };
-        Some(Call::Run(Box::new(move |sink| propose(model, request, sink))))
+        Some(Call::Run(Box::new(move |sink| {
+            propose(model, request, sink)
+        })))
     }
 
     /// The examiner's verdict on the pending rubric drill answer (the drill's result), or the
@@ -838,7 +840,7 @@ impl SessionMode for TutorCore {
     }
 
     fn checkpoint(&self) -> ModeCheckpoint {
-        ModeCheckpoint::Tutor(tutor_checkpoint(self))
+        ModeCheckpoint::Tutor(Box::new(tutor_checkpoint(self)))
     }
 
     fn transcript(&self) -> Vec<TurnCheckpoint> {
@@ -1166,9 +1168,7 @@ mod tests {
         );
         let verdict =
             crate::modes::test_sessions::verdict(crate::exam::types::Score::Unsatisfactory);
-        state
-            .take_reply(verdict, world.ctx(), NOW)
-            .unwrap();
+        state.take_reply(verdict, world.ctx(), NOW).unwrap();
         let result = turns(&mut state);
         assert_eq!(result.len(), 1);
         assert_eq!(

@@ -10,9 +10,9 @@ use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::snapshot::{StudentSnapshot, Tier, UnitProgress};
 use viva_blueprint::skill::Difficulty;
 
+use crate::exam::acs::Rating;
 use crate::modes::assessment::snapshot::{generated_checkpoint, restore_generated};
 use crate::modes::tutor::{Awaiting, PendingAnswer, TutorCore};
-use crate::exam::acs::Rating;
 
 /// The tutor's section of its checkpoint.
 pub fn tutor_checkpoint(core: &TutorCore) -> TutorCheckpoint {

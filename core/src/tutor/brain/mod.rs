@@ -21,10 +21,10 @@ use viva_blueprint::library::BlueprintLibrary;
 use viva_protocol::ErrorCode;
 use viva_protocol::tutor::{PolicyDebug, TimelineMessage, TurnAction};
 
-use crate::exam::acs::AcsLibrary;
-use crate::examiner::ExaminerAssessment;
 use crate::base::AnswerInput;
 use crate::base::Refusal;
+use crate::exam::acs::AcsLibrary;
+use crate::examiner::ExaminerAssessment;
 use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::exams::CandidateQuestion;
 use crate::tutor::grounding::CourseGrounding;

@@ -1,18 +1,18 @@
-//! Student snapshots in Redis: one hash per user and course in the user's slot, claimed and
-//! written by fenced scripts like sessions. The hash's `fence` and `owner` fields are the
+//! Side records in Redis: one hash per user, kind and name in the user's slot (a student's
+//! snapshot of a course under `tutor`), claimed and written by fenced scripts like sessions. The hash's `fence` and `owner` fields are the
 //! truth; the encoded record's own copies are overwritten by them on every read.
 
 use redis::Value;
-use viva_core::checkpoint::tutor_format::{SNAPSHOT_FORMAT, SnapshotRecord, StoredSnapshot};
-use viva_core::checkpoint::{SnapshotClaim, StoreError, StoreFuture, TutorStore};
+use viva_core::checkpoint::side::SIDE_FORMAT;
+use viva_core::checkpoint::{SideClaim, SideKey, SideStore, StoreError, StoreFuture, StoredSide};
 
 use crate::codec;
-use crate::keys::snapshot_key;
+use crate::keys::side_key;
 use crate::scripts;
 use crate::store::{RedisStore, unavailable};
 
-fn decode(key: &str, bytes: &[u8]) -> Result<StoredSnapshot, StoreError> {
-    codec::decode_snapshot(bytes).map_err(|err| StoreError::Corrupt {
+fn decode(key: &str, bytes: &[u8]) -> Result<StoredSide, StoreError> {
+    codec::decode_side(bytes).map_err(|err| StoreError::Corrupt {
         key: key.to_owned(),
         reason: err.to_string(),
     })
@@ -21,29 +21,38 @@ fn decode(key: &str, bytes: &[u8]) -> Result<StoredSnapshot, StoreError> {
 fn malformed(key: &str) -> StoreError {
     StoreError::Corrupt {
         key: key.to_owned(),
-        reason: "unexpected reply to a snapshot script".to_owned(),
+        reason: "unexpected reply to a side-record script".to_owned(),
     }
+}
+
+fn key_of(key: &SideKey) -> Result<String, StoreError> {
+    side_key(key).ok_or_else(|| StoreError::Corrupt {
+        key: key.kind.to_owned(),
+        reason: "a side record's kind must be a lowercase word the key layout does not use"
+            .to_owned(),
+    })
 }
 
 impl RedisStore {
     async fn claim_stored(
         &self,
-        cold: &SnapshotRecord,
+        side: &SideKey,
+        cold: &serde_json::Value,
         owner: &str,
         now_ms: u64,
-    ) -> Result<SnapshotClaim, StoreError> {
-        let key = snapshot_key(&cold.user_id, &cold.course_id);
-        let initial = StoredSnapshot {
-            format: SNAPSHOT_FORMAT,
-            snapshot: cold.clone(),
+    ) -> Result<SideClaim, StoreError> {
+        let key = key_of(side)?;
+        let initial = StoredSide {
+            format: SIDE_FORMAT,
+            body: cold.clone(),
             fence: 0,
             owner: String::new(),
             updated_at_ms: now_ms,
         };
-        let reply: Vec<Value> = scripts::CLAIM_SNAPSHOT
+        let reply: Vec<Value> = scripts::CLAIM_SIDE
             .key(&key)
             .arg(owner)
-            .arg(codec::encode_snapshot(&initial))
+            .arg(codec::encode_side(&initial))
             .invoke_async(&mut self.conn.clone())
             .await
             .map_err(unavailable)?;
@@ -59,19 +68,20 @@ impl RedisStore {
         stored.fence = *fence as u64;
         stored.owner = owner.to_owned();
         let previous = String::from_utf8_lossy(previous).into_owned();
-        Ok(SnapshotClaim {
+        Ok(SideClaim {
+            key: side.clone(),
             fence: stored.fence,
             previous_owner: (!previous.is_empty()).then_some(previous),
             stored,
         })
     }
 
-    async fn save_stored(&self, record: &StoredSnapshot) -> Result<(), StoreError> {
-        let key = snapshot_key(&record.snapshot.user_id, &record.snapshot.course_id);
-        let saved: u8 = scripts::SAVE_SNAPSHOT
+    async fn save_stored(&self, side: &SideKey, record: &StoredSide) -> Result<(), StoreError> {
+        let key = key_of(side)?;
+        let saved: u8 = scripts::SAVE_SIDE
             .key(&key)
             .arg(record.fence)
-            .arg(codec::encode_snapshot(record))
+            .arg(codec::encode_side(record))
             .invoke_async(&mut self.conn.clone())
             .await
             .map_err(unavailable)?;
@@ -84,12 +94,8 @@ impl RedisStore {
         }
     }
 
-    async fn load_stored(
-        &self,
-        user_id: &str,
-        course_id: &str,
-    ) -> Result<Option<StoredSnapshot>, StoreError> {
-        let key = snapshot_key(user_id, course_id);
+    async fn load_stored(&self, side: &SideKey) -> Result<Option<StoredSide>, StoreError> {
+        let key = key_of(side)?;
         let (rec, fence, owner): (Option<Vec<u8>>, Option<u64>, Option<String>) =
             redis::cmd("HMGET")
                 .arg(&key)
@@ -107,25 +113,22 @@ impl RedisStore {
     }
 }
 
-impl TutorStore for RedisStore {
-    fn claim_snapshot<'a>(
+impl SideStore for RedisStore {
+    fn claim_side<'a>(
         &'a self,
-        cold: &'a SnapshotRecord,
+        key: &'a SideKey,
+        cold: &'a serde_json::Value,
         owner: &'a str,
         now_ms: u64,
-    ) -> StoreFuture<'a, SnapshotClaim> {
-        Box::pin(self.claim_stored(cold, owner, now_ms))
+    ) -> StoreFuture<'a, SideClaim> {
+        Box::pin(self.claim_stored(key, cold, owner, now_ms))
     }
 
-    fn save_snapshot<'a>(&'a self, record: &'a StoredSnapshot) -> StoreFuture<'a, ()> {
-        Box::pin(self.save_stored(record))
+    fn save_side<'a>(&'a self, key: &'a SideKey, record: &'a StoredSide) -> StoreFuture<'a, ()> {
+        Box::pin(self.save_stored(key, record))
     }
 
-    fn load_snapshot<'a>(
-        &'a self,
-        user_id: &'a str,
-        course_id: &'a str,
-    ) -> StoreFuture<'a, Option<StoredSnapshot>> {
-        Box::pin(self.load_stored(user_id, course_id))
+    fn load_side<'a>(&'a self, key: &'a SideKey) -> StoreFuture<'a, Option<StoredSide>> {
+        Box::pin(self.load_stored(key))
     }
 }

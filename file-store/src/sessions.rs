@@ -199,7 +199,6 @@ fn corrupt(path: &Path, err: &serde_json::Error) -> StoreError {
 mod tests {
     use super::*;
     use viva_core::checkpoint::format::{CHECKPOINT_FORMAT, PhaseName};
-    use viva_protocol::Mode;
 
     fn checkpoint(turns: usize, answer: &str) -> SessionCheckpoint {
         SessionCheckpoint {
@@ -214,10 +213,7 @@ mod tests {
             seq: 3,
             phase: PhaseName::AwaitingAnswer,
             resume_to: None,
-            mode: Mode::Tutor,
-            exam: None,
-            assessment: None,
-            tutor: None,
+            state: viva_core::checkpoint::ModeCheckpoint::OneQuestion(Default::default()),
             transcript: (0..turns).map(|n| turn(n, answer)).collect(),
             applied_event_ids: vec!["e1".into()],
         }

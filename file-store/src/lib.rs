@@ -1,15 +1,18 @@
-//! The embedded checkpoint store: one JSON file per record under the data directory, written
+//! Viva's embedded store (`viva-file-store`), the single-node adapter beside
+//! `viva-redis-store`: one JSON file per record under the data directory, written
 //! crash-safely (write a temporary file, fsync it, rename it over the old one, fsync the
 //! directory), so a reader sees either the old record or the new one, never a torn one.
 //!
-//! Layout: `<data_dir>/sessions/<session_id>.json` (the head) beside `<session_id>.turns` (its
-//! turn log, appended: `sessions`), `<data_dir>/users/<sha256(user_id)>.json`,
-//! the operator's new-session switch in `<data_dir>/control/new-sessions.json`, and student
-//! snapshots in `<data_dir>/tutor/<sha256(user_id, course_id)>.json`. Session
-//! ids are server-made UUIDs, and are checked before they name a file. A user's file is named
-//! by the SHA-256 of the id (64 hex digits), so every valid user id fits a file name. Data
-//! directories written before that named it by the id's bytes in hex; such a record is still
-//! read, and moves to its digest name at its next write.
+//! Layout: `<data_dir>/sessions/<session_id>.json` (the head) beside `<session_id>.turns`
+//! (its turn log, appended: `sessions`), `<data_dir>/users/<sha256(user_id)>.json`, the
+//! operator's new-session switch in `<data_dir>/control/new-sessions.json`, and side records
+//! in `<data_dir>/<kind>/<sha256(user_id, name)>.json` (`sides`; a student's snapshot of a
+//! course under `tutor/`). Session ids are server-made UUIDs, and are checked before they
+//! name a file. A user's file is named by the SHA-256 of the id (64 hex digits), so every
+//! valid user id fits a file name. Data directories written before that named it by the
+//! id's bytes in hex; such a record is still read, and moves to its digest name at its next
+//! write.
+#![warn(missing_docs)]
 
 use std::fs::{self, File};
 use std::io::Write;
@@ -19,7 +22,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 mod sessions;
-mod tutor;
+mod sides;
 mod users;
 
 use viva_core::checkpoint::format::{
@@ -37,9 +40,10 @@ pub struct FileStore {
     sessions: PathBuf,
     users: PathBuf,
     control: PathBuf,
-    tutor: PathBuf,
-    /// Held across each snapshot claim and write (read, compare, write).
-    snapshot_lock: std::sync::Arc<tokio::sync::Mutex<()>>,
+    /// The data directory; side records live in a folder per kind under it.
+    root: PathBuf,
+    /// Held across each side-record claim and write (read, compare, write).
+    side_lock: std::sync::Arc<tokio::sync::Mutex<()>>,
 }
 
 impl FileStore {
@@ -49,10 +53,10 @@ impl FileStore {
             sessions: data_dir.join("sessions"),
             users: data_dir.join("users"),
             control: data_dir.join("control"),
-            tutor: data_dir.join("tutor"),
-            snapshot_lock: Default::default(),
+            root: data_dir.to_path_buf(),
+            side_lock: Default::default(),
         };
-        for dir in [&store.sessions, &store.users, &store.tutor] {
+        for dir in [&store.sessions, &store.users] {
             fs::create_dir_all(dir).map_err(|err| unavailable(dir, err))?;
         }
         Ok(store)
