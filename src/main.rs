@@ -12,7 +12,7 @@
 //! - `blueprints`: reading blueprint files; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 //! - `models`: `viva models install`, with progress.
-//! - `talk`: `viva talk`, which runs the `viva-talk` client (`talk/`, and `src/bin/`).
+//! - `talk`: `viva talk`, which runs the `viva-talk` client (`talk/`, a binary of its own).
 //! - `admin`: `viva plan audit` and the new-session switch (`viva exams …`).
 //! - `bench`: `viva bench examiner`, the examiner's judgement against labelled answers.
 

@@ -1,6 +1,7 @@
 //! `viva talk`: runs the `viva-talk` client with every argument passed on. The client is a
-//! crate of its own (`talk/`), so this server binary never links the sound stack (cpal,
-//! ALSA); `cargo build` builds both, side by side.
+//! package of its own (`talk/`, its binary `viva-talk`), so the server package does not depend
+//! on the sound stack (cpal, ALSA) and builds without it; `cargo build -p viva-talk` puts the
+//! client beside `viva`.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt as _;
@@ -42,8 +43,8 @@ fn find_client() -> anyhow::Result<PathBuf> {
         return Ok(on_path);
     }
     bail!(
-        "`viva talk` runs the {CLIENT} client, which is not built: `cargo build --release` \
-         builds it beside viva"
+        "`viva talk` runs the {CLIENT} client, which is not built: `cargo build --release -p \
+         {CLIENT}` builds it beside viva (it needs the ALSA headers, libasound2-dev)"
     )
 }
 
@@ -58,7 +59,15 @@ fn build_under_cargo(exe: &Path) -> anyhow::Result<bool> {
     };
     let mut build = Command::new(cargo);
     build
-        .args(["build", "--quiet", "--bin", CLIENT, "--manifest-path"])
+        .args([
+            "build",
+            "--quiet",
+            "-p",
+            CLIENT,
+            "--bin",
+            CLIENT,
+            "--manifest-path",
+        ])
         .arg(Path::new(&manifest_dir).join("Cargo.toml"));
     match exe
         .parent()

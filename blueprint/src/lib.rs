@@ -10,7 +10,9 @@
 //! - [`rubric`]: what an examiner knows about each ACS element (facts, sources, misconceptions).
 //! - [`course`]: tutoring courses — units, prerequisites, drill sources, tiered exam questions.
 //! - [`scoring`]: weighted percent, section results, grade band, pass or fail.
-//! - [`normalize`]: typed and spoken answers to canonical form ("eighty five" → 85).
+//! - [`normalize`]: typed and spoken answers to canonical form ("eighty five" → 85); its
+//!   [`normalize::vocab`] is the one table of number words, and [`normalize::spell`] says
+//!   numbers in them (85 → "eighty five").
 //! - [`rng`]: the seeded PRNG everything reproducible uses.
 //! - [`error`]: load errors that name file, field and position.
 #![warn(missing_docs)]

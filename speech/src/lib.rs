@@ -3,7 +3,10 @@
 //! queue, and the model set-up (download, convert, verify). Voice activity and turn-taking are
 //! pure and live with the session actor (`viva_core::voice::listener`).
 //!
-//! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads.
+//! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads, and the
+//!   decode each thread runs.
+//! - [`model`]: a whisper model loaded once and the decoding states made from it (the pool's,
+//!   and the load tester's in-process decoders').
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.
 //! - [`slots`]: what each decoding thread runs, so a final can preempt a partial.
 //! - [`budget`]: the share of decoding time partial transcripts may take.
@@ -16,6 +19,7 @@ pub mod budget;
 pub mod convert;
 pub mod install;
 pub mod metrics;
+pub mod model;
 pub mod queue;
 pub mod slots;
 pub mod stt;

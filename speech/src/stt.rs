@@ -19,9 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
+use whisper_rs::{FullParams, SamplingStrategy, WhisperContext};
 
 use crate::metrics::SpeechMetrics;
+pub use crate::model::LoadError;
+use crate::model::Model;
 use viva_core::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::budget::PartialBudget;
@@ -34,16 +36,6 @@ pub const SAMPLE_RATE: usize = 16_000;
 pub const MIN_AUDIO_CTX: usize = 500;
 /// The full 30 s encoder window.
 pub const FULL_AUDIO_CTX: usize = 1500;
-
-/// Why the model could not be loaded.
-#[derive(Debug, thiserror::Error)]
-#[error("cannot load the whisper model {path}: {reason}")]
-pub struct LoadError {
-    /// The model file.
-    pub path: String,
-    /// What whisper said.
-    pub reason: String,
-}
 
 /// The encoder window for a clip of `samples`: scaled to its length, at least
 /// [`MIN_AUDIO_CTX`], at most [`FULL_AUDIO_CTX`].
@@ -106,22 +98,17 @@ impl WhisperPool {
             path: model.display().to_string(),
             reason,
         };
-        whisper_rs::install_logging_hooks();
-        let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
-            .map_err(|err| fail(err.to_string()))?;
-        let context = Arc::new(context);
+        let model = Arc::new(Model::load(model)?);
         let workers = settings.workers.max(1);
         let queue = Arc::new(JobQueue::new(settings.final_capacity.max(1), workers));
         let slots = Arc::new(Slots::new(workers, settings.lend_idle_cores));
         let budget = PartialBudget::new(settings.partial_share, workers, Instant::now());
         let budget = Arc::new(Mutex::new(budget));
         for index in 0..workers {
-            let state = context
-                .create_state()
-                .map_err(|err| fail(err.to_string()))?;
+            let state = model.state()?;
             let worker = Worker {
                 index,
-                context: context.clone(),
+                model: model.clone(),
                 queue: queue.clone(),
                 slots: slots.clone(),
                 budget: budget.clone(),
@@ -199,7 +186,7 @@ impl SpeechToText for WhisperPool {
 /// One decoding thread.
 struct Worker {
     index: usize,
-    context: Arc<WhisperContext>,
+    model: Arc<Model>,
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
@@ -215,7 +202,7 @@ impl Worker {
             let prompt = job
                 .hint
                 .as_deref()
-                .map_or_else(Vec::new, |hint| prompt_tokens(&self.context, hint));
+                .map_or_else(Vec::new, |hint| self.model.prompt_tokens(hint));
             let stops = [job.abort.clone(), begun.preempt];
             let run = Run {
                 prompt: &prompt,

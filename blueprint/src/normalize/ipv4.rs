@@ -3,7 +3,7 @@
 use super::numbers::parse_unsigned;
 use super::tokens::{as_strs, tokenize};
 use super::value::parse_literal;
-use super::vocab::digit_word;
+use super::vocab::{DOT, POINT, digit_word};
 
 /// Parses a dotted-quad IPv4 address or mask, typed or spoken.
 ///
@@ -25,7 +25,7 @@ pub fn parse_ipv4(text: &str) -> Option<[u8; 4]> {
     let tokens = tokenize(&mark_separators(trimmed));
     let mut octets = [0u8; 4];
     let mut count = 0usize;
-    for group in tokens.split(|t| t == "dot" || t == "point") {
+    for group in tokens.split(|t| t == DOT || t == POINT) {
         *octets.get_mut(count)? = parse_octet(&as_strs(group))?;
         count += 1;
     }

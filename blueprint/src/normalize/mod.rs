@@ -101,6 +101,13 @@
 //! one with a negation, a qualifier or a number word. A bare "3rd" for a number item is
 //! option C or thirty: ambiguous. Repairs never look at the key, and several equally good
 //! readings are ambiguous, never guessed.
+//!
+//! # Number words
+//!
+//! [`vocab`] is the one table of English number words (digits, teens, tens, scales,
+//! ordinals, "oh", "point", "dot"); the readers here use it, and so does [`spell`], which says
+//! numbers in those words (the load tester's synthesised answers) and is tested round trip
+//! against the readers.
 
 mod alnum;
 mod artefacts;
@@ -123,11 +130,12 @@ mod pipeline;
 mod rejoin;
 mod resegment;
 mod speech;
+pub mod spell;
 mod spoken;
 mod text;
 mod tokens;
 mod value;
-mod vocab;
+pub mod vocab;
 
 pub use cidr::{mask_to_prefix, parse_cidr, prefix_to_mask};
 pub use decimals::{parse_number, parse_number_words};

@@ -4,18 +4,13 @@
 //! phraseology add a few more; [`repair`] rewrites those into the canonical spellings, so the
 //! parsers stay strict and a failed parse still falls back to the unrepaired text.
 
-use super::vocab::digit_word;
+use super::vocab::{DIGITS, digit_word};
 
 /// ICAO pronunciations of digits, replaced wherever they occur as whole words.
 const AVIATION_DIGITS: &[(&str, &str)] = &[("niner", "nine"), ("fife", "five"), ("fower", "four")];
 
 /// Words allowed in a digit-by-digit context besides digits: separators and signs.
 const CONTEXT_WORDS: &[&str] = &["dot", "point", "slash", "forward", "minus", "negative"];
-
-/// The words for 0..=9, to spell typed digits inside a repaired digit sequence.
-const DIGIT_NAMES: [&str; 10] = [
-    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-];
 
 /// Rewrites speech-to-text artefacts in a filler-free, lowercase answer:
 ///
@@ -120,7 +115,7 @@ fn digit_context(text: &str) -> Option<String> {
                 rewrites = true;
             }
             Token::Typed(digit, suffix) => {
-                words.push(format!("{}{suffix}", DIGIT_NAMES.get(digit)?));
+                words.push(format!("{}{suffix}", DIGITS.get(digit)?));
                 spoken += 1;
             }
             Token::Other(text) => words.push(text.to_string()),
@@ -134,7 +129,7 @@ fn repeated_digit<'a>(next: Option<&Token<'a>>) -> Option<(&'a str, &'a str)> {
     match next? {
         Token::Digit("tree", suffix) => Some(("three", suffix)),
         Token::Digit(word, suffix) => Some((word, suffix)),
-        Token::Typed(digit, suffix) => Some((DIGIT_NAMES.get(*digit)?, suffix)),
+        Token::Typed(digit, suffix) => Some((DIGITS.get(*digit)?, suffix)),
         _ => None,
     }
 }

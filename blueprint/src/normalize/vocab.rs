@@ -1,10 +1,14 @@
-//! English number vocabulary: units, teens, tens, scales, digit words and ordinals.
+//! English number vocabulary, the one table of number words: the normaliser reads with it
+//! (words → numbers, here and in [`super::grammar`]) and [`super::spell`] speaks with it
+//! (numbers → words, for the load tester's synthesised answers).
 
-const UNITS: [&str; 9] = [
-    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+/// The digits' names by value: `zero` to `nine`.
+pub const DIGITS: [&str; 10] = [
+    "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
 ];
 
-const TEENS: [&str; 10] = [
+/// `ten` to `nineteen`, by value less ten.
+pub const TEENS: [&str; 10] = [
     "ten",
     "eleven",
     "twelve",
@@ -17,11 +21,35 @@ const TEENS: [&str; 10] = [
     "nineteen",
 ];
 
-const TENS: [&str; 8] = [
+/// `twenty` to `ninety`, by tens digit less two.
+pub const TENS: [&str; 8] = [
     "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety",
 ];
 
-const ORDINALS: [&str; 20] = [
+/// The word that multiplies a digit by a hundred.
+pub const HUNDRED: &str = "hundred";
+
+/// Scale words with their values, largest first.
+pub const SCALES: [(u64, &str); 3] = [
+    (1_000_000_000, "billion"),
+    (1_000_000, "million"),
+    (1_000, "thousand"),
+];
+
+/// The British "and" before the last part of a number ("two hundred and six").
+pub const AND: &str = "and";
+
+/// Zero said as the letter, inside a number said digit by digit ("two oh five").
+pub const OH: &str = "oh";
+
+/// The decimal point said aloud ("three point seven five").
+pub const POINT: &str = "point";
+
+/// The dot between the octets of an address said aloud ("ten dot zero dot zero dot one").
+pub const DOT: &str = "dot";
+
+/// `first` to `twentieth`, by value less one.
+pub const ORDINALS: [&str; 20] = [
     "first",
     "second",
     "third",
@@ -54,7 +82,7 @@ fn lookup(table: &[&str], first: i64, word: &str) -> Option<i64> {
 
 /// `one`..`nine` -> 1..=9.
 pub(super) fn unit_value(word: &str) -> Option<i64> {
-    lookup(&UNITS, 1, word)
+    lookup(&DIGITS[1..], 1, word)
 }
 
 /// `ten`..`nineteen` -> 10..=19.
@@ -72,19 +100,16 @@ pub(super) fn tens_value(word: &str) -> Option<i64> {
 
 /// `thousand`, `million`, `billion` -> their multipliers.
 pub(super) fn scale_value(word: &str) -> Option<i64> {
-    match word {
-        "thousand" => Some(1_000),
-        "million" => Some(1_000_000),
-        "billion" => Some(1_000_000_000),
-        _ => None,
-    }
+    SCALES
+        .iter()
+        .find(|(_, name)| *name == word)
+        .and_then(|(value, _)| i64::try_from(*value).ok())
 }
 
-/// A single spoken digit: `zero`, `oh`, `o` -> 0 and `one`..`nine`.
 /// Whether a spoken number can start with `word`: "zero", "oh", a unit, a teen or a tens
 /// word.
 pub fn starts_spoken_number(word: &str) -> bool {
-    matches!(word, "zero" | "oh")
+    matches!(word, "zero" | OH)
         || unit_value(word).is_some()
         || teen_value(word).is_some()
         || tens_value(word).is_some()
@@ -96,7 +121,7 @@ pub fn starts_spoken_number(word: &str) -> bool {
 pub fn is_number_word(word: &str) -> bool {
     matches!(
         word,
-        "zero" | "oh" | "o" | "hundred" | "and" | "a" | "half" | "point" | "minus" | "negative"
+        "zero" | OH | "o" | HUNDRED | AND | "a" | "half" | POINT | "minus" | "negative"
     ) || digits_value(word).is_some()
         || starts_spoken_number(word)
         || scale_value(word).is_some()
@@ -112,7 +137,7 @@ pub fn number_reach(words: &[&str]) -> usize {
     let mut reach = usize::from(!words.is_empty());
     for (at, pair) in words.windows(2).enumerate() {
         let [before, word] = pair else { break };
-        point |= *before == "point";
+        point |= *before == POINT;
         let signed_literal = at == 0
             && matches!(*before, "minus" | "negative")
             && word.starts_with(|c: char| c.is_ascii_digit() || matches!(c, '.' | '+' | '-'));
@@ -124,9 +149,10 @@ pub fn number_reach(words: &[&str]) -> usize {
     reach
 }
 
+/// A single spoken digit: `zero`, `oh`, `o` -> 0 and `one`..`nine`.
 pub(super) fn digit_word(word: &str) -> Option<i64> {
     match word {
-        "zero" | "oh" | "o" => Some(0),
+        "zero" | OH | "o" => Some(0),
         _ => unit_value(word),
     }
 }

@@ -10,8 +10,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use viva_speech::stt::{decode_with_prompt, prompt_tokens};
-use whisper_rs::{WhisperContext, WhisperContextParameters, WhisperState};
+use viva_speech::model::{Model, WhisperState};
+use viva_speech::stt::decode_with_prompt;
 
 use super::BenchError;
 
@@ -40,15 +40,9 @@ pub struct Heard {
 /// Decodes every variant of every job on `workers` threads; the result is ordered by job,
 /// then variant. Each thread first decodes one clip without a hint, untimed (a warm-up).
 pub fn run(model: &Path, jobs: &[Job], workers: usize) -> Result<Vec<Heard>, BenchError> {
-    let fail =
-        |err: whisper_rs::WhisperError| BenchError::Whisper(format!("{}: {err}", model.display()));
-    whisper_rs::install_logging_hooks();
-    let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
-        .map_err(fail)?;
-    let prompts = tokenise(&context, jobs);
-    let states: Vec<WhisperState> = (0..workers.max(1))
-        .map(|_| context.create_state().map_err(fail))
-        .collect::<Result<_, _>>()?;
+    let model = Model::load(model)?;
+    let prompts = tokenise(&model, jobs);
+    let states = model.states(workers)?;
     let next = AtomicUsize::new(0);
     let (jobs, prompts, next) = (jobs, &prompts, &next);
     let mut heard: Vec<Heard> = std::thread::scope(|scope| {
@@ -70,14 +64,14 @@ pub fn run(model: &Path, jobs: &[Job], workers: usize) -> Result<Vec<Heard>, Ben
 }
 
 /// Every hint's prompt tokens, by job and variant.
-fn tokenise(context: &WhisperContext, jobs: &[Job]) -> Vec<Vec<Vec<c_int>>> {
+fn tokenise(model: &Model, jobs: &[Job]) -> Vec<Vec<Vec<c_int>>> {
     jobs.iter()
         .map(|job| {
             job.hints
                 .iter()
                 .map(|hint| {
                     hint.as_deref()
-                        .map_or_else(Vec::new, |hint| prompt_tokens(context, hint))
+                        .map_or_else(Vec::new, |hint| model.prompt_tokens(hint))
                 })
                 .collect()
         })

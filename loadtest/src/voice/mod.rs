@@ -75,6 +75,12 @@ pub enum BenchError {
     Ws(#[from] WsError),
 }
 
+impl From<viva_speech::model::LoadError> for BenchError {
+    fn from(err: viva_speech::model::LoadError) -> BenchError {
+        BenchError::Whisper(format!("{}: {}", err.path, err.reason))
+    }
+}
+
 impl BenchError {
     /// Wraps an I/O error with what was being done.
     pub fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> BenchError {

@@ -9,7 +9,7 @@ use std::sync::{Arc, Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
 use viva_core::voice::listener::spoken_text;
-use whisper_rs::{WhisperContext, WhisperContextParameters, WhisperState};
+use viva_speech::model::{Model, WhisperState};
 
 use super::BenchError;
 use super::corpus::Clip;
@@ -97,7 +97,7 @@ pub fn run(
     limit: Duration,
 ) -> Result<RawRun, BenchError> {
     let workers = workers.max(1);
-    let states = load_states(model, workers)?;
+    let states = Model::load(model)?.states(workers)?;
     let next = AtomicUsize::new(0);
     let barrier = Barrier::new(workers);
     let started = OnceLock::new();
@@ -131,18 +131,6 @@ pub fn run(
         wall: end.saturating_duration_since(start),
         audio_seconds,
     })
-}
-
-/// One model loaded once, and a state per worker.
-fn load_states(model: &Path, workers: usize) -> Result<Vec<WhisperState>, BenchError> {
-    let fail =
-        |err: whisper_rs::WhisperError| BenchError::Whisper(format!("{}: {err}", model.display()));
-    whisper_rs::install_logging_hooks();
-    let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
-        .map_err(fail)?;
-    (0..workers)
-        .map(|_| context.create_state().map_err(fail))
-        .collect()
 }
 
 /// What the threads share: the clips, the bounds, the next clip to take and the start line.

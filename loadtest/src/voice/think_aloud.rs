@@ -24,8 +24,8 @@ use viva_core::examiner::EmbeddedExaminer;
 use viva_core::voice::COMPLETE_ANSWER_PAUSE;
 use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::listener::{Heard, Listener};
+use viva_speech::model::{Model, WhisperState};
 use viva_speech::stt::decode_with_prompt;
-use whisper_rs::{WhisperContext, WhisperContextParameters, WhisperState};
 
 use super::BenchError;
 use super::bench::Setup;
@@ -185,12 +185,8 @@ fn play_all(
     variants: &[Variant],
     library: &Arc<AcsLibrary>,
 ) -> Result<Vec<Played>, BenchError> {
-    let fail =
-        |err: whisper_rs::WhisperError| BenchError::Whisper(format!("{}: {err}", model.display()));
-    whisper_rs::install_logging_hooks();
-    let context = WhisperContext::new_with_params(model, WhisperContextParameters::default())
-        .map_err(fail)?;
-    let mut state = context.create_state().map_err(fail)?;
+    let model = Model::load(model)?;
+    let mut state = model.state()?;
     let examiner = EmbeddedExaminer::new(library.clone());
     let dir = corpus_dir.join("think-aloud");
     variants

@@ -3,40 +3,18 @@
 //! distance (substitutions, deletions, insertions) against the reference.
 
 use viva_blueprint::normalize::parse_spoken_number;
+use viva_blueprint::normalize::vocab::{DIGITS, HUNDRED, SCALES, TEENS, TENS};
 
-/// Words that can be part of a number said in words.
-const NUMBER_WORDS: &[&str] = &[
-    "zero",
-    "one",
-    "two",
-    "three",
-    "four",
-    "five",
-    "six",
-    "seven",
-    "eight",
-    "nine",
-    "ten",
-    "eleven",
-    "twelve",
-    "thirteen",
-    "fourteen",
-    "fifteen",
-    "sixteen",
-    "seventeen",
-    "eighteen",
-    "nineteen",
-    "twenty",
-    "thirty",
-    "forty",
-    "fifty",
-    "sixty",
-    "seventy",
-    "eighty",
-    "ninety",
-    "hundred",
-    "thousand",
-];
+/// The one scale word a number said in words may hold here (the larger ones stay words).
+const THOUSAND: &str = SCALES[2].1;
+
+/// Whether `word` can be part of a number said in words: zero to nineteen, the tens,
+/// "hundred" or "thousand".
+fn is_number_word(word: &str) -> bool {
+    [&DIGITS[..], &TEENS, &TENS, &[HUNDRED, THOUSAND]]
+        .iter()
+        .any(|table| table.contains(&word))
+}
 
 /// `text` as comparable words: lower case, no punctuation (hyphens split words, a comma or
 /// point between digits is dropped), and every run of number words or digits as one number.
@@ -115,7 +93,7 @@ fn keep(chars: &[char], i: usize) -> bool {
 }
 
 fn is_number_token(token: &str) -> bool {
-    NUMBER_WORDS.contains(&token) || token.chars().all(|c| c.is_ascii_digit() || c == '.')
+    is_number_word(token) || token.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 
 /// How many tokens from the start form one number ("and" only inside one: "one hundred and
@@ -126,7 +104,7 @@ fn number_run(tokens: &[String]) -> usize {
         let token = tokens[run].as_str();
         let joins = token == "and"
             && run > 0
-            && matches!(tokens[run - 1].as_str(), "hundred" | "thousand")
+            && matches!(tokens[run - 1].as_str(), HUNDRED | THOUSAND)
             && tokens
                 .get(run + 1)
                 .is_some_and(|next| is_number_token(next));
