@@ -17,6 +17,7 @@ mod judgement;
 mod llm_examiner;
 mod metrics;
 mod new_sessions_switch;
+mod one_question;
 mod plan_audit;
 mod restart;
 mod talk_cli;
