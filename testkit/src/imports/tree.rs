@@ -113,7 +113,7 @@ impl Crate {
         while depth < segments.len() && self.modules.contains_key(&segments[..=depth]) {
             depth += 1;
         }
-        // unwrap: the root module (depth 0) is always there.
+        // The root module (depth 0) is always there: the fallback is never taken.
         (self.module_file(&segments[..depth]).unwrap_or(0), depth)
     }
 }
