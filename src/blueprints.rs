@@ -1,5 +1,6 @@
 //! Reading blueprint files: every YAML under `<dir>/skills/`, `<dir>/assessments/` and
-//! `<dir>/rubrics/`, handed to the pure loaders. Also `viva blueprints check`.
+//! `<dir>/rubrics/`, and the ACS catalogs under `<dir>/acs/`, handed to the pure loaders.
+//! Also `viva blueprints check`.
 
 use std::path::{Path, PathBuf};
 
@@ -7,7 +8,7 @@ use anyhow::{Context, bail};
 use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
-use viva_core::exam::acs::Rating;
+use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::exam::examiner::judge::mutants::KillReport;
 use viva_core::exam::examiner::judge::self_check::self_check;
 use viva_core::exam::examiner::judge::{feedback, judge};
@@ -25,6 +26,22 @@ pub fn load(dir: &Path) -> anyhow::Result<BlueprintLibrary> {
 pub fn load_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
     let sources = read_sources(&dir.join("rubrics"))?;
     RubricSet::load(&sources).map_err(|errors| load_errors("rubric", &errors))
+}
+
+/// Loads both airplane ACS catalogs from `<blueprints>/acs/`, with the rubrics under
+/// `<blueprints>/rubrics/`.
+pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
+    let load = |rating: Rating| -> anyhow::Result<AcsCatalog> {
+        let name = rating.as_str();
+        let dir = blueprints.join("acs");
+        let elements = std::fs::read_to_string(dir.join(format!("acs-{name}-airplane.json")))
+            .with_context(|| format!("reading {name} ACS elements under {}", dir.display()))?;
+        let tasks = std::fs::read_to_string(dir.join(format!("acs-{name}-airplane-tasks.json")))
+            .with_context(|| format!("reading {name} ACS tasks under {}", dir.display()))?;
+        Ok(AcsCatalog::from_json(rating, &elements, &tasks)?)
+    };
+    let rubrics = load_rubrics(blueprints)?;
+    Ok(AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?).with_rubrics(rubrics))
 }
 
 fn load_errors(what: &str, errors: &[viva_blueprint::error::LoadError]) -> anyhow::Error {
@@ -78,7 +95,7 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
         );
         return Ok(rubrics);
     }
-    let library = crate::server::load_library(dir)?;
+    let library = load_library(dir)?;
     let mut stray = Vec::new();
     for (rating, prefix) in [(Rating::Private, "PA"), (Rating::Commercial, "CA")] {
         let found = coverage(library.catalog(rating), "ASEL", prefix, &rubrics);

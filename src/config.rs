@@ -16,6 +16,21 @@ use viva_redis_store::{RedisConfig, Retention};
 use crate::connections::Caps;
 use crate::edge::{EdgePolicy, Origin};
 
+/// The data directory when neither a flag nor the config file names one.
+pub const DEFAULT_DATA_DIR: &str = "viva-data";
+
+/// Where sessions are kept when not in the data directory.
+#[derive(Debug, Clone, clap::Args)]
+pub struct RedisArgs {
+    /// Keep sessions in Redis (`redis://host:port/`; several, comma-separated, for cluster
+    /// seeds) instead of the data directory. Needed to run several nodes.
+    #[arg(long, env = "VIVA_REDIS_URL", value_delimiter = ',')]
+    pub redis: Vec<String>,
+    /// The `--redis` URLs are seeds of a Redis Cluster.
+    #[arg(long, env = "VIVA_REDIS_CLUSTER")]
+    pub redis_cluster: bool,
+}
+
 /// The optional TOML config file.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,17 +1,13 @@
 //! The HTTP edge's own checks, before any route: a browser's `Origin` must be this server's
 //! own or a configured one, in development mode the `Host` must be a loopback name (against
-//! DNS rebinding), and every response says `X-Content-Type-Options: nosniff`.
+//! DNS rebinding). The middleware that applies them, and marks every response
+//! `X-Content-Type-Options: nosniff`, is `routes::guard`.
 
 use std::net::IpAddr;
-use std::sync::Arc;
 
-use axum::extract::{Request, State};
-use axum::http::{HeaderValue, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::Request;
+use axum::http::header;
 use viva_protocol::excerpt::excerpt;
-
-use crate::app::{App, AppError};
 
 /// An origin as a browser writes it (`https://exams.example:8443`): lower case, the
 /// scheme's default port left out, so equal origins compare equal.
@@ -121,7 +117,7 @@ impl Refusal {
     /// Every refusal's label in `viva_http_refused_total`.
     pub const REASONS: &'static [&'static str] = &["origin", "host"];
 
-    fn reason(self) -> &'static str {
+    pub fn reason(self) -> &'static str {
         match self {
             Refusal::Origin => "origin",
             Refusal::Host => "host",
@@ -159,25 +155,8 @@ impl EdgePolicy {
     }
 }
 
-/// The middleware: refuses what [`EdgePolicy::check`] refuses, before the route (and so
-/// before a WebSocket upgrade), and marks every response `nosniff`.
-pub async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
-    let mut response = match verdict(&app.edge, &request) {
-        Ok(()) => next.run(request).await,
-        Err(refusal) => {
-            app.metrics.server.refused.inc(refusal.reason());
-            AppError::Edge(refusal).into_response()
-        }
-    };
-    response.headers_mut().insert(
-        header::X_CONTENT_TYPE_OPTIONS,
-        HeaderValue::from_static("nosniff"),
-    );
-    response
-}
-
 /// The policy's verdict on a request's headers (HTTP/2 carries the host in the URI).
-fn verdict(policy: &EdgePolicy, request: &Request) -> Result<(), Refusal> {
+pub fn verdict(policy: &EdgePolicy, request: &Request) -> Result<(), Refusal> {
     let headers = request.headers();
     let host = match headers.get(header::HOST) {
         Some(value) => value.to_str().ok(),

@@ -5,11 +5,13 @@
 //! Layout:
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
 //! - `auth`: JWT checking and minting, development mode, the signing secret.
-//! - `app`: the axum router, handlers and `AppError`.
+//! - `app`: the state every request shares, authentication and `AppError`.
+//! - `routes`: the axum router, the edge's middleware and the server's own handlers.
 //! - `connections`: the connection limits, in all and per user.
 //! - `edge`: the `Origin` and development-mode `Host` checks, and `nosniff`, on every request.
+//! - `web`: the browser client's files, the catalogue and the session list.
 //! - `ws`: one WebSocket connection.
-//! - `blueprints`: reading blueprint files; `viva blueprints check`.
+//! - `blueprints`: reading blueprint files and ACS catalogs; `viva blueprints check`.
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 //! - `models`: `viva models install`, with progress.
 //! - `talk`: `viva talk`, which runs the `viva-talk` client (`talk/`, a binary of its own).
@@ -28,6 +30,7 @@ mod edge;
 mod llm_config;
 mod metrics;
 mod models;
+mod routes;
 mod server;
 mod talk;
 mod web;
@@ -38,6 +41,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Parser, Subcommand};
+
+use config::{DEFAULT_DATA_DIR, RedisArgs};
 
 /// mimalloc, not glibc's malloc: under load, glibc's allocator took 24–32 % of the server's
 /// CPU (perf, docs/benchmarks.md). The `system-allocator` feature keeps glibc's, which heap
@@ -205,18 +210,6 @@ struct ServeArgs {
     max_connections_per_user: Option<usize>,
 }
 
-/// Where sessions are kept when not in the data directory.
-#[derive(Debug, Clone, clap::Args)]
-struct RedisArgs {
-    /// Keep sessions in Redis (`redis://host:port/`; several, comma-separated, for cluster
-    /// seeds) instead of the data directory. Needed to run several nodes.
-    #[arg(long, env = "VIVA_REDIS_URL", value_delimiter = ',')]
-    redis: Vec<String>,
-    /// The `--redis` URLs are seeds of a Redis Cluster.
-    #[arg(long, env = "VIVA_REDIS_CLUSTER")]
-    redis_cluster: bool,
-}
-
 #[derive(Debug, clap::Args)]
 struct TokenArgs {
     #[command(flatten)]
@@ -233,7 +226,6 @@ struct TokenArgs {
 }
 
 const DEFAULT_LISTEN: &str = "127.0.0.1:8080";
-const DEFAULT_DATA_DIR: &str = "viva-data";
 
 /// Runs the command; an error is printed once, with its causes, and exits with status 1.
 fn main() -> std::process::ExitCode {

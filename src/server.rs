@@ -1,7 +1,6 @@
 //! Start-up and shutdown: load the ACS data, wire the actors, serve until Ctrl-C or SIGTERM,
 //! then pause and checkpoint every session before exiting.
 
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,7 +14,7 @@ use viva_actors::stall::StallRiding;
 use viva_actors::supervisor::SupervisorDeps;
 use viva_core::checkpoint::{CheckpointStore, LocalBus, NodeBus, Notice, SideStore, SwitchStore};
 use viva_core::clock::SystemClock;
-use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
+use viva_core::exam::acs::AcsLibrary;
 use viva_core::examiner::EmbeddedExaminer;
 use viva_core::services::ModeServices;
 use viva_core::tutor::library::{TutorLibrary, TutorSettings};
@@ -31,27 +30,12 @@ use crate::auth::Authenticator;
 use crate::config::Settings;
 use crate::connections::ConnectionLimits;
 use crate::metrics::AllMetrics;
+use crate::routes;
 
 /// How long shutdown waits for sessions to checkpoint.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(10);
 /// How often idle supervisors are retired.
 const REAP_INTERVAL: Duration = Duration::from_secs(60);
-
-/// Loads both airplane ACS catalogs from `<blueprints>/acs/`, with the rubrics under
-/// `<blueprints>/rubrics/`.
-pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
-    let load = |rating: Rating| -> anyhow::Result<AcsCatalog> {
-        let name = rating.as_str();
-        let dir = blueprints.join("acs");
-        let elements = std::fs::read_to_string(dir.join(format!("acs-{name}-airplane.json")))
-            .with_context(|| format!("reading {name} ACS elements under {}", dir.display()))?;
-        let tasks = std::fs::read_to_string(dir.join(format!("acs-{name}-airplane-tasks.json")))
-            .with_context(|| format!("reading {name} ACS tasks under {}", dir.display()))?;
-        Ok(AcsCatalog::from_json(rating, &elements, &tasks)?)
-    };
-    let rubrics = crate::blueprints::load_rubrics(blueprints)?;
-    Ok(AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?).with_rubrics(rubrics))
-}
 
 /// The embedded examiner, or the model-backed one (which falls back to it) when an LLM is
 /// configured; its templates are checked here, so a bad one stops the start.
@@ -88,7 +72,7 @@ fn tutor_model(
 
 /// Runs the server until a shutdown signal.
 pub async fn run(settings: Settings) -> anyhow::Result<()> {
-    let library = Arc::new(load_library(&settings.blueprints)?);
+    let library = Arc::new(crate::blueprints::load_library(&settings.blueprints)?);
     let blueprints = Arc::new(crate::blueprints::load(&settings.blueprints)?);
     let tutor = Arc::new(load_tutor(&settings, &blueprints, &library)?);
     let storage = open_storage(&settings).await?;
@@ -171,7 +155,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         .notices
         .map(|notices| tokio::spawn(deliver_notices(app.clone(), notices)));
     let shutdown = shutdown_sequence(app.clone());
-    axum::serve(listener, app::router(app.clone()))
+    axum::serve(listener, routes::router(app.clone()))
         .with_graceful_shutdown(shutdown)
         .await?;
     reaper.abort();

@@ -70,7 +70,11 @@ async fn a_check_survives_a_kill_and_resumes_where_it_stood() {
     let server = server.restart().await;
     let mut phone = Client::connect(&server, Auth::bearer("alice")).await;
     let resumed = resume(&mut phone, "B", Some(&session_id)).await;
-    assert_eq!(resumed.resumed["mode"], "one_question", "{}", resumed.resumed);
+    assert_eq!(
+        resumed.resumed["mode"], "one_question",
+        "{}",
+        resumed.resumed
+    );
     assert_eq!(resumed.question["text"], "Say your call sign.");
     let completed = answer(&mut phone, "November one two three").await;
     assert_eq!(completed["result"]["answer"], "November one two three");

@@ -4,8 +4,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::error::LoadError;
-use crate::model::{AssessmentDoc, GradeBand};
-use crate::scoring::ScoringMethod;
+use crate::model::{AssessmentDoc, GradeBand, ScoringMethod};
 use crate::skill::Difficulty;
 
 /// An assessment ready to plan.

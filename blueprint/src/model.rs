@@ -5,8 +5,6 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::scoring::ScoringMethod;
-
 /// A skill blueprint (`blueprints/skills/**.yaml`).
 #[derive(Debug, Clone, Deserialize)]
 pub struct SkillDoc {
@@ -323,6 +321,33 @@ pub struct ScoringDoc {
     pub grade_bands: Vec<GradeBand>,
 }
 
+/// How an assessment's score is computed (`scoring.method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ScoringMethod {
+    /// `percent_correct`: the percent of items correct in each section, weighted by the
+    /// section weights; unanswered and skipped items count as wrong.
+    #[default]
+    PercentCorrect,
+}
+
+impl ScoringMethod {
+    /// Every implemented method.
+    pub const ALL: [ScoringMethod; 1] = [ScoringMethod::PercentCorrect];
+
+    /// The name blueprints use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ScoringMethod::PercentCorrect => "percent_correct",
+        }
+    }
+
+    /// The method named `name`, if it is implemented.
+    pub fn parse(name: &str) -> Option<ScoringMethod> {
+        ScoringMethod::ALL.into_iter().find(|m| m.as_str() == name)
+    }
+}
+
 impl<'de> Deserialize<'de> for ScoringMethod {
     /// Refuses an unknown name inside the visitor, so the error carries the name's own line,
     /// column and path (`scoring.method`).
@@ -354,4 +379,19 @@ pub struct GradeBand {
     pub label: String,
     /// Lowest score percent in the band.
     pub min_percent: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scoring_methods_by_name() {
+        assert_eq!(
+            ScoringMethod::parse("percent_correct"),
+            Some(ScoringMethod::PercentCorrect)
+        );
+        assert_eq!(ScoringMethod::parse("irt"), None);
+        assert_eq!(ScoringMethod::default().as_str(), "percent_correct");
+    }
 }

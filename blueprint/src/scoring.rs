@@ -2,33 +2,7 @@
 //! band, and pass or fail. Unanswered and skipped items count as wrong.
 
 use crate::assessment::Assessment;
-
-/// How an assessment's score is computed (`scoring.method`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[non_exhaustive]
-pub enum ScoringMethod {
-    /// `percent_correct`: the percent of items correct in each section, weighted by the
-    /// section weights; unanswered and skipped items count as wrong.
-    #[default]
-    PercentCorrect,
-}
-
-impl ScoringMethod {
-    /// Every implemented method.
-    pub const ALL: [ScoringMethod; 1] = [ScoringMethod::PercentCorrect];
-
-    /// The name blueprints use.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ScoringMethod::PercentCorrect => "percent_correct",
-        }
-    }
-
-    /// The method named `name`, if it is implemented.
-    pub fn parse(name: &str) -> Option<ScoringMethod> {
-        ScoringMethod::ALL.into_iter().find(|m| m.as_str() == name)
-    }
-}
+pub use crate::model::ScoringMethod;
 
 /// How one item went.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -184,16 +158,6 @@ mod tests {
             correct,
             response_ms: ms,
         }
-    }
-
-    #[test]
-    fn scoring_methods_by_name() {
-        assert_eq!(
-            ScoringMethod::parse("percent_correct"),
-            Some(ScoringMethod::PercentCorrect)
-        );
-        assert_eq!(ScoringMethod::parse("irt"), None);
-        assert_eq!(ScoringMethod::default().as_str(), "percent_correct");
     }
 
     #[test]

@@ -3,6 +3,33 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+/// Which kind of session `session.start` opens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    /// An ACS oral exam.
+    Exam,
+    /// A blueprint assessment (evaluation or learning).
+    Assessment,
+    /// A tutoring session.
+    Tutor,
+    /// A one-question check: one question, any answer, then the result (a device checks
+    /// that it is heard before an exam).
+    OneQuestion,
+}
+
+impl Mode {
+    /// The mode's wire name: `exam`, `assessment`, `tutor` or `one_question`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Mode::Exam => "exam",
+            Mode::Assessment => "assessment",
+            Mode::Tutor => "tutor",
+            Mode::OneQuestion => "one_question",
+        }
+    }
+}
+
 /// `mode` plus its `config` object; flattened into `session.start`.
 ///
 /// # Format
@@ -54,12 +81,12 @@ impl SessionConfig {
     }
 
     /// The mode this config is for.
-    pub fn mode(&self) -> crate::Mode {
+    pub fn mode(&self) -> Mode {
         match self {
-            SessionConfig::Exam(_) => crate::Mode::Exam,
-            SessionConfig::Assessment(_) => crate::Mode::Assessment,
-            SessionConfig::Tutor(_) => crate::Mode::Tutor,
-            SessionConfig::OneQuestion(_) => crate::Mode::OneQuestion,
+            SessionConfig::Exam(_) => Mode::Exam,
+            SessionConfig::Assessment(_) => Mode::Assessment,
+            SessionConfig::Tutor(_) => Mode::Tutor,
+            SessionConfig::OneQuestion(_) => Mode::OneQuestion,
         }
     }
 }

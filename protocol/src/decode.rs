@@ -3,7 +3,7 @@
 use crate::client::{ClientEvent, ClientMessage};
 use crate::error::ErrorCode;
 use crate::excerpt::{excerpt, shorten_quotes};
-use crate::{MAX_EVENT_ID_CHARS, MAX_TEXT_FRAME_BYTES};
+use crate::limits::{MAX_EVENT_ID_CHARS, MAX_TEXT_FRAME_BYTES};
 
 /// Why a text frame was refused; becomes an `error` event with the same `event_id`.
 #[derive(Debug, Clone, PartialEq, Eq)]

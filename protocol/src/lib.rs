@@ -5,12 +5,13 @@
 //! Layout:
 //! - [`client`]: `ClientMessage`, the envelope of every client text frame, and `ClientEvent`.
 //! - [`server`]: `ServerMessage`, the envelope of every server text frame, and `ServerEvent`.
-//! - [`config`]: the `config` object of `session.start`, by mode.
+//! - [`config`]: the `config` object of `session.start`, by [`Mode`].
 //! - [`result`]: the graded result carried by `session.completed`.
 //! - [`error`]: the stable error codes of the `error` event.
 //! - [`decode`]: decoding a client text frame once, at the edge, into a `ClientMessage` or an
 //!   `error` to send back.
 //! - [`excerpt`]: quoting at most 64 characters of client input in an error message.
+//! - [`limits`]: the sizes the server accepts: frames, `event_id`s, tutor messages.
 //! - [`tutor`]: tutoring's card events, the tutor's turn and cards, and the progress board.
 //! - [`catalog`]: what a client reads over HTTP: the catalogue of what can be started and
 //!   the user's session list.
@@ -25,51 +26,17 @@ pub mod config;
 pub mod decode;
 pub mod error;
 pub mod excerpt;
+pub mod limits;
 pub mod result;
 pub mod schema;
 pub mod server;
 pub mod tutor;
 
 pub use client::{ClientEvent, ClientMessage};
+pub use config::Mode;
 pub use decode::{DecodeError, decode_client_text};
 pub use error::ErrorCode;
+pub use limits::{
+    MAX_AUDIO_FRAME_BYTES, MAX_EVENT_ID_CHARS, MAX_TEXT_FRAME_BYTES, MAX_TUTOR_MESSAGE_CHARS,
+};
 pub use server::{ServerEvent, ServerMessage};
-
-/// Largest text frame the server accepts, in bytes; larger ones get `frame_too_large`.
-pub const MAX_TEXT_FRAME_BYTES: usize = 16 * 1024;
-/// Largest binary (audio) frame the server accepts, in bytes.
-pub const MAX_AUDIO_FRAME_BYTES: usize = 64 * 1024;
-/// Longest `event_id` the server accepts, in characters.
-pub const MAX_EVENT_ID_CHARS: usize = 64;
-/// Longest message to the tutor (`tutor.message`, or `answer.text` read as a message), in
-/// characters; longer ones get `invalid_field` and change nothing.
-pub const MAX_TUTOR_MESSAGE_CHARS: usize = 2_000;
-
-/// Which kind of session `session.start` opens.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
-)]
-#[serde(rename_all = "snake_case")]
-pub enum Mode {
-    /// An ACS oral exam.
-    Exam,
-    /// A blueprint assessment (evaluation or learning).
-    Assessment,
-    /// A tutoring session.
-    Tutor,
-    /// A one-question check: one question, any answer, then the result (a device checks
-    /// that it is heard before an exam).
-    OneQuestion,
-}
-
-impl Mode {
-    /// The mode's wire name: `exam`, `assessment`, `tutor` or `one_question`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Mode::Exam => "exam",
-            Mode::Assessment => "assessment",
-            Mode::Tutor => "tutor",
-            Mode::OneQuestion => "one_question",
-        }
-    }
-}

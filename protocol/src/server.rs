@@ -3,7 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::Mode;
+use crate::config::Mode;
 use crate::error::ErrorCode;
 use crate::result::SessionResult;
 

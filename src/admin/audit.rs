@@ -4,43 +4,32 @@
 
 use anyhow::{Context, anyhow, bail};
 use serde::Serialize;
-use viva_core::audit::{PlanRow, UserShown, newest_first, plan_detail, plan_row};
+use viva_core::audit::{UserShown, newest_first, plan_detail};
 use viva_core::checkpoint::SessionCheckpoint;
 use viva_file_store::FileStore;
 use viva_redis_store::scan::{FoundSession, SCAN_BATCH, ScanRequest, scan_sessions};
 
-use super::{AuditArgs, Storage, table};
+use super::listing::Listing;
+use super::storage::{Storage, StorageArgs};
+use super::table;
 
-/// The plans found, and what else was read on the way.
-#[derive(Debug, Default, Serialize)]
-pub struct Listing {
-    /// The most recently active plans, newest first.
-    pub plans: Vec<PlanRow>,
-    /// Sessions read.
-    pub sessions_read: usize,
-    /// Assessments read (not plans, so not listed).
-    pub assessments_left_out: usize,
-    /// Sessions that could not be decoded (each reported on stderr).
-    pub unreadable: usize,
-}
-
-impl Listing {
-    /// Takes one checkpoint (or the reason it could not be read) into the listing.
-    fn take(&mut self, key: &str, read: Result<SessionCheckpoint, String>, shown: UserShown) {
-        let checkpoint = match read {
-            Ok(checkpoint) => checkpoint,
-            Err(err) => {
-                self.unreadable += 1;
-                eprintln!("warning: session {key} is unreadable: {err}");
-                return;
-            }
-        };
-        self.sessions_read += 1;
-        match plan_row(&checkpoint, shown) {
-            Some(row) => self.plans.push(row),
-            None => self.assessments_left_out += 1,
-        }
-    }
+/// `viva plan audit`.
+#[derive(Debug, clap::Args)]
+pub struct AuditArgs {
+    #[command(flatten)]
+    pub storage: StorageArgs,
+    /// How many plans to show.
+    #[arg(long, default_value_t = 20)]
+    limit: usize,
+    /// Show one plan in detail: every element in plan order, with where it stands.
+    #[arg(long)]
+    session: Option<String>,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+    /// Show user ids instead of short hashes of them.
+    #[arg(long)]
+    show_users: bool,
 }
 
 /// Prints the listing, or one plan in detail.

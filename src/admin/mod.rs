@@ -4,19 +4,22 @@
 //! The storage is the data directory, or Redis with `--redis`, with the flags, environment
 //! and config file of `viva serve`.
 //!
+//! - `storage`: the flags that say where the sessions are, resolved like `viva serve`'s.
 //! - `audit`: reading the sessions (file store or a Redis SCAN) into audit rows.
-//! - `table`: the rows as a text table or JSON.
+//! - `listing`: the audit rows read, and what else was read on the way.
+//! - `table`: the rows as a text table.
 //! - `switch`: writing and reading the switch.
 
 mod audit;
+mod listing;
+mod storage;
 mod switch;
 mod table;
 
-use std::path::PathBuf;
+use anyhow::Context;
 
-use anyhow::{Context, bail};
-
-use crate::config::{FileConfig, RedisSettings};
+use audit::AuditArgs;
+use storage::StorageArgs;
 
 /// `viva plan …`.
 #[derive(Debug, clap::Subcommand)]
@@ -25,25 +28,6 @@ pub enum PlanCommand {
     /// follow-ups, bonus used, credited by mention, coverage. Assessments are not plans and
     /// are left out.
     Audit(AuditArgs),
-}
-
-/// `viva plan audit`.
-#[derive(Debug, clap::Args)]
-pub struct AuditArgs {
-    #[command(flatten)]
-    storage: StorageArgs,
-    /// How many plans to show.
-    #[arg(long, default_value_t = 20)]
-    limit: usize,
-    /// Show one plan in detail: every element in plan order, with where it stands.
-    #[arg(long)]
-    session: Option<String>,
-    /// Print JSON instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// Show user ids instead of short hashes of them.
-    #[arg(long)]
-    show_users: bool,
 }
 
 /// `viva exams …`: the switch that stops new sessions on every node sharing the storage.
@@ -58,60 +42,6 @@ pub enum ExamsCommand {
     UseConfig(StorageArgs),
     /// Say whether new sessions may start, and why.
     Status(StorageArgs),
-}
-
-/// Where the sessions are: the same flags as `viva serve`.
-#[derive(Debug, Clone, clap::Args)]
-pub struct StorageArgs {
-    /// The data directory of the file store.
-    #[arg(long, env = "VIVA_DATA_DIR")]
-    data_dir: Option<PathBuf>,
-    /// The TOML config file of the servers.
-    #[arg(long, env = "VIVA_CONFIG")]
-    config: Option<PathBuf>,
-    #[command(flatten)]
-    redis: crate::RedisArgs,
-}
-
-/// The storage the servers use, resolved like `viva serve` resolves it.
-struct Storage {
-    data_dir: PathBuf,
-    redis: Option<RedisSettings>,
-    /// `[server] accept_new_sessions` of this config (default true).
-    accept_configured: bool,
-}
-
-impl StorageArgs {
-    fn resolve(&self) -> anyhow::Result<Storage> {
-        let file = FileConfig::load(self.config.as_deref())?;
-        let data_dir = self
-            .data_dir
-            .clone()
-            .or_else(|| file.server.data_dir.clone())
-            .unwrap_or_else(|| PathBuf::from(crate::DEFAULT_DATA_DIR));
-        let redis = file.redis(self.redis.redis.clone(), self.redis.redis_cluster)?;
-        if redis.is_none() && !data_dir.is_dir() {
-            bail!(
-                "no data directory at {} (give the servers' --data-dir, or --redis)",
-                data_dir.display()
-            );
-        }
-        Ok(Storage {
-            data_dir,
-            redis,
-            accept_configured: file.server.accept_new_sessions.unwrap_or(true),
-        })
-    }
-}
-
-impl Storage {
-    /// The data directory or the Redis URLs, for messages.
-    fn describe(&self) -> String {
-        match &self.redis {
-            Some(redis) => format!("Redis at {}", redis.connection.urls.join(",")),
-            None => format!("the data directory {}", self.data_dir.display()),
-        }
-    }
 }
 
 /// A small runtime for one command's IO.

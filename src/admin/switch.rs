@@ -11,7 +11,7 @@ use viva_core::clock::{Clock, SystemClock};
 use viva_file_store::FileStore;
 use viva_redis_store::{Connection, RedisStore};
 
-use super::Storage;
+use super::storage::Storage;
 
 /// What the command does with the switch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

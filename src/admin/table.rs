@@ -4,7 +4,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use viva_core::audit::{AreaCoverage, ElementLine, PlanDetail, PlanRow};
 
-use super::audit::Listing;
+use super::listing::Listing;
 
 const PLAN_HEADERS: [&str; 14] = [
     "SESSION",

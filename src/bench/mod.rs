@@ -11,10 +11,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use viva_blueprint::answer_set::{Label, LabelledAnswer, load_answers};
+use viva_blueprint::answer_set::{LabelledAnswer, load_answers};
 use viva_blueprint::library::Source;
 use viva_core::exam::acs::{AcsLibrary, Rating};
-use viva_core::exam::types::Score;
 use viva_core::examiner::{AssessRequest, EmbeddedExaminer, Examiner};
 
 use crate::llm_config::{LlmFlags, LlmSection, resolve};
@@ -59,7 +58,7 @@ pub fn examiner(args: ExaminerBenchArgs) -> anyhow::Result<()> {
         .blueprints
         .clone()
         .unwrap_or_else(crate::config::default_blueprints);
-    let library = Arc::new(crate::server::load_library(&blueprints)?);
+    let library = Arc::new(crate::blueprints::load_library(&blueprints)?);
     let mut answers = read_answers(&args.answers)?;
     check_elements(&library, &answers)?;
     if args.with_rubrics_only {
@@ -192,13 +191,4 @@ async fn judge_all(
         });
     }
     judged
-}
-
-/// The label as a score.
-pub fn label_score(label: Label) -> Score {
-    match label {
-        Label::Satisfactory => Score::Satisfactory,
-        Label::Partial => Score::Partial,
-        Label::Unsatisfactory => Score::Unsatisfactory,
-    }
 }

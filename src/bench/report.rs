@@ -4,11 +4,10 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use viva_blueprint::answer_set::{AnswerKindLabel, LabelledAnswer};
+use viva_blueprint::answer_set::{AnswerKindLabel, Label, LabelledAnswer};
 use viva_core::exam::types::Score;
 
 use super::agreement::{Confusion, SCORES};
-use super::label_score;
 
 /// One answer as an examiner judged it.
 #[derive(Debug, Clone)]
@@ -155,5 +154,14 @@ fn print_disagreements(answers: &[LabelledAnswer], judged: &[Judged]) {
                 .join(" "),
             judged.feedback
         );
+    }
+}
+
+/// The label as a score.
+fn label_score(label: Label) -> Score {
+    match label {
+        Label::Satisfactory => Score::Satisfactory,
+        Label::Partial => Score::Partial,
+        Label::Unsatisfactory => Score::Unsatisfactory,
     }
 }

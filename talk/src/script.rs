@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use viva_protocol::ErrorCode;
 
 use super::pcm::{FRAME_DURATION, SPEECH_RATE, frames_of, silent_frame};
-use super::session::Feed;
+use super::session::{Cue, Feed};
 
 /// Silence streamed before each answer.
 const LEAD_IN: Duration = Duration::from_millis(320);
@@ -25,19 +25,6 @@ const QUESTION_TIMEOUT: Duration = Duration::from_secs(120);
 const ANSWER_TIMEOUT: Duration = Duration::from_secs(90);
 /// The longest wait for the question to be read aloud.
 const SPEAKING_TIMEOUT: Duration = Duration::from_secs(90);
-
-/// What the session tells the script.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Cue {
-    /// A question was asked.
-    Question,
-    /// The turn was transcribed (`transcript.final`).
-    Heard,
-    /// The answer was assessed.
-    Assessed,
-    /// An error, such as `no_speech`: the answer did not count.
-    Refused(ErrorCode),
-}
 
 /// How the script ends each answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -20,7 +20,6 @@ use viva_protocol::{ClientEvent, ClientMessage, ErrorCode, ServerEvent, ServerMe
 use super::connect::{self, Socket};
 use super::display::Printer;
 use super::keyboard::{self, Action, TutorCommand};
-use super::script::Cue;
 use super::speak::{Speaker, spoken_question, spoken_turn};
 
 /// Frames queued for the writer (about a second of audio, plus events).
@@ -53,6 +52,19 @@ pub enum Feed {
     Finished,
     /// The source cannot go on.
     Failed(String),
+}
+
+/// What the session tells the script.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cue {
+    /// A question was asked.
+    Question,
+    /// The turn was transcribed (`transcript.final`).
+    Heard,
+    /// The answer was assessed.
+    Assessed,
+    /// An error, such as `no_speech`: the answer did not count.
+    Refused(ErrorCode),
 }
 
 /// How the session ends.

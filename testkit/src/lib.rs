@@ -8,6 +8,8 @@
 //! - [`llama`]: a real `llama-server` with a small model, where `scripts/llm-setup` built it.
 //! - [`acs`]: the repository's ACS catalogs.
 //! - [`courses`]: the repository's tutoring data: skills, rubrics, courses.
+//! - [`imports`]: the workspace's file-level import graph, its cycles and import rules, read
+//!   from the sources alone (`tests/import_rules.rs`).
 //!
 //! A harness that cannot start what it needs panics with the reason: in a test, that is
 //! the test's failure.
@@ -15,6 +17,7 @@
 
 pub mod acs;
 pub mod courses;
+pub mod imports;
 pub mod llama;
 pub mod openai;
 pub mod redis;

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
-use super::Course;
+use super::model::CourseDoc;
 use crate::error::LoadError;
 use crate::located::{Errors, is_kebab};
 
@@ -86,7 +86,7 @@ pub fn check_content(
     file: &str,
     text: &str,
     doc: &ContentDoc,
-    course: Option<&Course>,
+    course: Option<&CourseDoc>,
 ) -> Vec<LoadError> {
     let mut errors = Errors::new(file, text);
     let Some(course) = course else {
@@ -107,7 +107,7 @@ pub fn check_content(
                 format!("{:?} is not a new kebab-case id", chunk.chunk_id),
             );
         }
-        if course.unit(&chunk.unit).is_none() {
+        if !course.units.iter().any(|unit| unit.unit_id == chunk.unit) {
             fault("unit", format!("unknown unit {:?}", chunk.unit));
         }
         if !sources.contains(chunk.source_id.as_str()) {
@@ -140,7 +140,7 @@ pub fn check_content(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::course::CourseSet;
+    use crate::course::{Course, CourseSet};
     use crate::library::{BlueprintLibrary, Source};
 
     const COURSE: &str = "course_id: C\ntitle: C\nentry_unit: a\nunits:\n  - unit_id: a\n    title: A\n    anchor: An anchor.\n    key_ideas: [One.]\ndrills:\n  - {unit: a, rubric_element: PA.I.A.K1}\nexam_questions:\n  - {question_id: q1, unit: a, tier: bronze, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q2, unit: a, tier: bronze, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q3, unit: a, tier: bronze, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q4, unit: a, tier: silver, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q5, unit: a, tier: silver, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q6, unit: a, tier: silver, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q7, unit: a, tier: gold, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q8, unit: a, tier: gold, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n  - {question_id: q9, unit: a, tier: gold, stem: S?, options: [x, y], answer_index: 0, memo: M.}\n";
@@ -164,7 +164,7 @@ mod tests {
         };
         let doc: ContentDoc = crate::library::parse(&source).expect("parses");
         let course = course();
-        let found = check_content("content.yaml", text, &doc, Some(&course));
+        let found = check_content("content.yaml", text, &doc, Some(&course.doc));
         found
             .iter()
             .map(|e| format!("{} {}", e.field, e.message))

@@ -109,6 +109,7 @@ impl CourseSet {
             match parse::<content::ContentDoc>(source) {
                 Ok(doc) => {
                     let course = self.courses.get(&doc.course_id);
+                    let course = course.map(|course| &course.doc);
                     let found = content::check_content(&source.path, &source.text, &doc, course);
                     if found.is_empty() {
                         docs.push(doc);

@@ -2,11 +2,11 @@
 
 use std::collections::HashSet;
 
-use super::MAX_TREE_HEIGHT;
 use super::error::CompileError;
 use super::format::FormatSpec;
-use super::functions::Builtin;
+use super::limits::MAX_TREE_HEIGHT;
 use super::value::Value;
+use super::whitelist::Builtin;
 
 /// One syntax node with the 0-based character position of its defining token.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 //! measuring is bounded by the budget.
 
 use super::error::EvalError;
+use super::limits::{MAX_LIST_LEN, MAX_REPEAT_COUNT, MAX_STEPS, MAX_STRING_CHARS};
 use super::value::{VALUE_NESTING_LIMIT, Value};
-use super::{MAX_LIST_LEN, MAX_REPEAT_COUNT, MAX_STEPS, MAX_STRING_CHARS};
 
 /// Bytes of text handled per step (copied, scanned, compared or parsed).
 pub(crate) const BYTES_PER_STEP: usize = 64;

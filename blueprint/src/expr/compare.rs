@@ -33,6 +33,15 @@ pub(crate) fn compare(
     Ok(outcome)
 }
 
+impl Value {
+    /// Python `==`: numbers compare by value across `int`/`float`/`bool` (`1 == 1.0 == True`),
+    /// lists element-wise, and values of mismatched types are unequal.
+    pub fn py_eq(&self, other: &Value) -> bool {
+        // The unlimited budget never runs out, and equality has no other error.
+        equal(self, other, &mut Budget::unlimited()).unwrap_or(false)
+    }
+}
+
 /// Python `==`: numbers by value across `int`/`float`/`bool`, lists element-wise, other
 /// mismatched types unequal. Charges one step per pair of values it looks at, at any depth,
 /// and one per [`BYTES_PER_STEP`] bytes of equally long strings, each before looking.

@@ -7,11 +7,12 @@ use super::arith;
 use super::ast::{Expr, ExprKind, FStringPart};
 use super::budget::{Budget, check_string_len};
 use super::compare::{compare, subscript};
+use super::env::Env;
 use super::error::EvalError;
 use super::format::{FormatSpec, format_value};
-use super::functions::{self, Builtin};
-use super::program::Env;
+use super::functions;
 use super::value::Value;
+use super::whitelist::Builtin;
 
 /// Evaluates syntax trees against one environment, sharing one step budget.
 pub(crate) struct Evaluator<'a> {
@@ -145,7 +146,7 @@ impl<'a> Evaluator<'a> {
     }
 
     /// Appends the rendered parts to `out`; with `capped`, the result must stay within
-    /// [`super::MAX_STRING_CHARS`] (f-strings), otherwise only each field is bounded (templates).
+    /// [`super::limits::MAX_STRING_CHARS`] (f-strings), otherwise only each field is bounded (templates).
     pub(crate) fn render_parts(
         &mut self,
         parts: &'a [FStringPart],
@@ -166,7 +167,7 @@ impl<'a> Evaluator<'a> {
                     out.push_str(&text);
                 }
             }
-            if capped && out.len() > super::MAX_STRING_CHARS {
+            if capped && out.len() > super::limits::MAX_STRING_CHARS {
                 check_string_len(out.chars().count())?;
             }
         }

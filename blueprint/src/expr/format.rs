@@ -1,8 +1,8 @@
 //! Python format-spec mini-language (`{x:>8.2f}`, `{n:,}`, `{n:08b}`) for f-strings and templates.
 
-use super::MAX_STRING_CHARS;
 use super::budget::Budget;
 use super::error::{CompileError, EvalError};
+use super::limits::MAX_STRING_CHARS;
 use super::numfmt::{fixed, general, group_digits, integer_digits, magnitude_repr, scientific};
 use super::value::Value;
 

@@ -11,7 +11,7 @@ use super::error::EvalError;
 use super::math;
 use super::network;
 use super::value::{Num, Value};
-pub(crate) use super::whitelist::Builtin;
+use super::whitelist::{Builtin, arg};
 
 /// Calls `builtin` with already evaluated arguments (arity was checked at compile time).
 pub(crate) fn call(
@@ -34,13 +34,6 @@ pub(crate) fn call(
         Builtin::AsinDeg | Builtin::AtanDeg => math::trig(builtin, first),
         _ => network::call(builtin, args, budget),
     }
-}
-
-/// The argument at `index` (missing ones cannot happen after the compile-time arity check).
-pub(crate) fn arg<'v>(args: &'v [Cow<'_, Value>], index: usize) -> Result<&'v Value, EvalError> {
-    args.get(index)
-        .map(AsRef::as_ref)
-        .ok_or_else(|| EvalError::new("missing argument"))
 }
 
 fn abs(value: &Value) -> Result<Value, EvalError> {

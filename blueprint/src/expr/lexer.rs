@@ -1,7 +1,7 @@
 //! Tokenizer: turns expression text into positioned tokens, rejecting unsupported syntax early.
 
 use super::error::CompileError;
-use super::placeholder::{self, ScanMode};
+use super::placeholder::{self, ScanMode, push_escape};
 use super::token::{Spanned, Token, keyword};
 
 /// An on-demand tokenizer (the parser pulls tokens, so errors surface in source order).
@@ -242,22 +242,6 @@ impl Lexer {
                     self.index += 1;
                 }
             }
-        }
-    }
-}
-
-/// Appends the character denoted by the escape `\escaped`; unknown escapes keep the backslash.
-pub(crate) fn push_escape(escaped: char, out: &mut String) {
-    match escaped {
-        'n' => out.push('\n'),
-        't' => out.push('\t'),
-        'r' => out.push('\r'),
-        '0' => out.push('\0'),
-        '\\' | '\'' | '"' => out.push(escaped),
-        '\n' => {}
-        other => {
-            out.push('\\');
-            out.push(other);
         }
     }
 }

@@ -3,9 +3,9 @@
 use super::arith::overflow;
 use super::budget::Budget;
 use super::error::EvalError;
-use super::functions::Builtin;
 use super::numfmt::integer_digits;
 use super::value::{Num, Value};
+use super::whitelist::Builtin;
 
 fn domain_error() -> EvalError {
     EvalError::new("math domain error")

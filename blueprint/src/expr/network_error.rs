@@ -3,7 +3,7 @@
 use std::borrow::Cow;
 
 use super::error::EvalError;
-use super::network::{mask, parse_ipv4, prefix};
+use super::ipv4::{mask, parse_ipv4, prefix};
 use super::value::Value;
 
 /// A network address with a modelled mistake: `(address, prefix, delta)` computes it with
@@ -88,7 +88,7 @@ fn wrong_prefix(address: u32, prefix: u32, delta: &Value) -> Result<u32, EvalErr
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::expr::network::format_ipv4;
+    use crate::expr::ipv4::format_ipv4;
     use Value::Int;
 
     fn text(value: &str) -> Value {

@@ -3,8 +3,8 @@
 use super::ast::{BinaryOp, CompareOp, Expr, ExprKind, UnaryOp};
 use super::error::CompileError;
 use super::lexer::Lexer;
+use super::limits::{MAX_DEPTH, MAX_SOURCE_CHARS};
 use super::token::{Keyword, Spanned, Token};
-use super::{MAX_DEPTH, MAX_SOURCE_CHARS};
 
 /// Parser state: a lexer, the current (look-ahead) token and the nesting depth.
 pub(crate) struct Parser {

@@ -1,15 +1,15 @@
 //! Parser for atoms and trailers: literals, names, whitelisted calls, lists, subscripts, f-strings.
 
-use super::MAX_LIST_LEN;
 use super::ast::{Expr, ExprKind, FStringPart};
 use super::error::CompileError;
 use super::format::FormatSpec;
-use super::functions::Builtin;
+use super::limits::MAX_LIST_LEN;
 use super::network_error::OctetError;
 use super::parser::Parser;
 use super::placeholder::Piece;
 use super::token::{Keyword, Token};
 use super::value::Value;
+use super::whitelist::Builtin;
 
 impl Parser {
     /// `primary := atom ('[' expression ']')*`.

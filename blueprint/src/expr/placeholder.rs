@@ -1,7 +1,6 @@
 //! Splits f-string and template text into literal text and `{expression:spec}` fields.
 
 use super::error::CompileError;
-use super::lexer::push_escape;
 
 /// A piece of f-string or template text before compilation.
 #[derive(Debug, Clone, PartialEq)]
@@ -220,6 +219,22 @@ impl Scanner<'_> {
                 expr.extend(self.peek(0));
                 self.index += 1;
             }
+        }
+    }
+}
+
+/// Appends the character denoted by the escape `\escaped`; unknown escapes keep the backslash.
+pub(crate) fn push_escape(escaped: char, out: &mut String) {
+    match escaped {
+        'n' => out.push('\n'),
+        't' => out.push('\t'),
+        'r' => out.push('\r'),
+        '0' => out.push('\0'),
+        '\\' | '\'' | '"' => out.push(escaped),
+        '\n' => {}
+        other => {
+            out.push('\\');
+            out.push(other);
         }
     }
 }

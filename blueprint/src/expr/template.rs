@@ -1,11 +1,11 @@
 //! Stem templates: plain text with `str.format`-style `{expression[:spec]}` placeholders.
 
 use super::ast::{FStringPart, Names, field_exprs};
+use super::env::Env;
 use super::error::{CompileError, EvalError};
 use super::eval::Evaluator;
 use super::parser_atoms::compile_pieces;
 use super::placeholder::{ScanMode, scan};
-use super::program::Env;
 
 /// A compiled stem template such as `"What is {operand_1} + {operand_2:,}?"`.
 ///

@@ -3,8 +3,7 @@
 use std::cmp::Ordering;
 use std::fmt;
 
-use super::MAX_TREE_HEIGHT;
-use super::budget::Budget;
+use super::limits::MAX_TREE_HEIGHT;
 use super::numfmt::float_repr;
 
 /// Nesting depth beyond which recursive value operations stop descending (display shows `[...]`).
@@ -149,13 +148,6 @@ impl Value {
                 out.push(']');
             }
         }
-    }
-
-    /// Python `==`: numbers compare by value across `int`/`float`/`bool` (`1 == 1.0 == True`),
-    /// lists element-wise, and values of mismatched types are unequal.
-    pub fn py_eq(&self, other: &Value) -> bool {
-        // The unlimited budget never runs out, and equality has no other error.
-        super::compare::equal(self, other, &mut Budget::unlimited()).unwrap_or(false)
     }
 }
 

@@ -1,4 +1,10 @@
-//! The whitelist of callable functions and the argument counts each accepts.
+//! The whitelist of callable functions, the argument counts each accepts, and reading an
+//! argument of a call.
+
+use std::borrow::Cow;
+
+use super::error::EvalError;
+use super::value::Value;
 
 /// A whitelisted function. Calls of any other name are rejected at compile time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,6 +147,13 @@ impl Builtin {
         (!arity.accepts(given))
             .then(|| format!("{name}() takes {expected} argument(s) ({given} given)"))
     }
+}
+
+/// The argument at `index` (missing ones cannot happen after the compile-time arity check).
+pub(crate) fn arg<'v>(args: &'v [Cow<'_, Value>], index: usize) -> Result<&'v Value, EvalError> {
+    args.get(index)
+        .map(AsRef::as_ref)
+        .ok_or_else(|| EvalError::new("missing argument"))
 }
 
 #[cfg(test)]

@@ -4,18 +4,34 @@ use super::numbers::parse_unsigned;
 use super::tokens::{as_strs, tokenize};
 use super::value::{NumberValue, Parts, parse_literal};
 use super::vocab::{digit_word, digits_value, two_digit};
+
 #[cfg(test)]
 use super::vocab::{is_number_word, number_reach};
 
 /// Parses a numeric answer, typed or spoken, keeping decimals exact.
 ///
-/// Accepts everything [`super::parse_spoken_number`] accepts, plus typed decimals ("2.5",
+/// Accepts everything [`parse_spoken_number`] accepts, plus typed decimals ("2.5",
 /// "1,200.50", ".5"), spoken decimals with `point` ("two point five", "point five",
 /// "zero point two five", "two point twenty five" = 2.25, "2 point 5") and
 /// "`<whole>` and a half" ("two and a half" = 2.5). A leading `minus`/`negative` word or `-`
 /// makes it negative (but not both). Results are canonical: "85.0" is `Int(85)`.
 pub fn parse_number(text: &str) -> Option<NumberValue> {
     parse_number_words(&as_strs(&tokenize(text)))
+}
+
+/// Parses a whole number said in words or typed in digits.
+///
+/// Accepts digits ("85", "1,200", "-7"), standard English number words up to the billions
+/// ("eighty five", "eighty-five", "one hundred and five", "two thousand three hundred",
+/// "a hundred", "twelve hundred"), a sign word ("minus seven", "negative 3"), digit-by-digit
+/// speech ("one nine two" = 192) and a digit followed by a two-digit number ("one ninety two"
+/// = 192). Decimals with a non-zero fraction ("2.5") and anything ambiguous ("nineteen two")
+/// give `None`; overflow gives `None`, never a panic.
+pub fn parse_spoken_number(text: &str) -> Option<i64> {
+    match parse_number(text)? {
+        NumberValue::Int(value) => Some(value),
+        NumberValue::Decimal { .. } => None,
+    }
 }
 
 /// [`parse_number`] of words already tokenised (lowercase, as [`parse_number`] splits them):

@@ -1,9 +1,11 @@
 //! What an item expects of a spoken answer, and the readings [`super::read_spoken`] gives back.
 
+use super::kind::AnswerKind;
 use super::kind::read_as;
+use super::matching::answers_match;
 use super::pipeline::Answer;
-use super::value::NumberValue;
-use super::{AnswerKind, Normalized, answers_match, normalize_answer};
+use super::pipeline::normalize_answer;
+use super::value::{Normalized, NumberValue};
 
 /// What an item expects: its answer kind (from the key) and the options it shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,11 +1,12 @@
 //! Answer kinds and kind-directed normalisation: what an item expects decides how to read it.
 
-use super::Normalized;
 use super::alnum::{compact_code, is_code_key};
 use super::ipv4::parse_ipv4_bare;
 use super::leadin::strip_lead_in;
 use super::options::parse_spoken_choice;
 use super::pipeline::Answer;
+use super::text::canonical_text;
+use super::value::Normalized;
 
 /// What an item expects as its answer, when the caller knows (or [`AnswerKind::of_key`]
 /// infers it from the keyed answer).
@@ -53,7 +54,7 @@ impl AnswerKind {
             Some(Normalized::Ipv4(_)) => Self::Ipv4,
             Some(Normalized::Cidr(_)) => Self::Cidr,
             _ if answer.percent_number().is_some() && answer.percent().is_some() => Self::Percent,
-            _ if is_code_key(&super::canonical_text(&answer.cleaned)) => Self::Alphanumeric,
+            _ if is_code_key(&canonical_text(&answer.cleaned)) => Self::Alphanumeric,
             _ => Self::Text,
         }
     }

@@ -1,9 +1,10 @@
 //! Comparison of a normalised candidate answer with the item's keyed answer string.
 
 use super::fillers::strip_fillers;
+use super::kind::{AnswerKind, normalize_as};
 use super::options::parse_explicit_option;
-use super::value::NumberValue;
-use super::{AnswerKind, Normalized, normalize_answer, normalize_as};
+use super::pipeline::normalize_answer;
+use super::value::{Normalized, NumberValue};
 
 /// Whether the normalised answer `given` matches the keyed answer `keyed`.
 ///

@@ -138,44 +138,18 @@ mod value;
 pub mod vocab;
 
 pub use cidr::{mask_to_prefix, parse_cidr, prefix_to_mask};
-pub use decimals::{parse_number, parse_number_words};
+pub use decimals::{parse_number, parse_number_words, parse_spoken_number};
 pub use expect::{Expectation, SpokenReading};
 pub use ipv4::parse_ipv4;
 pub use kind::{AnswerKind, normalize_as};
 pub use matching::answers_match;
 pub use network::parse_network;
-pub use numbers::parse_spoken_number;
 pub use options::parse_option_index;
+pub use pipeline::normalize_answer;
 pub use spoken::read_spoken;
 pub use text::canonical_text;
-pub use value::NumberValue;
+pub use value::{Normalized, NumberValue};
 pub use vocab::{is_number_word, number_reach, starts_spoken_number};
-
-/// A candidate's answer in canonical form, ready to compare with a keyed answer.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Normalized {
-    /// A number, kept exact ("2.5", "85").
-    Number(NumberValue),
-    /// A dotted IPv4 address or mask, e.g. `[255, 255, 255, 192]`.
-    Ipv4([u8; 4]),
-    /// A CIDR prefix length 0..=32 ("/26", "slash twenty six").
-    Cidr(u8),
-    /// A 0-based multiple-choice option index ("B" -> 1).
-    OptionIndex(usize),
-    /// Anything else, in [`canonical_text`] form after filler removal; also a network in
-    /// canonical CIDR notation (`192.168.1.0/24`) and, from [`normalize_as`] with
-    /// [`AnswerKind::Alphanumeric`], a compact code (`he5`).
-    Text(String),
-}
-
-/// Normalises a typed or spoken answer (see the module docs for the precedence and heuristics).
-///
-/// `option_count` is the number of options of a multiple-choice item, or `None` for a
-/// short-answer item; only with `Some` are letters and option phrases read as options.
-pub fn normalize_answer(raw: &str, option_count: Option<usize>) -> Normalized {
-    let answer = pipeline::Answer::new(raw);
-    answer.sniff(option_count).unwrap_or_else(|| answer.text())
-}
 
 #[cfg(test)]
 mod tests {

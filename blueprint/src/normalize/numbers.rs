@@ -1,24 +1,8 @@
-//! Whole numbers said in words or typed: "eighty-five", "one hundred and five", "one ninety two".
+//! Whole numbers said in words or typed: "eighty-five", "one hundred and five", "one ninety two";
+//! the unsigned grammar under [`super::parse_spoken_number`] and [`super::parse_number`].
 
-use super::decimals::parse_number;
 use super::grammar::parse_grammar;
-use super::value::NumberValue;
 use super::vocab::{digit_word, digits_value, two_digit, unit_value};
-
-/// Parses a whole number said in words or typed in digits.
-///
-/// Accepts digits ("85", "1,200", "-7"), standard English number words up to the billions
-/// ("eighty five", "eighty-five", "one hundred and five", "two thousand three hundred",
-/// "a hundred", "twelve hundred"), a sign word ("minus seven", "negative 3"), digit-by-digit
-/// speech ("one nine two" = 192) and a digit followed by a two-digit number ("one ninety two"
-/// = 192). Decimals with a non-zero fraction ("2.5") and anything ambiguous ("nineteen two")
-/// give `None`; overflow gives `None`, never a panic.
-pub fn parse_spoken_number(text: &str) -> Option<i64> {
-    match parse_number(text)? {
-        NumberValue::Int(value) => Some(value),
-        NumberValue::Decimal { .. } => None,
-    }
-}
 
 /// Parses an unsigned whole number from word tokens (no sign, no commas, no decimal point).
 ///
@@ -57,7 +41,7 @@ fn parse_mixed(words: &[&str]) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use crate::normalize::parse_spoken_number;
 
     fn check(input: &str, expected: Option<i64>) {
         assert_eq!(parse_spoken_number(input), expected, "input: {input:?}");

@@ -1,13 +1,24 @@
 //! One answer after filler removal and speech repairs, and the readers every entry point shares.
 
 use super::artefacts::repair_number_artefacts;
+use super::cidr::parse_cidr;
 use super::decimals::parse_number;
 use super::fillers::strip_fillers;
+use super::ipv4::parse_ipv4;
 use super::network::{network_text, parse_network};
 use super::options::parse_explicit_option;
 use super::speech::repair;
-use super::value::NumberValue;
-use super::{Normalized, canonical_text, parse_cidr, parse_ipv4};
+use super::text::canonical_text;
+use super::value::{Normalized, NumberValue};
+
+/// Normalises a typed or spoken answer (see the `normalize` module docs for the precedence and heuristics).
+///
+/// `option_count` is the number of options of a multiple-choice item, or `None` for a
+/// short-answer item; only with `Some` are letters and option phrases read as options.
+pub fn normalize_answer(raw: &str, option_count: Option<usize>) -> Normalized {
+    let answer = Answer::new(raw);
+    answer.sniff(option_count).unwrap_or_else(|| answer.text())
+}
 
 /// Units a percentage may end with, longest first.
 const PERCENT_UNITS: &[&str] = &["per cent", "percent", "%"];

@@ -3,6 +3,7 @@
 
 use super::expect::{Expectation, SpokenReading, option_label, spell};
 use super::heard_option::{OptionMatch, match_option};
+use super::kind::AnswerKind;
 use super::kind::read_as;
 use super::leadin::{strip_lead_in, strip_loose_lead_in};
 use super::lettered::{eighty_homophone, unletter_octets};
@@ -10,9 +11,10 @@ use super::options::parse_spoken_choice;
 use super::pipeline::Answer;
 use super::rejoin::{join_and, join_bare, join_tens_thousands, join_tens_units, split_decimal};
 use super::resegment::resegment;
+use super::text::canonical_text;
 use super::tokens::{as_strs, tokenize};
+use super::value::{Normalized, NumberValue};
 use super::vocab::ordinal_value;
-use super::{AnswerKind, Normalized, NumberValue, canonical_text};
 
 /// Answers that say there is no answer: unclear under every kind.
 const NON_ANSWERS: &[&str] = &[

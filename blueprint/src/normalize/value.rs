@@ -1,8 +1,26 @@
-//! Exact numeric answer values and typed numeric literals ("1,200", "-2.50", ".5").
+//! An answer's canonical form ([`Normalized`]), exact numeric values and typed numeric
+//! literals ("1,200", "-2.50", ".5").
 
 use std::fmt;
 
 use super::vocab::digits_value;
+
+/// A candidate's answer in canonical form, ready to compare with a keyed answer.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Normalized {
+    /// A number, kept exact ("2.5", "85").
+    Number(NumberValue),
+    /// A dotted IPv4 address or mask, e.g. `[255, 255, 255, 192]`.
+    Ipv4([u8; 4]),
+    /// A CIDR prefix length 0..=32 ("/26", "slash twenty six").
+    Cidr(u8),
+    /// A 0-based multiple-choice option index ("B" -> 1).
+    OptionIndex(usize),
+    /// Anything else, in [`canonical_text`](super::canonical_text) form after filler removal; also a network in
+    /// canonical CIDR notation (`192.168.1.0/24`) and, from [`normalize_as`](super::normalize_as) with
+    /// [`AnswerKind::Alphanumeric`](super::AnswerKind::Alphanumeric), a compact code (`he5`).
+    Text(String),
+}
 
 /// A numeric answer, kept exact so that "2.5" equals "2.50" and "85" equals "85.0".
 ///

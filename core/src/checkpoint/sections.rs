@@ -119,7 +119,10 @@ impl WireIn {
                 let assessment = self.assessment.take();
                 assessment.map(|a| ModeCheckpoint::Assessment(Box::new(a)))
             }
-            Mode::Tutor => self.tutor.take().map(|t| ModeCheckpoint::Tutor(Box::new(t))),
+            Mode::Tutor => self
+                .tutor
+                .take()
+                .map(|t| ModeCheckpoint::Tutor(Box::new(t))),
             Mode::OneQuestion => self.one_question.take().map(ModeCheckpoint::OneQuestion),
         };
         section.ok_or_else(|| format!("mode {:?} without its state", self.mode.as_str()))

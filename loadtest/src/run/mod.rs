@@ -4,8 +4,9 @@
 //! over time.
 //!
 //! - [`options`]: the knobs, from flags and a TOML scenario file.
-//! - [`user`]: one simulated candidate (text exam, assessment, tutor, voice, takeover, reconnect,
-//!   chaos), and [`answer`]: typing or speaking one answer.
+//! - [`exam`]: one simulated candidate's exams (text exam, assessment, tutor, voice,
+//!   takeover, reconnect, chaos), [`user`]: who it is and its connection, and [`answer`]:
+//!   typing or speaking one answer.
 //! - [`recorder`]: hdrhistogram latencies per step and errors by code.
 //! - [`timeline`]: answers, latency, open exams and server RSS and CPU, per sample period.
 //! - [`cluster`]: the chaos scenario's nodes: started, one killed with SIGKILL, restarted.
@@ -16,6 +17,7 @@
 pub mod answer;
 pub mod audit;
 pub mod cluster;
+pub mod exam;
 pub mod html;
 pub mod http;
 pub mod options;
@@ -179,7 +181,7 @@ async fn run_users(
             .mul_f64(index as f64 / options.sessions.max(1) as f64);
         tasks.spawn(async move {
             tokio::time::sleep(delay).await;
-            user::run(spec).await
+            exam::run(spec).await
         });
     }
     let mut result = RunResult::default();

@@ -5,88 +5,26 @@
 //! printed as they come and again at the end.
 
 use crate::stats::round3;
-use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Value, json};
 use viva_core::voice::listener::spoken_text;
 
 use super::BenchError;
-use super::client::SessionSpec;
-use super::corpus::{self, Clip};
+use super::corpus::Clip;
 use super::cpu::{self, Snapshot};
 use super::listening;
 use super::live;
 use super::options::{Options, Phase};
 use super::raw::{self, RawRun};
 use super::report::{Percentiles, ms, ratio};
-use super::server::{Server, ServerSpec};
+use super::server::Server;
+use super::setup::{NO_PAUSE_MS, Setup, secs, tally_json};
 use super::throughput::{self, ThroughputRun};
-use super::words::{Tally, edit_distance, normalise};
+use super::words::{edit_distance, normalise};
 
-/// The pause asked for where only `audio.commit` may end a turn (the protocol's maximum).
-pub(super) const NO_PAUSE_MS: u32 = 30_000;
 /// The server/raw throughput goal.
 const THROUGHPUT_GOAL: f64 = 0.9;
-
-/// What every phase needs, and the summary so far.
-pub struct Setup {
-    /// The command line.
-    pub options: Options,
-    /// The corpus.
-    pub clips: Arc<Vec<Clip>>,
-    /// The `viva` binary.
-    pub viva: PathBuf,
-    summary: Vec<String>,
-}
-
-impl Setup {
-    /// Resolves the binary and loads (or synthesises) the corpus.
-    pub fn new(options: Options) -> Result<Setup, BenchError> {
-        let viva = match &options.viva {
-            Some(path) => path.clone(),
-            None => std::env::current_exe()
-                .map_err(BenchError::io("finding this binary"))?
-                .with_file_name("viva"),
-        };
-        let clips = corpus::load(&options.corpus_dir, options.clips)?;
-        if clips.is_empty() {
-            return Err(BenchError::Corpus("no clips".to_owned()));
-        }
-        Ok(Setup {
-            options,
-            clips: Arc::new(clips),
-            viva,
-            summary: Vec::new(),
-        })
-    }
-
-    /// Prints a summary line and keeps it for the recap.
-    pub(super) fn say(&mut self, line: impl Into<String>) {
-        let line = line.into();
-        println!("{line}");
-        self.summary.push(line);
-    }
-
-    pub(super) fn server_spec(&self, workers: usize, pin_core: Option<usize>) -> ServerSpec {
-        ServerSpec {
-            viva: self.viva.clone(),
-            model: self.options.model_path(&self.options.server_model),
-            workers,
-            pin_core,
-            extra: self.options.server_args.clone(),
-        }
-    }
-
-    pub(super) fn session(&self, thinking_pause_ms: Option<u32>) -> SessionSpec {
-        SessionSpec {
-            mode: self.options.mode,
-            thinking_pause_ms,
-            live_frame: (self.options.frame_ms as usize * super::corpus::RATE / 1000).max(1),
-        }
-    }
-}
 
 /// Runs the phases asked for; returns the JSON report and the summary lines.
 pub async fn run(options: Options) -> Result<(Value, Vec<String>), BenchError> {
@@ -161,10 +99,6 @@ async fn raw_run(setup: &Setup, model: &str, total: usize) -> Result<RawRun, Ben
         .map_err(|err| BenchError::Whisper(format!("decoding task: {err}")))?
 }
 
-pub(super) fn secs(seconds: f64) -> Duration {
-    Duration::from_secs_f64(seconds.max(0.0))
-}
-
 async fn accuracy(setup: &mut Setup) -> Result<Value, BenchError> {
     let mut models = Vec::new();
     for model in setup.options.accuracy_models.clone() {
@@ -194,12 +128,6 @@ async fn accuracy(setup: &mut Setup) -> Result<Value, BenchError> {
 
 fn decode_times(run: &RawRun) -> Vec<Duration> {
     run.decoded.iter().map(|d| d.took).collect()
-}
-
-pub(super) fn tally_json(tally: &Tally) -> Value {
-    json!({"word_accuracy": round3(tally.accuracy()), "wer": round3(tally.wer()),
-           "errors": tally.errors, "words": tally.words, "exact_clips": tally.exact,
-           "clips": tally.clips})
 }
 
 fn raw_json(run: &RawRun) -> Value {

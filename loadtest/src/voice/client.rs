@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use tokio::time::sleep_until;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::corpus::RATE;
+use super::wav::RATE;
 use crate::ws::{self, STEP_TIMEOUT, Socket, WsError};
 
 /// Samples per frame at a microphone's pace: 100 ms.

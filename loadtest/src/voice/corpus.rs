@@ -7,9 +7,7 @@ use std::path::Path;
 
 use super::BenchError;
 use super::voices::{self, Voice, text_hash};
-
-/// Samples per second of every clip.
-pub const RATE: usize = 16_000;
+use super::wav::{RATE, read_wav};
 
 /// The answers, numbers said in words so the reference is unambiguous.
 pub const ANSWERS: &[&str] = &[
@@ -86,20 +84,6 @@ pub fn load(dir: &Path, count: Option<usize>) -> Result<Vec<Clip>, BenchError> {
 /// `NN-HASH.wav`: the position, and a hash of the text (FNV-1a, 64 bits).
 pub fn file_name(index: usize, text: &str) -> String {
     format!("{index:02}-{:016x}.wav", text_hash(text))
-}
-
-/// A 16 kHz mono PCM16 WAV file's samples.
-pub fn read_wav(path: &Path) -> Result<Vec<i16>, BenchError> {
-    let bad = |reason: String| BenchError::Corpus(format!("{}: {reason}", path.display()));
-    let reader = hound::WavReader::open(path).map_err(|err| bad(err.to_string()))?;
-    let spec = reader.spec();
-    if spec.sample_rate as usize != RATE || spec.channels != 1 || spec.bits_per_sample != 16 {
-        return Err(bad(format!("not 16 kHz mono PCM16: {spec:?}")));
-    }
-    reader
-        .into_samples::<i16>()
-        .collect::<Result<_, _>>()
-        .map_err(|err| bad(err.to_string()))
 }
 
 #[cfg(test)]

@@ -7,90 +7,17 @@
 use std::sync::Arc;
 
 use serde_json::{Value, json};
-use viva_blueprint::normalize::AnswerKind;
 use viva_blueprint::rubric::RubricSet;
-use viva_core::voice::hint::{HintParts, item_hint};
 
 use super::BenchError;
-use super::bench::Setup;
 use super::blueprints;
 use super::corpus::Clip;
 use super::exam_hints;
-use super::hinted::{self, Heard, Job};
-use super::items::{self, Entry};
+use super::hinted::{self, Heard, Job, Listening};
+use super::items;
 use super::listening_report::{self, ExamOutcome, Outcome};
-use super::voices::{self, Voice};
-
-/// Which parts of the server's item hint whisper is given.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum HintVariant {
-    /// No hint: the plain decode, the baseline of the cost ratios.
-    None,
-    /// "Option A, option B, …" only.
-    Letters,
-    /// The options' values only.
-    Values,
-    /// The kind's worked example only ("said with dots, like 192.168.10.0").
-    Kind,
-    /// All three: what the server gives.
-    All,
-}
-
-impl HintVariant {
-    /// The name on the command line and in the report.
-    pub fn name(self) -> &'static str {
-        match self {
-            HintVariant::None => "none",
-            HintVariant::Letters => "letters",
-            HintVariant::Values => "values",
-            HintVariant::Kind => "kind",
-            HintVariant::All => "all",
-        }
-    }
-
-    /// The parts of `item_hint` it asks for.
-    pub fn parts(self) -> HintParts {
-        let only = |letters, values, kind| HintParts {
-            option_letters: letters,
-            option_values: values,
-            kind_words: kind,
-        };
-        match self {
-            HintVariant::None => HintParts::NONE,
-            HintVariant::Letters => only(true, false, false),
-            HintVariant::Values => only(false, true, false),
-            HintVariant::Kind => only(false, false, true),
-            HintVariant::All => HintParts::ALL,
-        }
-    }
-
-    /// The hint for `entry`'s item.
-    pub fn hint(self, entry: &Entry) -> Option<String> {
-        let kind = AnswerKind::of_key(&entry.item.answer);
-        item_hint(&entry.item.options, kind, self.parts())
-    }
-}
-
-/// What the phase decodes: the spoken answers, and one job per voice and answer.
-#[derive(Debug, Clone)]
-pub struct Listening {
-    /// The spoken answers.
-    pub entries: Vec<Entry>,
-    /// The voices, in job order.
-    pub voices: Vec<Voice>,
-    /// The hint variants, in each job's order.
-    pub variants: Vec<HintVariant>,
-    /// Voice by voice, entry by entry.
-    pub jobs: Arc<Vec<Job>>,
-}
-
-impl Listening {
-    /// The voice and entry of job `job`.
-    pub fn locate(&self, job: usize) -> (Voice, &Entry) {
-        let count = self.entries.len().max(1);
-        (self.voices[job / count], &self.entries[job % count])
-    }
-}
+use super::setup::Setup;
+use super::voices;
 
 /// Runs the phase; returns its JSON report.
 pub async fn listening_phase(setup: &mut Setup) -> Result<Value, BenchError> {

@@ -11,8 +11,8 @@ use viva_core::voice::listener::spoken_text;
 use super::corpus::Clip;
 use super::exam_hints;
 use super::hinted::Heard;
+use super::hinted::{HintVariant, Listening};
 use super::items::Entry;
-use super::listening::{HintVariant, Listening};
 use super::report::{Percentiles, ms, ratio};
 use super::verdict::{Counts, Reading, Verdict, judge};
 use super::voices::Voice;
@@ -278,7 +278,7 @@ impl ExamOutcome {
             .iter()
             .map(|clip| self.clip_json(clip, rubrics))
             .collect();
-        let tally = |t: &Tally| super::bench::tally_json(t);
+        let tally = |t: &Tally| super::setup::tally_json(t);
         let ratios = Cost::of(&self.times[1]).ratios(&Cost::of(&self.times[0]));
         json!({"none": tally(&self.tallies[0]), "exam_hint": tally(&self.tallies[1]),
                "p50_ratio": ratios.map(|r| round3(r.0)), "mean_ratio": ratios.map(|r| round3(r.1)),

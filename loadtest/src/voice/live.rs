@@ -7,12 +7,12 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use super::BenchError;
-use super::bench::{NO_PAUSE_MS, Setup, secs, tally_json};
 use super::capacity::{self, Step};
 use super::cpu::Snapshot;
 use super::latency::{self, LatencyRun, TurnEnd};
 use super::report::{Percentiles, minus, ms};
 use super::server::Server;
+use super::setup::{NO_PAUSE_MS, Setup, secs, tally_json};
 use super::words::Tally;
 use crate::stats::round3;
 

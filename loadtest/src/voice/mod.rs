@@ -3,7 +3,7 @@
 //! repairs, end-of-speech latency, and the sessions one core can carry.
 //!
 //! - [`corpus`]: exam-like spoken answers, synthesised by festival and cached.
-//! - [`voices`]: the speakers (festival, espeak-ng) and the clip cache.
+//! - [`voices`]: the speakers (festival, espeak-ng) and the clip cache; [`wav`]: reading clips.
 //! - [`words`]: transcript normalisation and word error rate (pure).
 //! - [`raw`]: whisper states decoding the corpus on threads — accuracy and the raw baseline.
 //! - [`listening`]: spoken answers to generated items ([`items`], said per [`say`]), decoded
@@ -18,7 +18,8 @@
 //! - [`capacity`]: sessions at a fixed speaking duty cycle on one core, stepped up.
 //! - [`think_aloud`]: whole answers with a pause inside, against adaptive end of turn.
 //! - [`cpu`]: how busy the machine, the bench and the server were, from `/proc` (pure parts).
-//! - [`options`] and [`bench`](mod@bench): the command line and the run of the phases it asks for;
+//! - [`options`] and [`bench`](mod@bench): the command line and the run of the phases it asks for,
+//!   with what every phase needs in [`setup`];
 //!   [`live`]: the phases at a microphone's pace (latency, capacity).
 //! - [`report`]: the JSON report and the human summary.
 
@@ -41,10 +42,12 @@ pub mod raw;
 pub mod report;
 pub mod say;
 pub mod server;
+pub mod setup;
 pub mod think_aloud;
 pub mod throughput;
 pub mod verdict;
 pub mod voices;
+pub mod wav;
 pub mod words;
 
 use crate::ws::WsError;

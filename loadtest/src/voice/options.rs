@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use super::client::Mode;
-use super::listening::HintVariant;
+use super::hinted::HintVariant;
 use super::voices::Voice;
 
 /// A part of the benchmark.

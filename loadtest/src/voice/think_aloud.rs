@@ -28,10 +28,10 @@ use viva_speech::model::{Model, WhisperState};
 use viva_speech::stt::decode_with_prompt;
 
 use super::BenchError;
-use super::bench::Setup;
 use super::blueprints;
 use super::items;
 use super::report::Percentiles;
+use super::setup::Setup;
 use super::voices::{self, Voice};
 
 const RATE: usize = 16_000;

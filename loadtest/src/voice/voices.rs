@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::BenchError;
-use super::corpus::read_wav;
+use super::wav::read_wav;
 
 /// A text-to-speech voice.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -15,7 +15,7 @@ use std::io::{self, Read, Seek, SeekFrom};
 
 use half::{bf16, f16};
 
-use super::ConvertError;
+use super::error::ConvertError;
 
 /// The oldest and newest `model.bin` versions whose layout this reader knows.
 const VERSIONS: std::ops::RangeInclusive<u32> = 4..=6;

@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 
 use half::f16;
 
-use super::ConvertError;
+use super::error::ConvertError;
 use super::plan::{FType, Hparams};
 
 /// "ggml" as the file's first (little-endian) word.

@@ -5,6 +5,7 @@
 //! and written in chunks, so memory stays a few megabytes whatever the model's size.
 //!
 //! - [`ct2`]: reading `model.bin`.
+//! - [`error`]: why a conversion failed.
 //! - [`plan`]: hyperparameters from shapes; which variable (and rows) each tensor comes from.
 //! - [`mel`]: the Slaney mel filterbank, as librosa computes it.
 //! - [`vocab`]: `vocabulary.txt` from GPT-2's byte-level alphabet to bytes.
@@ -13,6 +14,7 @@
 //! The output is deterministic: the same input gives the same bytes.
 
 mod ct2;
+mod error;
 mod ggml;
 mod mel;
 mod plan;
@@ -22,8 +24,9 @@ mod vocab;
 
 use std::fs::{self, File};
 use std::io::{self, BufReader, Read, Seek};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+pub use error::ConvertError;
 pub use plan::Hparams;
 
 use ct2::{Index, Variable};
@@ -33,69 +36,6 @@ use plan::{Plan, Tensor};
 const WHISPER_SPEC: &str = "WhisperSpec";
 /// Elements converted per read (a few megabytes in flight).
 const CHUNK_ELEMENTS: usize = 1 << 20;
-
-/// Why a conversion failed. Every variant is terminal for the given input; only
-/// [`ConvertError::Open`], [`ConvertError::Read`] and [`ConvertError::Write`] can succeed
-/// on a retry, once the file system problem is fixed.
-#[derive(Debug, thiserror::Error)]
-#[non_exhaustive]
-pub enum ConvertError {
-    /// An input file could not be opened or read.
-    #[error("cannot read {path}: {source}")]
-    Open {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// Reading `model.bin` failed part way (a truncated file, usually).
-    #[error("cannot read the CTranslate2 model: {0}")]
-    Read(#[from] io::Error),
-    /// The output could not be written.
-    #[error("cannot write {path}: {source}")]
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// What the system said.
-        source: io::Error,
-    },
-    /// `model.bin` is not a CTranslate2 model this converter can read.
-    #[error("not a readable CTranslate2 model: {0}")]
-    Format(String),
-    /// The model is a CTranslate2 model, but not a Whisper one.
-    #[error("not a Whisper model: CTranslate2 spec {0:?}")]
-    NotWhisper(String),
-    /// The model's weights are integers: whisper.cpp needs float weights.
-    #[error(
-        "{name} is stored as {dtype}: the model is quantized, and only float16 or float32 \
-         CTranslate2 models can be converted (convert it again with --quantization float16)"
-    )]
-    Quantized {
-        /// The first integer variable found.
-        name: String,
-        /// Its type (`i8`, `i16`, `i32`).
-        dtype: String,
-    },
-    /// A variable the model must have is missing.
-    #[error("the model has no {0}")]
-    MissingVariable(String),
-    /// A variable has an unexpected shape.
-    #[error("{name} has shape {found:?}, expected {expected}")]
-    Shape {
-        /// The variable.
-        name: String,
-        /// Its shape.
-        found: Vec<usize>,
-        /// What it should have been.
-        expected: String,
-    },
-    /// The key part of a fused attention bias is not zero, so it cannot be dropped.
-    #[error("the key bias in {0} is not zero (whisper.cpp has no key bias)")]
-    KeyBias(String),
-    /// `vocabulary.txt` does not fit the model.
-    #[error("bad vocabulary: {0}")]
-    Vocabulary(String),
-}
 
 /// Where a conversion is, for a progress display.
 #[derive(Debug, Clone, PartialEq, Eq)]

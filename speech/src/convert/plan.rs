@@ -8,8 +8,8 @@
 
 use std::ops::Range;
 
-use super::ConvertError;
 use super::ct2::{Index, Variable};
+use super::error::ConvertError;
 
 /// Whisper's attention head width, for models whose file does not record the head count.
 const HEAD_DIM: u32 = 64;

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use super::ConvertError;
+use super::error::ConvertError;
 
 /// The token that ends the ordinary vocabulary.
 const END_OF_TEXT: &str = "<|endoftext|>";

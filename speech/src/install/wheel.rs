@@ -6,7 +6,7 @@ use std::io::{self, IsTerminal};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use super::{InstallError, io_error};
+use super::error::{InstallError, io_error};
 
 /// The Python interpreter that runs pip.
 const PYTHON: &str = "python3";

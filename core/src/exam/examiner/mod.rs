@@ -1,6 +1,7 @@
 //! The embedded (no-LLM) examiner: deterministic questions and answer assessment, from the
 //! element's rubric where it has one.
 //!
+//! - `words`: text split into lowercase words with their spans.
 //! - `text`: tokens, stems, stopwords and synonyms down to canonical content terms.
 //! - `stemmer`: the Porter2 (Snowball English) stemmer.
 //! - `vocabulary`: the stopword list and the small aviation synonym table.
@@ -24,6 +25,7 @@ pub mod sources;
 pub mod stemmer;
 pub mod text;
 pub mod vocabulary;
+mod words;
 
 pub use assessor::{EmbeddedAssessment, KeyTerm, assess_answer, key_terms, source_summary};
 pub use phrasing::phrase_question;

@@ -4,6 +4,8 @@ use std::collections::HashSet;
 
 pub use super::stemmer::stem;
 use super::vocabulary::{is_stopword, synonym_at};
+use super::words::scan_tokens;
+pub use super::words::tokenize;
 
 /// A content term of a text: its canonical form and the words it was read from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -16,60 +18,6 @@ pub struct KeyTerm {
     /// directly follows it in the same text, so that their words read as one phrase
     /// (`recent flight experience`); `None` after punctuation or a dropped word.
     pub joined_by: Option<String>,
-}
-
-/// One word of a text: lowercase, apostrophes dropped, with its byte span in the text.
-struct Token {
-    text: String,
-    start: usize,
-    end: usize,
-}
-
-fn is_apostrophe(c: char) -> bool {
-    matches!(c, '\'' | '\u{2018}' | '\u{2019}')
-}
-
-/// Splits text into tokens with their spans; the rules are those of [`tokenize`].
-fn scan_tokens(text: &str) -> Vec<Token> {
-    // A digit is one byte in UTF-8, and no other character has a byte that looks like one.
-    let bytes = text.as_bytes();
-    let is_digit_at = |at: Option<usize>| {
-        at.and_then(|at| bytes.get(at))
-            .is_some_and(u8::is_ascii_digit)
-    };
-    let mut tokens = Vec::new();
-    let mut current: Option<Token> = None;
-    for (offset, c) in text.char_indices() {
-        let decimal_point =
-            c == '.' && is_digit_at(offset.checked_sub(1)) && is_digit_at(Some(offset + 1));
-        if c.is_alphanumeric() || decimal_point {
-            let token = current.get_or_insert_with(|| Token {
-                text: String::with_capacity(12),
-                start: offset,
-                end: offset,
-            });
-            match c.is_ascii() {
-                true => token.text.push(c.to_ascii_lowercase()),
-                false => token.text.extend(c.to_lowercase()),
-            }
-            token.end = offset + c.len_utf8();
-        } else if is_apostrophe(c) && current.is_some() {
-            continue;
-        } else if let Some(token) = current.take() {
-            tokens.push(token);
-        }
-    }
-    tokens.extend(current);
-    tokens
-}
-
-/// Lowercase words of letters and digits. A dot between digits stays (`61.57`); apostrophes
-/// inside a word are dropped (`pilot's` -> `pilots`); any other character splits words.
-pub fn tokenize(text: &str) -> Vec<String> {
-    scan_tokens(text)
-        .into_iter()
-        .map(|token| token.text)
-        .collect()
 }
 
 /// The word lowercased, unless it holds two or more capitals (`VFR`, `NOTAMs`, `BasicMed`).

@@ -8,6 +8,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::LazyLock;
 
 use super::stemmer::stem;
+use super::words::tokenize;
 
 /// English function words, exam boilerplate (`including`, `associated`, `appropriate`, ...)
 /// and spoken fillers. Compared with lowercase tokens, apostrophes already dropped.
@@ -180,10 +181,7 @@ static NON_ANSWER_SET: LazyLock<HashSet<&'static str>> =
     LazyLock::new(|| NON_ANSWER_WORDS.split_whitespace().collect());
 
 fn stems_of(phrase: &str) -> Vec<String> {
-    super::text::tokenize(phrase)
-        .iter()
-        .map(|token| stem(token))
-        .collect()
+    tokenize(phrase).iter().map(|token| stem(token)).collect()
 }
 
 fn build_synonym_phrases() -> Vec<SynonymPhrase> {

@@ -5,9 +5,8 @@ use viva_protocol::ErrorCode;
 use viva_protocol::tutor::{Card, PolicyDebug, TimelineMessage, TurnAction};
 
 use super::render::{debug_view, exam_question_of};
-use super::{
-    OpenCard, Turn, Tutor, TutorState, certain, open_drill_unit, policy_for, reply, tier_of,
-};
+use super::reply::{certain, open_drill_unit, policy_for, reply, tier_of};
+use super::state::{OpenCard, Turn, Tutor, TutorState};
 use crate::base::AnswerInput;
 use crate::base::Refusal;
 use crate::tutor::cards;

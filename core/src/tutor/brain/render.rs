@@ -4,7 +4,7 @@
 use viva_blueprint::course::{Course, ExamQuestion};
 use viva_protocol::tutor::{Card, LockShown, PolicyDebug, ScoredUnit, TimelineMessage, TurnAction};
 
-use super::{OpenCard, Tutor, TutorState};
+use super::state::{OpenCard, Tutor, TutorState};
 use crate::tutor::cards;
 use crate::tutor::drawn::draw_drill;
 use crate::tutor::graph::first_blocker;

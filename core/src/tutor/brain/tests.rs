@@ -6,10 +6,15 @@ use viva_protocol::tutor::{Card, TurnAction};
 
 use super::render::exam_question_of;
 use super::*;
+use crate::base::AnswerInput;
+use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::exams::LOCKOUT_MS;
+use crate::tutor::library::TutorSettings;
 use crate::tutor::policy::Action;
 use crate::tutor::policy::CONSTRAINTS;
 use crate::tutor::retrieval::UnitIndex;
+use crate::tutor::scope::Mapped;
+use crate::tutor::snapshot::{StudentSnapshot, Tier};
 use crate::tutor::test_courses::Courses;
 use crate::tutor::validate::word_count;
 

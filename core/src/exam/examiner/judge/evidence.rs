@@ -5,13 +5,13 @@
 
 use std::cell::RefCell;
 
-use super::FactStatus;
 use super::answer::ReadAnswer;
 use super::phrase::Phrase;
 use super::prepared::PreparedRubric;
 use super::quantity::{Measure, Value};
 use super::slots::{self, Finding, within};
 use super::stated::Stated;
+use super::verdict::FactStatus;
 use super::work::step;
 
 /// How many content words from a fact's phrase a wrong value may stand and still be about it.

@@ -4,7 +4,7 @@
 use viva_blueprint::rubric::{ElementRubric, Fact, Question};
 
 use super::super::super::types::Score;
-use super::{FactStatus, RubricVerdict};
+use super::verdict::{FactStatus, RubricVerdict};
 
 /// How many missing facts feedback names.
 const MISSING_NAMED: usize = 2;

@@ -17,6 +17,7 @@
 //! - `non_answer`: "I don't know", hedges, and answers that disclaim themselves.
 //! - `mutants`: each fact's claim falsified every way its value and slot allow; the judge
 //!   must refuse every mutant.
+//! - `verdict`: the verdict on one answer: its score and each fact's status.
 //! - `feedback`: what the examiner says, and the sources it cites.
 
 mod answer;
@@ -31,6 +32,7 @@ pub mod reading;
 pub mod self_check;
 mod slots;
 pub mod stated;
+mod verdict;
 pub mod work;
 
 use viva_blueprint::rubric::{ElementRubric, Question};
@@ -41,6 +43,7 @@ use evidence::Evidence;
 pub use answer::ReadAnswer;
 pub use feedback::{Feedback, feedback};
 pub use prepared::PreparedRubric;
+pub use verdict::{FactStatus, RubricVerdict};
 
 /// How many facts of any kind make an answer at least partial.
 pub const PARTIAL_ANY_FACTS: usize = 2;
@@ -49,44 +52,6 @@ pub const PARTIAL_ANY_FACTS: usize = 2;
 /// contradicting none, it is partial ("eight hours bottle to throttle"), and the examiner
 /// probes for the rest. A long answer that states one fact among much else is not.
 pub const SHORT_ANSWER_WORDS: usize = 12;
-
-/// What an answer does with one fact.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum FactStatus {
-    /// The answer states it.
-    Stated,
-    /// The answer does not state it.
-    Missing,
-    /// The answer gives its quantity another value, or denies it (a required fact).
-    Contradicted,
-}
-
-/// The verdict on one answer, with the evidence behind it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct RubricVerdict {
-    /// Satisfactory, partial or unsatisfactory, from the findings below.
-    pub score: Score,
-    /// Each fact's id and status, in rubric order.
-    pub facts: Vec<(String, FactStatus)>,
-    /// The ids of the misconceptions the answer holds.
-    pub misconceptions: Vec<String>,
-    /// The answer says nothing of substance ("I don't know", "pass").
-    pub non_answer: bool,
-    /// The answer disclaims itself ("I'm not sure, but ..."): at best partial.
-    pub disclaimed: bool,
-    /// The answer has at most [`SHORT_ANSWER_WORDS`] content words.
-    pub short: bool,
-}
-
-impl RubricVerdict {
-    /// The status of fact `id` (missing when the rubric has no such fact).
-    pub fn status(&self, id: &str) -> FactStatus {
-        self.facts
-            .iter()
-            .find(|(fact, _)| fact == id)
-            .map_or(FactStatus::Missing, |(_, status)| *status)
-    }
-}
 
 /// Judges `answer` against `rubric`; `asked` is the rubric question it answers, if the
 /// examiner asked one (its facts are then required too, and stating them all satisfies).

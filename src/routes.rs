@@ -1,0 +1,156 @@
+//! The HTTP routes: the router, the edge's middleware in front of it, and the handlers of
+//! the server's own paths (`/healthz`, `/metrics`, `/v1/ws`, results, progress boards);
+//! `web` serves the client's.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::Router;
+use axum::extract::ws::WebSocketUpgrade;
+use axum::extract::{Path, Query, Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use viva_actors::supervisor::{ReadResult, ResultLookup};
+use viva_core::modes::tutor::{snapshot_key, snapshot_of_body};
+use viva_core::tutor::board::progress_board;
+use viva_core::tutor::snapshot::StudentSnapshot;
+use viva_protocol::result::SessionResult;
+use viva_protocol::tutor::ProgressBoard;
+
+use crate::app::{App, AppError, authenticate};
+use crate::connections::Refused;
+use crate::ws::{self, HARD_FRAME_LIMIT};
+use crate::{edge, web};
+
+/// The routes.
+pub fn router(app: Arc<App>) -> Router {
+    let client = web::asset_paths().fold(Router::new(), |router, path| {
+        router.route(path, get(web::asset))
+    });
+    client
+        .route("/healthz", get(healthz))
+        .route("/v1/catalog", get(web::catalog))
+        .route("/v1/sessions", get(web::sessions))
+        .route("/metrics", get(metrics))
+        .route("/v1/ws", get(websocket))
+        .route("/v1/sessions/{id}/result", get(session_result))
+        .route("/v1/tutor/{course_id}/progress", get(tutor_progress))
+        // Before the layer, so the edge checks unknown paths too.
+        .fallback(|| async { StatusCode::NOT_FOUND })
+        .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
+        .with_state(app)
+}
+
+/// The edge's middleware: refuses what [`EdgePolicy::check`](edge::EdgePolicy::check) refuses, before the route (and so
+/// before a WebSocket upgrade), and marks every response `nosniff`.
+pub async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) -> Response {
+    let mut response = match edge::verdict(&app.edge, &request) {
+        Ok(()) => next.run(request).await,
+        Err(refusal) => {
+            app.metrics.server.refused.inc(refusal.reason());
+            AppError::Edge(refusal).into_response()
+        }
+    };
+    response.headers_mut().insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    response
+}
+
+async fn healthz() -> &'static str {
+    "ok"
+}
+
+/// Prometheus text exposition. Unauthenticated, like `/healthz`: it names no user or
+/// session, only counts; keep the listener off public networks or filter the path.
+async fn metrics(State(app): State<Arc<App>>) -> Response {
+    let content_type = "text/plain; version=0.0.4; charset=utf-8";
+    let headers = [(axum::http::header::CONTENT_TYPE, content_type)];
+    (headers, app.metrics_text()).into_response()
+}
+
+/// Each socket's read buffer, kept for the connection's life. axum's default, 128 KiB, was
+/// most of an idle session's memory, and 4 KiB still a quarter of a hibernated one's
+/// (docs/benchmarks.md). Events are a few hundred bytes; a larger frame (an audio frame is
+/// 1,280) still arrives whole, the buffer growing to hold it.
+const READ_BUFFER: usize = 1024;
+
+async fn websocket(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
+) -> Result<Response, Response> {
+    let user_id = authenticate(&app, &headers, &query).map_err(IntoResponse::into_response)?;
+    let upgrade = upgrade.map_err(IntoResponse::into_response)?;
+    let slot = app.connections.open(&user_id).map_err(|refused| {
+        tracing::info!(user = %user_id, ?refused, "connection refused");
+        let error = match refused {
+            Refused::User => AppError::TooManyConnections,
+            Refused::Server => AppError::Overloaded,
+        };
+        error.into_response()
+    })?;
+    let connection_id = app.next_connection_id();
+    let upgrade = upgrade
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(HARD_FRAME_LIMIT)
+        .max_frame_size(HARD_FRAME_LIMIT);
+    Ok(upgrade.on_upgrade(move |socket| async move {
+        ws::serve(socket, app, user_id, connection_id).await;
+        drop(slot);
+    }))
+}
+
+async fn session_result(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Path(session_id): Path<String>,
+) -> Result<Json<SessionResult>, AppError> {
+    let user_id = authenticate(&app, &headers, &query)?;
+    let supervisor = app.directory.supervisor(&user_id);
+    let lookup = supervisor
+        .ask(ReadResult { session_id })
+        .await
+        .map_err(|err| AppError::Internal(format!("{err:?}")))?;
+    match lookup {
+        ResultLookup::Completed(result) => Ok(Json(result)),
+        ResultLookup::NotCompleted => Err(AppError::NotCompleted),
+        ResultLookup::NotFound => Err(AppError::NotFound),
+        ResultLookup::Unavailable => Err(AppError::StorageUnavailable),
+    }
+}
+
+/// The user's progress board of a course: the stored snapshot (written after every tutor
+/// turn), or a new student's board when there is none yet.
+async fn tutor_progress(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+    Path(course_id): Path<String>,
+) -> Result<Json<ProgressBoard>, AppError> {
+    let user_id = authenticate(&app, &headers, &query)?;
+    let (course, _) = app
+        .tutor
+        .library
+        .course(&course_id)
+        .ok_or(AppError::CourseNotFound)?;
+    let key = snapshot_key(&user_id, &course_id);
+    let stored = app.tutor.sides.load_side(&key).await.map_err(|err| {
+        tracing::error!(user = %user_id, %err, "snapshot not read");
+        AppError::StorageUnavailable
+    })?;
+    let snapshot = match stored {
+        Some(stored) => {
+            snapshot_of_body(&stored.body).map_err(|refusal| AppError::Internal(refusal.message))?
+        }
+        None => StudentSnapshot::cold_start(&user_id, &course_id, &course.doc.entry_unit),
+    };
+    let now = viva_core::clock::Clock::now_ms(&viva_core::clock::SystemClock);
+    Ok(Json(progress_board(course, &snapshot, now)))
+}
