@@ -14,7 +14,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use viva_actors::supervisor::{ReadResult, ResultLookup};
-use viva_core::modes::tutor::{snapshot_key, snapshot_of_body};
+use viva_core::modes::tutor::mode::{snapshot_key, snapshot_of_body};
 use viva_core::tutor::board::progress_board;
 use viva_core::tutor::snapshot::StudentSnapshot;
 use viva_protocol::result::SessionResult;

@@ -74,7 +74,7 @@ impl Default for TutorMetrics {
     fn default() -> TutorMetrics {
         TutorMetrics {
             turns: LabeledCounter::new(viva_protocol::tutor::TurnAction::NAMES),
-            fallbacks: LabeledCounter::new(viva_core::tutor::validate::FALLBACK_REASONS),
+            fallbacks: LabeledCounter::new(viva_core::modes::TURN_FALLBACK_REASONS),
         }
     }
 }

@@ -198,7 +198,7 @@ pub fn user_hash(user_id: &str) -> String {
 
 fn exam_of(checkpoint: &SessionCheckpoint) -> Option<&ExamCheckpoint> {
     match &checkpoint.state {
-        crate::checkpoint::ModeCheckpoint::Exam(exam) => Some(exam),
+        crate::checkpoint::ModeCheckpoint::Exam(exam) => Some(exam.as_ref()),
         _ => None,
     }
 }

@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 
 use super::*;
 use crate::checkpoint::format::{
-    CHECKPOINT_FORMAT, ModeCheckpoint, NextStepCheckpoint, OneQuestionCheckpoint,
-    OpenQuestionCheckpoint, PhaseName, PlanCheckpoint, PlannerCheckpoint, TurnCheckpoint,
+    CHECKPOINT_FORMAT, NextStepCheckpoint, OpenQuestionCheckpoint, PhaseName, PlanCheckpoint,
+    PlannerCheckpoint, TurnCheckpoint,
 };
+use crate::checkpoint::sections::{ModeCheckpoint, OneQuestionCheckpoint};
 
 const QUEUE: [&str; 6] = [
     "PA.I.A.K1",

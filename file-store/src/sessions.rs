@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use viva_core::checkpoint::StoreError;
 use viva_core::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
 
-use super::{unavailable, write_atomically};
+use crate::files::{unavailable, write_atomically};
 
 /// How much of the turn log a head covers.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

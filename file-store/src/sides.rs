@@ -9,7 +9,8 @@ use std::path::PathBuf;
 use viva_core::checkpoint::side::{SIDE_FORMAT, check_fence, claimed};
 use viva_core::checkpoint::{SideClaim, SideKey, SideStore, StoreError, StoreFuture, StoredSide};
 
-use super::{FileStore, check_format, read_json, write_json};
+use crate::FileStore;
+use crate::files::{check_format, read_json, write_json};
 
 impl FileStore {
     /// The file of `key`; `None` for a kind that is not a plain lowercase word.

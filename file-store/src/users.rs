@@ -5,7 +5,8 @@
 use std::fs;
 use std::path::PathBuf;
 
-use super::{FileStore, read_json, unavailable};
+use crate::FileStore;
+use crate::files::{read_json, unavailable};
 use viva_core::checkpoint::{StoreError, UserRecord};
 
 impl FileStore {

@@ -351,11 +351,11 @@ async fn notices_reach_the_addressed_node_only() {
 fn snapshot_of(user: &str) -> serde_json::Value {
     let cold =
         viva_core::tutor::snapshot::StudentSnapshot::cold_start(user, "ARITHMETIC", "add-1digit");
-    viva_core::modes::tutor::snapshot_body(&cold)
+    viva_core::modes::tutor::mode::snapshot_body(&cold)
 }
 
 fn snapshot_key(user: &str) -> SideKey {
-    viva_core::modes::tutor::snapshot_key(user, "ARITHMETIC")
+    viva_core::modes::tutor::mode::snapshot_key(user, "ARITHMETIC")
 }
 
 #[tokio::test]

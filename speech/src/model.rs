@@ -8,8 +8,6 @@ use whisper_rs::{WhisperContext, WhisperContextParameters};
 
 pub use whisper_rs::WhisperState;
 
-use crate::stt::prompt_tokens;
-
 /// Why the model could not be loaded, or a decoding state not made from it.
 #[derive(Debug, thiserror::Error)]
 #[error("cannot load the whisper model {path}: {reason}")]
@@ -57,5 +55,27 @@ impl Model {
     /// A hint as this model's prompt tokens ([`prompt_tokens`]).
     pub fn prompt_tokens(&self, hint: &str) -> Vec<c_int> {
         prompt_tokens(&self.context, hint)
+    }
+}
+
+/// The most prompt tokens a hint may take (whisper keeps at most half its 448-token text
+/// context for the prompt).
+pub const MAX_PROMPT_TOKENS: usize = 128;
+
+/// A hint as whisper's prompt tokens, at most [`MAX_PROMPT_TOKENS`]; none when it cannot be
+/// tokenised (the decode then runs without context, as before hints existed).
+pub fn prompt_tokens(context: &WhisperContext, hint: &str) -> Vec<std::ffi::c_int> {
+    // A leading space: whisper's tokens for words that follow other text.
+    let text = format!(" {}", hint.trim());
+    // whisper refuses a text longer than the cap it is given: tokenise all, then keep the start.
+    match context.tokenize(&text, 4 * MAX_PROMPT_TOKENS + text.len()) {
+        Ok(mut tokens) => {
+            tokens.truncate(MAX_PROMPT_TOKENS);
+            tokens
+        }
+        Err(err) => {
+            tracing::debug!(%err, "a hint could not be tokenised; decoding without it");
+            Vec::new()
+        }
     }
 }

@@ -19,11 +19,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
 
-use whisper_rs::{FullParams, SamplingStrategy, WhisperContext};
+use whisper_rs::{FullParams, SamplingStrategy};
 
 use crate::metrics::SpeechMetrics;
-pub use crate::model::LoadError;
 use crate::model::Model;
+pub use crate::model::{LoadError, MAX_PROMPT_TOKENS, prompt_tokens};
 use viva_core::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::budget::PartialBudget;
@@ -238,28 +238,6 @@ fn log_decode(
         tracing::info!(kind = ?job.kind, audio_ms, decode_ms, threads, finals_waiting, partials_waiting, ?failed, "decoded; finals are waiting");
     } else {
         tracing::debug!(kind = ?job.kind, audio_ms, decode_ms, threads, finals_waiting, partials_waiting, ?failed, "decoded");
-    }
-}
-
-/// The most prompt tokens a hint may take (whisper keeps at most half its 448-token text
-/// context for the prompt).
-pub const MAX_PROMPT_TOKENS: usize = 128;
-
-/// A hint as whisper's prompt tokens, at most [`MAX_PROMPT_TOKENS`]; none when it cannot be
-/// tokenised (the decode then runs without context, as before hints existed).
-pub fn prompt_tokens(context: &WhisperContext, hint: &str) -> Vec<std::ffi::c_int> {
-    // A leading space: whisper's tokens for words that follow other text.
-    let text = format!(" {}", hint.trim());
-    // whisper refuses a text longer than the cap it is given: tokenise all, then keep the start.
-    match context.tokenize(&text, 4 * MAX_PROMPT_TOKENS + text.len()) {
-        Ok(mut tokens) => {
-            tokens.truncate(MAX_PROMPT_TOKENS);
-            tokens
-        }
-        Err(err) => {
-            tracing::debug!(%err, "a hint could not be tokenised; decoding without it");
-            Vec::new()
-        }
     }
 }
 

@@ -9,7 +9,7 @@
 
 use kameo::message::{Context, Message};
 use viva_core::examiner::Examined;
-use viva_core::modes::exam::QuestionDraft;
+use viva_core::examiner::QuestionDraft;
 
 use super::LiveSession;
 

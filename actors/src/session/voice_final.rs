@@ -11,8 +11,8 @@ use viva_protocol::{ErrorCode, ServerMessage};
 use super::admission::Admitted;
 use super::voice::Transcribed;
 use super::{LiveSession, SessionCommand};
+use viva_core::base::AnswerInput;
 use viva_core::base::Listening;
-use viva_core::modes::assessment::AnswerInput;
 use viva_core::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
 use viva_core::voice::{DecodeError, DecodeKind};
 

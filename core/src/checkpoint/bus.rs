@@ -5,7 +5,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::StoreFuture;
+use super::error::StoreFuture;
 
 /// A notice addressed to one node.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,13 +6,18 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 pub use viva_protocol::Mode;
-use viva_protocol::config::ExamConfig;
-use viva_protocol::result::{AssessmentResult, ExamResult};
+
 use viva_protocol::server::SessionStatus;
 
-pub use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
+pub use super::mode_format::{
+    AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint, NextStepCheckpoint,
+    OpenQuestionCheckpoint, PendingCheckpoint, PlanCheckpoint, PlannerCheckpoint,
+    ResponseCheckpoint,
+};
+use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
+use super::tutor_format::TutorCheckpoint;
 
 /// The current checkpoint format version.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -99,98 +104,6 @@ impl SessionCheckpoint {
     }
 }
 
-/// The exam part of a checkpoint.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct ExamCheckpoint {
-    /// The `session.start` config.
-    pub config: ExamConfig,
-    /// The seed used for ordering.
-    pub seed: u64,
-    /// The plan.
-    pub plan: PlanCheckpoint,
-    /// The planner.
-    pub planner: PlannerCheckpoint,
-    /// What follows the last assessment, until it is done.
-    pub next_step: Option<NextStepCheckpoint>,
-    /// Questions asked so far, follow-ups included.
-    pub questions_asked: u32,
-    /// Answers committed so far.
-    pub answered: u32,
-    /// The open question.
-    pub open_question: Option<OpenQuestionCheckpoint>,
-    /// The graded result, once completed.
-    pub result: Option<ExamResult>,
-}
-
-/// ExamPlanV1 as stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlanCheckpoint {
-    /// Plan layout version.
-    pub version: u32,
-    /// Questions planned.
-    pub planned_question_count: u32,
-    /// Elements asked.
-    pub asked_count: u32,
-    /// Bonus questions granted.
-    pub bonus_used: u32,
-    /// Bonus budget.
-    pub bonus_max: u32,
-    /// Follow-up budget per element.
-    pub follow_up_max_per_element: u32,
-    /// Whether the next new element is a bonus question.
-    pub bonus_pending: bool,
-    /// Follow-ups per element.
-    pub follow_ups: BTreeMap<String, u32>,
-    /// Coverage per element.
-    pub coverage: BTreeMap<String, String>,
-    /// Latest score per element.
-    pub scores: BTreeMap<String, String>,
-}
-
-/// PlannerState as stored.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct PlannerCheckpoint {
-    /// Planner layout version.
-    pub version: u32,
-    /// Element codes in order.
-    pub queue: Vec<String>,
-    /// Next scan position.
-    pub cursor: usize,
-    /// Recent window, oldest first.
-    pub recent: Vec<String>,
-    /// Questions per element.
-    pub attempts: BTreeMap<String, u32>,
-}
-
-/// What follows an assessment, as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct NextStepCheckpoint {
-    /// `follow_up`, `primary`, `bonus` or `finish`.
-    pub step: String,
-    /// The element of a follow-up.
-    pub element_code: Option<String>,
-    /// Readable terms a follow-up asks about.
-    #[serde(default)]
-    pub missing_terms: Vec<String>,
-}
-
-/// The open question as stored.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct OpenQuestionCheckpoint {
-    /// Question id.
-    pub question_id: String,
-    /// The element asked about.
-    pub element_code: String,
-    /// `primary`, `follow_up` or `bonus`.
-    pub kind: String,
-    /// 1-based number.
-    pub number: u32,
-    /// The words asked.
-    pub text: String,
-    /// A committed answer not yet assessed.
-    pub pending_answer: Option<String>,
-}
-
 /// One question of the transcript, with its answer and assessment once they exist.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TurnCheckpoint {
@@ -212,98 +125,6 @@ pub struct TurnCheckpoint {
     /// before the LLM examiner, and when no model was asked).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examiner: Vec<viva_protocol::result::ExaminerCall>,
-}
-
-/// The assessment part of a checkpoint, answer keys included (checkpoints never leave the
-/// server).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AssessmentCheckpoint {
-    /// The assessment blueprint.
-    pub assessment_id: String,
-    /// Learning or evaluation.
-    pub learning: bool,
-    /// The session seed.
-    pub seed: u64,
-    /// When the time limit runs out; `None` (written as `null`) for an untimed assessment.
-    /// Checkpoints written before untimed assessments existed hold a number, read as `Some`.
-    #[serde(default)]
-    pub deadline_ms: Option<u64>,
-    /// The open item.
-    pub current: Option<usize>,
-    /// A committed, unjudged answer.
-    pub pending: Option<PendingCheckpoint>,
-    /// Every slot.
-    pub items: Vec<ItemCheckpoint>,
-    /// The result, once completed.
-    pub result: Option<AssessmentResult>,
-}
-
-/// A committed, unjudged answer.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct PendingCheckpoint {
-    /// `text`, `choice` or `skip`.
-    pub kind: String,
-    /// The text of a text answer.
-    pub text: Option<String>,
-    /// The index of a choice.
-    pub index: Option<u32>,
-    /// When it was committed.
-    pub at_ms: u64,
-}
-
-/// One slot of an assessment.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ItemCheckpoint {
-    /// Section.
-    pub section_id: String,
-    /// Skill.
-    pub skill_id: String,
-    /// Difficulty.
-    pub difficulty: String,
-    /// The plan's seed for the slot.
-    pub plan_seed: u64,
-    /// The generated item, once asked.
-    pub item: Option<GeneratedCheckpoint>,
-    /// When it was shown.
-    pub asked_at_ms: Option<u64>,
-    /// The response, once judged.
-    pub response: Option<ResponseCheckpoint>,
-}
-
-/// A generated item, with its key.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct GeneratedCheckpoint {
-    /// The seed that generated it.
-    pub seed: u64,
-    /// Parameters and computed values.
-    pub parameters: Vec<(String, String)>,
-    /// Stem.
-    pub stem: String,
-    /// Options.
-    pub options: Vec<String>,
-    /// The key's index.
-    pub answer_index: usize,
-    /// The key.
-    pub answer: String,
-    /// The explanation.
-    pub explanation: Option<String>,
-    /// The mistake beside each option (absent in checkpoints written before they were
-    /// kept: then unknown).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub option_mistakes: Vec<Option<String>>,
-}
-
-/// A judged response.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ResponseCheckpoint {
-    /// What was given.
-    pub given: Option<String>,
-    /// Correct or not.
-    pub correct: bool,
-    /// Skipped or not.
-    pub skipped: bool,
-    /// When.
-    pub answered_at_ms: u64,
 }
 
 /// Per-user state: which sessions the user has, which is active, and earlier element scores.
@@ -466,6 +287,148 @@ impl SwitchRecord {
             accept_new_sessions,
             changed_at_ms: now_ms,
         }
+    }
+}
+
+/// How a checkpoint is laid out when stored (format 1, unchanged since before the mode's
+/// section was tagged): the mode's name under `mode`, and its section under a key of the
+/// same name (`"mode": "exam", "exam": {…}`).
+/// A checkpoint as written: borrowed, with only the tagged section present.
+#[derive(Serialize)]
+struct WireOut<'a> {
+    format: u32,
+    session_id: &'a str,
+    user_id: &'a str,
+    version: u64,
+    created_at_ms: u64,
+    updated_at_ms: u64,
+    paused_at_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    thinking_pause_ms: Option<u32>,
+    seq: u64,
+    phase: PhaseName,
+    resume_to: Option<PhaseName>,
+    mode: Mode,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exam: Option<&'a ExamCheckpoint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    assessment: Option<&'a AssessmentCheckpoint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tutor: Option<&'a TutorCheckpoint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    one_question: Option<&'a OneQuestionCheckpoint>,
+    transcript: &'a [TurnCheckpoint],
+    applied_event_ids: &'a [String],
+}
+
+/// A checkpoint as read: one optional section per mode, of which the tagged one must be
+/// present.
+#[derive(Deserialize)]
+struct WireIn {
+    format: u32,
+    session_id: String,
+    user_id: String,
+    #[serde(default)]
+    version: u64,
+    created_at_ms: u64,
+    updated_at_ms: u64,
+    paused_at_ms: Option<u64>,
+    #[serde(default)]
+    thinking_pause_ms: Option<u32>,
+    seq: u64,
+    phase: PhaseName,
+    resume_to: Option<PhaseName>,
+    mode: Mode,
+    #[serde(default)]
+    exam: Option<ExamCheckpoint>,
+    #[serde(default)]
+    assessment: Option<AssessmentCheckpoint>,
+    #[serde(default)]
+    tutor: Option<TutorCheckpoint>,
+    #[serde(default)]
+    one_question: Option<OneQuestionCheckpoint>,
+    transcript: Vec<TurnCheckpoint>,
+    applied_event_ids: Vec<String>,
+}
+
+impl WireIn {
+    /// The tagged section; an error when it is missing.
+    fn section(&mut self) -> Result<ModeCheckpoint, String> {
+        let section = match self.mode {
+            Mode::Exam => self.exam.take().map(|e| ModeCheckpoint::Exam(Box::new(e))),
+            Mode::Assessment => {
+                let assessment = self.assessment.take();
+                assessment.map(|a| ModeCheckpoint::Assessment(Box::new(a)))
+            }
+            Mode::Tutor => self
+                .tutor
+                .take()
+                .map(|t| ModeCheckpoint::Tutor(Box::new(t))),
+            Mode::OneQuestion => self.one_question.take().map(ModeCheckpoint::OneQuestion),
+        };
+        section.ok_or_else(|| format!("mode {:?} without its state", self.mode.as_str()))
+    }
+}
+
+impl Serialize for SessionCheckpoint {
+    fn serialize<Z: Serializer>(&self, serializer: Z) -> Result<Z::Ok, Z::Error> {
+        let section = &self.state;
+        WireOut {
+            format: self.format,
+            session_id: &self.session_id,
+            user_id: &self.user_id,
+            version: self.version,
+            created_at_ms: self.created_at_ms,
+            updated_at_ms: self.updated_at_ms,
+            paused_at_ms: self.paused_at_ms,
+            thinking_pause_ms: self.thinking_pause_ms,
+            seq: self.seq,
+            phase: self.phase,
+            resume_to: self.resume_to,
+            mode: section.mode(),
+            exam: match section {
+                ModeCheckpoint::Exam(exam) => Some(exam.as_ref()),
+                _ => None,
+            },
+            assessment: match section {
+                ModeCheckpoint::Assessment(assessment) => Some(assessment.as_ref()),
+                _ => None,
+            },
+            tutor: match section {
+                ModeCheckpoint::Tutor(tutor) => Some(tutor.as_ref()),
+                _ => None,
+            },
+            one_question: match section {
+                ModeCheckpoint::OneQuestion(one) => Some(one),
+                _ => None,
+            },
+            transcript: &self.transcript,
+            applied_event_ids: &self.applied_event_ids,
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for SessionCheckpoint {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let mut wire = WireIn::deserialize(deserializer)?;
+        let state = wire.section().map_err(serde::de::Error::custom)?;
+        Ok(SessionCheckpoint {
+            format: wire.format,
+            session_id: wire.session_id,
+            user_id: wire.user_id,
+            version: wire.version,
+            created_at_ms: wire.created_at_ms,
+            updated_at_ms: wire.updated_at_ms,
+            paused_at_ms: wire.paused_at_ms,
+            thinking_pause_ms: wire.thinking_pause_ms,
+            seq: wire.seq,
+            phase: wire.phase,
+            resume_to: wire.resume_to,
+            state,
+            transcript: wire.transcript,
+            applied_event_ids: wire.applied_event_ids,
+        })
     }
 }
 

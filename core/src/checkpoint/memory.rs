@@ -5,11 +5,11 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
+use super::error::{StoreError, StoreFuture};
 use super::format::{SessionCheckpoint, SwitchRecord, UserRecord};
 use super::side::{SideClaim, SideKey, StoredSide, check_fence, claimed};
-use super::{
-    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, SideStore, StoreError,
-    StoreFuture, SwitchStore,
+use super::store::{
+    CheckpointStore, Claim, ClaimKind, SessionKey, SessionWrite, SideStore, SwitchStore,
 };
 
 /// One session's stored state.

@@ -1,9 +1,11 @@
 //! Side records: what a mode keeps beside its sessions, outliving them (a student's
 //! snapshot of a course). Stores keep them as opaque JSON bodies under a [`SideKey`],
-//! claimed and written under a fence like sessions ([`super::SideStore`]); only the mode
+//! claimed and written under a fence like sessions ([`super::store::SideStore`]); only the mode
 //! that wrote a body reads it.
 
 use serde::{Deserialize, Serialize};
+
+use super::error::StoreError;
 
 /// The current format of a stored side record.
 pub const SIDE_FORMAT: u32 = 1;
@@ -103,11 +105,11 @@ pub fn claimed(
 }
 
 /// Refuses a write whose fence is not the stored (latest) claim's.
-pub fn check_fence(stored_fence: u64, record: &StoredSide) -> Result<(), super::StoreError> {
+pub fn check_fence(stored_fence: u64, record: &StoredSide) -> Result<(), StoreError> {
     if stored_fence == record.fence {
         return Ok(());
     }
-    Err(super::StoreError::Fenced {
+    Err(StoreError::Fenced {
         session_id: record.owner.clone(),
         token: record.fence,
     })

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use viva_protocol::result::TutorResult;
 use viva_protocol::tutor::TutorTurn;
 
-use super::format::GeneratedCheckpoint;
+use super::mode_format::GeneratedCheckpoint;
 
 /// A student's snapshot of one course.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -12,43 +12,32 @@
 //!   as a side record.
 //! - [`one_question`]: a one-question check.
 
-use std::collections::BTreeMap;
-
 use viva_protocol::ErrorCode;
 use viva_protocol::config::{SessionConfig, THINKING_PAUSE_MS};
 
 use crate::base::Refusal;
-use crate::checkpoint::format::{ModeCheckpoint, SessionCheckpoint, TurnCheckpoint};
+use crate::checkpoint::format::{SessionCheckpoint, TurnCheckpoint};
+use crate::checkpoint::sections::ModeCheckpoint;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::mode::{SessionMode, StepContext};
 use crate::session::rules::SessionLabel;
-use crate::session::side::{SideClaim, SideHold};
+use crate::session::side::SideHold;
 use crate::session::snapshot::{InvalidCheckpoint, life_from_checkpoint};
 use crate::session::state::SessionState;
+
+pub use opening::Opening;
 
 pub mod assessment;
 pub mod exam;
 pub mod one_question;
+pub mod opening;
 #[cfg(test)]
 pub(crate) mod test_sessions;
 pub mod tutor;
 
-/// What a new session opens with, besides its config.
-#[derive(Debug, Clone, Default)]
-pub struct Opening {
-    /// Its id.
-    pub session_id: String,
-    /// Its user.
-    pub user_id: String,
-    /// Now, ms since the epoch.
-    pub now_ms: u64,
-    /// A fresh seed from the server's CSPRNG (nobody outside the server knows it).
-    pub seed: u64,
-    /// The user's element history: the latest outcome by element, for weak areas.
-    pub history: BTreeMap<String, String>,
-    /// The side records claimed for it: those [`side_holds`] named.
-    pub claims: Vec<SideClaim>,
-}
+/// The reasons a mode's turn notes may give for a fallback, for `/metrics` to list them
+/// before any occurs.
+pub const TURN_FALLBACK_REASONS: &[&str] = crate::tutor::validate::FALLBACK_REASONS;
 
 /// What a session started with `config` is, for its user's list and the rules that span
 /// sessions.
@@ -56,7 +45,7 @@ pub fn label(config: &SessionConfig, ctx: StepContext<'_>) -> SessionLabel {
     match config {
         SessionConfig::Exam(config) => exam::mode::label(config),
         SessionConfig::Assessment(config) => assessment::mode::label(config, ctx),
-        SessionConfig::Tutor(config) => tutor::label(config, ctx),
+        SessionConfig::Tutor(config) => tutor::mode::label(config, ctx),
         SessionConfig::OneQuestion(_) => one_question::label(),
     }
 }
@@ -64,7 +53,7 @@ pub fn label(config: &SessionConfig, ctx: StepContext<'_>) -> SessionLabel {
 /// The side records a new session of `config` claims before it opens.
 pub fn side_holds(config: &SessionConfig, user_id: &str, ctx: StepContext<'_>) -> Vec<SideHold> {
     match config {
-        SessionConfig::Tutor(config) => tutor::side_holds(config, user_id, ctx),
+        SessionConfig::Tutor(config) => tutor::mode::side_holds(config, user_id, ctx),
         SessionConfig::Exam(_) | SessionConfig::Assessment(_) | SessionConfig::OneQuestion(_) => {
             Vec::new()
         }
@@ -90,7 +79,7 @@ pub fn open(
         SessionConfig::Assessment(config) => {
             Box::new(assessment::mode::open(&config, &opening, ctx)?)
         }
-        SessionConfig::Tutor(config) => Box::new(tutor::open(&config, &opening, ctx)?),
+        SessionConfig::Tutor(config) => Box::new(tutor::mode::open(&config, &opening, ctx)?),
         SessionConfig::OneQuestion(config) => Box::new(one_question::open(config)?),
     };
     let mut life = Lifecycle::new(opening.session_id, opening.user_id, opening.now_ms);

@@ -9,7 +9,7 @@ use viva_protocol::server::{PlanSummary, Progress, Question, ServerEvent};
 use viva_protocol::{ErrorCode, Mode};
 
 use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
-use crate::checkpoint::format::{ModeCheckpoint, OneQuestionCheckpoint};
+use crate::checkpoint::sections::{ModeCheckpoint, OneQuestionCheckpoint};
 use crate::session::lifecycle::Lifecycle;
 use crate::session::mode::{OpenQuestionRef, SessionMode, StepContext, Work};
 use crate::session::phase::{LivePhase, PhaseEvent};

@@ -20,7 +20,7 @@ use super::lifecycle::Lifecycle;
 use super::rules::SessionMarks;
 use super::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::base::{Listening, ModeInput, Refusal};
-use crate::checkpoint::format::ModeCheckpoint;
+use crate::checkpoint::sections::ModeCheckpoint;
 use crate::examiner::{AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft};
 pub use crate::services::StepContext;
 

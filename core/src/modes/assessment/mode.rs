@@ -7,10 +7,10 @@ use viva_protocol::result::{AssessmentTrigger, SessionResult};
 use viva_protocol::{ErrorCode, Mode};
 
 use crate::base::{Listening, ModeInput, Refusal};
-use crate::checkpoint::format::ModeCheckpoint;
-use crate::modes::Opening;
+use crate::checkpoint::sections::ModeCheckpoint;
 use crate::modes::assessment::snapshot::assessment_checkpoint;
 use crate::modes::assessment::{AssessmentCore, AssessmentWork, Response};
+use crate::modes::opening::Opening;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::mode::{OpenQuestionRef, SessionMode, StepContext, Work};
 use crate::session::rules::{SessionLabel, SessionMarks};

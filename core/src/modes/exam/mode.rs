@@ -6,11 +6,12 @@ use viva_protocol::result::{SessionResult, Trigger};
 use viva_protocol::{ErrorCode, Mode};
 
 use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
-use crate::checkpoint::format::{ModeCheckpoint, TurnCheckpoint};
-use crate::modes::Opening;
+use crate::checkpoint::format::TurnCheckpoint;
+use crate::checkpoint::sections::ModeCheckpoint;
 use crate::modes::exam::snapshot::{exam_checkpoint, parse_scores, turn_checkpoint};
 use crate::modes::exam::transitions::NewExam;
 use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft, rating_of};
+use crate::modes::opening::Opening;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::mode::{
     OpenQuestionRef, SessionMode, StepContext, Work, WorkReply, unasked_reply,
