@@ -28,7 +28,12 @@ async fn answer(client: &mut Client, text: &str) -> Value {
     let event_id = next_event_id("answer");
     let frame = json!({"type": "answer.text", "event_id": event_id, "text": text});
     client.send_json(frame).await;
-    client.expect("session.completed").await
+    let events = client
+        .collect_until(|events| count(events, "session.completed") > 0)
+        .await;
+    let acked = events.iter().any(|e| e["type"] == "ack" && e["event_id"] == event_id);
+    assert!(acked, "the answer is acked: {events:?}");
+    find(&events, "session.completed").clone()
 }
 
 #[tokio::test]
