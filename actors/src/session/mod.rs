@@ -37,7 +37,6 @@ mod side_records;
 mod timers;
 mod voice;
 mod voice_final;
-mod voice_speculation;
 
 pub use examining::ExaminerReturned;
 use examining::phrase_streamed;
