@@ -31,7 +31,9 @@ async fn answer(client: &mut Client, text: &str) -> Value {
     let events = client
         .collect_until(|events| count(events, "session.completed") > 0)
         .await;
-    let acked = events.iter().any(|e| e["type"] == "ack" && e["event_id"] == event_id);
+    let acked = events
+        .iter()
+        .any(|e| e["type"] == "ack" && e["event_id"] == event_id);
     assert!(acked, "the answer is acked: {events:?}");
     find(&events, "session.completed").clone()
 }

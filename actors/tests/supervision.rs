@@ -17,6 +17,7 @@ use viva_actors::supervisor::{
     StartSession, SupervisorDeps, WakeSession,
 };
 use viva_blueprint::library::BlueprintLibrary;
+use viva_core::base::AnswerInput;
 use viva_core::checkpoint::{
     CheckpointStore, Claim, ClaimKind, LocalBus, MemoryStore, SessionCheckpoint, SessionKey,
     SessionWrite, StoreError, StoreFuture, SwitchRecord, SwitchStore, UserRecord,
@@ -28,7 +29,6 @@ use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerFuture,
     QuestionRequest, TextDeltas,
 };
-use viva_core::modes::assessment::AnswerInput;
 use viva_core::services::ModeServices;
 use viva_core::session::phase::{LivePhase, Phase};
 use viva_protocol::config::SessionConfig;

@@ -29,7 +29,7 @@ use viva_actors::supervisor::{
     Attached, ConnectionClosed, HibernateSession, ResumeSession, StartSession, UserSupervisor,
     WakeSession,
 };
-use viva_core::modes::assessment::AnswerInput;
+use viva_core::base::AnswerInput;
 use viva_protocol::client::{ClientEvent, SessionResume, SessionStart};
 use viva_protocol::server::Ack;
 use viva_protocol::{

@@ -71,7 +71,7 @@ impl Message<Attach> for LiveSession {
             self.link = Some(old);
             self.pause_link(PauseReason::OtherDevice, ctx.actor_ref().clone())
                 .await;
-            self.forget_turn();
+            self.forget_turn(ctx.actor_ref()).await;
         }
         self.link = Some(msg.link);
         if let Err(refusal) = self.reclaim_side_records().await {

@@ -22,6 +22,7 @@ use viva_core::clock::Clock;
 use viva_core::examiner::Examiner;
 use viva_core::services::ModeServices;
 use viva_core::session::admission::{Durability, MOVED};
+use viva_core::session::ahead::Offer;
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::phase::Phase;
 use viva_core::session::state::{Call, SessionState, StepContext, Work, WorkReply};
@@ -37,7 +38,6 @@ mod side_records;
 mod timers;
 mod voice;
 mod voice_final;
-mod voice_speculation;
 
 pub use examining::ExaminerReturned;
 use examining::phrase_streamed;
@@ -47,7 +47,6 @@ pub use messages::{
     SessionFinished, SessionView, Shutdown, TimeLimitCheck, Yield,
 };
 pub use ownership::{Evict, RetryCommit};
-use question_speculation::Offer;
 pub use question_speculation::QuestionSpeculated;
 pub use voice::{Audio, AudioControl, Transcribed, VoiceTick};
 
@@ -113,7 +112,7 @@ pub struct LiveSession {
     /// The slow examiner's call under way, if any (never more than one).
     in_flight: Option<examining::InFlight>,
     /// The next question, phrased while the candidate answers (slow examiners only).
-    speculated_question: Option<question_speculation::QuestionSpeculation>,
+    phrasing_ahead: question_speculation::PhrasingAhead,
 }
 
 fn moved() -> Refusal {
@@ -192,7 +191,7 @@ impl Actor for LiveSession {
         if let Some(call) = self.in_flight.take() {
             call.abort();
         }
-        self.speculated_question = None;
+        self.phrasing_ahead = Default::default();
         // Dropping a timer cancels it.
         self.abandon_timer = None;
         self.deadline_timer = None;
@@ -235,7 +234,7 @@ impl LiveSession {
             counted_phase: Phase::Idle,
             me: None,
             in_flight: None,
-            speculated_question: None,
+            phrasing_ahead: Default::default(),
         }
     }
 
@@ -334,7 +333,7 @@ impl LiveSession {
             Work::Phrase(draft) if slow => match self.offer_speculated(&draft) {
                 Offer::Ready(words) => self.take_reply(WorkReply::Phrased(draft, words), now),
                 Offer::Coming => return Next::Wait,
-                Offer::Nothing => return Next::Call(Work::Phrase(draft), None),
+                Offer::Missed | Offer::Nothing => return Next::Call(Work::Phrase(draft), None),
             },
             Work::Assess(_) if slow => return Next::Call(work, None),
             // A mode's call runs off the mailbox unless it was answered at once.

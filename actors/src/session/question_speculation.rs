@@ -1,49 +1,30 @@
 //! Speculative questions: while the candidate answers, a slow examiner (a model) phrases the
 //! question most likely asked next (`SessionState::likely_next_question`: the plan's next
 //! primary element), so that once the answer is assessed the question is ready and is asked
-//! at once. When the time comes the speculation is used only if it was phrased for the same
-//! question ([`QuestionRequest::phrased_alike`]); a follow-up, a bonus or mention credit
-//! takes its place and it is dropped. Its words are never shown before they are asked.
-//!
-//! [`QuestionRequest::phrased_alike`]: viva_core::examiner::QuestionRequest::phrased_alike
+//! at once. Which draft is phrased, and what it offers the question asked, is
+//! `viva_core::session::ahead::QuestionAhead`'s to decide; this file makes the examiner's
+//! call, and stops it when the draft is dropped.
 
 use kameo::message::{Context, Message};
-use viva_core::examiner::Examined;
-use viva_core::examiner::QuestionDraft;
+use viva_core::examiner::{Examined, QuestionDraft};
+use viva_core::session::ahead::{Offer, QuestionAhead};
 
 use super::LiveSession;
 
-/// A question phrased ahead.
-pub(super) struct QuestionSpeculation {
-    /// What it was phrased for.
-    draft: QuestionDraft,
-    /// The words, once the examiner returned them.
-    words: Option<Examined<String>>,
-    /// The examiner's call while it runs.
-    task: tokio::task::JoinHandle<()>,
+/// The question phrased ahead, and the examiner's call while it runs.
+#[derive(Default)]
+pub(super) struct PhrasingAhead {
+    question: QuestionAhead,
+    call: Option<Call>,
 }
 
-impl QuestionSpeculation {
-    /// Whether its words fit `draft`: the same question number, phrased alike.
-    fn fits(&self, draft: &QuestionDraft) -> bool {
-        self.draft.number == draft.number && self.draft.request.phrased_alike(&draft.request)
-    }
-}
+/// The examiner's call; stopped when dropped.
+struct Call(tokio::task::JoinHandle<()>);
 
-impl Drop for QuestionSpeculation {
+impl Drop for Call {
     fn drop(&mut self) {
-        self.task.abort();
+        self.0.abort();
     }
-}
-
-/// What a speculation offers the question about to be phrased.
-pub(super) enum Offer {
-    /// Its words, to ask now.
-    Ready(Examined<String>),
-    /// It is being phrased: the words will come as [`QuestionSpeculated`].
-    Coming,
-    /// Nothing fits: phrase the question now.
-    Nothing,
 }
 
 /// A speculative phrasing finished.
@@ -57,15 +38,8 @@ impl Message<QuestionSpeculated> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: QuestionSpeculated, _: &mut Context<Self, ()>) {
-        let Some(speculation) = self
-            .speculated_question
-            .as_mut()
-            .filter(|s| s.draft.number == msg.number && s.words.is_none())
-        else {
-            return;
-        };
-        speculation.words = Some(msg.words);
-        if self.in_flight.is_none() {
+        let awaited = self.phrasing_ahead.question.phrased(msg.number, msg.words);
+        if awaited && self.in_flight.is_none() {
             // The question may already be waiting for these words.
             self.drive().await;
         }
@@ -79,19 +53,14 @@ impl LiveSession {
         if !(self.deps.phrase_ahead && self.deps.examiner.is_slow()) {
             return;
         }
-        let Some(draft) = self.state.question_ahead() else {
+        let (Some(draft), Some(me)) = (self.state.question_ahead(), self.me.clone()) else {
             return;
         };
-        if self
-            .speculated_question
-            .as_ref()
-            .is_some_and(|s| s.fits(&draft))
-        {
+        let (request, number) = (draft.request.clone(), draft.number);
+        if !self.phrasing_ahead.question.begin(draft) {
             return;
         }
-        let Some(me) = self.me.clone() else { return };
         let examiner = self.deps.examiner.clone();
-        let (request, number) = (draft.request.clone(), draft.number);
         let task = tokio::spawn(async move {
             let words = examiner
                 .phrase(&request, &viva_core::examiner::no_deltas)
@@ -101,34 +70,21 @@ impl LiveSession {
                 let _ = session.tell(QuestionSpeculated { number, words }).await;
             }
         });
-        self.speculated_question = Some(QuestionSpeculation {
-            draft,
-            words: None,
-            task,
-        });
+        // Replacing the call for an earlier draft stops it.
+        self.phrasing_ahead.call = Some(Call(task));
     }
 
-    /// What the speculation offers the question `draft` the session is about to phrase;
-    /// one that does not fit is dropped (and its call stopped).
+    /// What the question phrased ahead offers the question `draft` the session is about to
+    /// phrase; one that does not fit is dropped (and its call stopped).
     pub(super) fn offer_speculated(&mut self, draft: &QuestionDraft) -> Offer {
-        let Some(speculation) = self.speculated_question.as_mut() else {
-            return Offer::Nothing;
+        let offer = self.phrasing_ahead.question.offer(draft);
+        let outcome = match &offer {
+            Offer::Ready(_) => "held",
+            Offer::Missed => "missed",
+            Offer::Coming | Offer::Nothing => return offer,
         };
-        if !speculation.fits(draft) {
-            tracing::debug!(
-                speculated = ?speculation.draft.request,
-                asked = ?draft.request,
-                "the question phrased ahead was not the one asked"
-            );
-            self.speculated_question = None;
-            self.deps.metrics.question_speculations.inc("missed");
-            return Offer::Nothing;
-        }
-        let Some(words) = speculation.words.take() else {
-            return Offer::Coming;
-        };
-        self.speculated_question = None;
-        self.deps.metrics.question_speculations.inc("held");
-        Offer::Ready(words)
+        self.phrasing_ahead.call = None;
+        self.deps.metrics.question_speculations.inc(outcome);
+        offer
     }
 }

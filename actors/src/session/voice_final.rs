@@ -1,8 +1,11 @@
-//! A decoded turn comes back: a partial is shown; a final passes the admission guard like
+//! A decoded turn comes back (to the turns, see `voice`); a final passes the admission guard like
 //! any client event, is shown with the question and turn it belongs to, and becomes an
 //! answer. An item's spoken answer is read first (`voice::spoken`): what cannot be read, or
 //! could be read several ways, records nothing and gets an `answer.unclear` instead.
 
+use std::time::Duration;
+
+use kameo::actor::ActorRef;
 use kameo::message::{Context, Message};
 use viva_blueprint::normalize::Expectation;
 use viva_protocol::server::{AnswerUnclear, ServerEvent, Transcript};
@@ -10,22 +13,45 @@ use viva_protocol::{ErrorCode, ServerMessage};
 
 use super::admission::Admitted;
 use super::voice::Transcribed;
-use super::{LiveSession, SessionCommand};
+use super::{LiveSession, SessionCommand, SessionDeps};
 use viva_core::base::AnswerInput;
 use viva_core::base::Listening;
+use viva_core::examiner::EmbeddedExaminer;
+use viva_core::session::state::SessionState;
+use viva_core::voice::DecodeKind;
+use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
-use viva_core::voice::{DecodeError, DecodeKind};
+use viva_core::voice::turn::{Final, finished};
 
 impl Message<Transcribed> for LiveSession {
     type Reply = ();
 
     async fn handle(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
-        match msg.kind {
-            DecodeKind::Partial => self.on_partial(msg),
-            DecodeKind::Final => self.on_final(msg, ctx).await,
-            DecodeKind::Speculative => self.on_speculated(msg, ctx).await,
-        }
+        let (reply, _hold) = msg.split();
+        let question_id = self.state.open_question_id();
+        let actions = match &mut self.voice {
+            Some(voice) => {
+                let (state, deps) = (&self.state, &self.deps);
+                let whole = |text: &str| whole_answer_pause(state, deps, text);
+                voice.turns.decoded(reply, question_id, whole)
+            }
+            // A final with no voice made yet (tests land one at a chosen moment).
+            None if reply.ticket.kind == DecodeKind::Final => finished(reply).into_iter().collect(),
+            None => Vec::new(),
+        };
+        self.perform(actions, ctx.actor_ref()).await;
     }
+}
+
+/// The pause that ends the turn now that its words read as a whole answer to the open
+/// question (`viva_core::voice::complete`); `None` when they do not, or when the server
+/// waits out the thinking pause for this kind of question.
+fn whole_answer_pause(state: &SessionState, deps: &SessionDeps, text: &str) -> Option<Duration> {
+    let open = state.open_listening()?;
+    let is_exam = matches!(open, Listening::Exam { .. });
+    let pause = deps.turns.complete_answer_pause_for(is_exam)?;
+    let examiner = EmbeddedExaminer::new(deps.modes.acs.clone());
+    answer_is_complete(text, &open, &examiner).then_some(pause)
 }
 
 impl LiveSession {
@@ -36,11 +62,17 @@ impl LiveSession {
         }
     }
 
-    fn send_transcript(&self, msg: &Transcribed, text: String, last: bool) {
+    pub(super) fn send_transcript(
+        &self,
+        question_id: Option<String>,
+        turn: u64,
+        text: String,
+        last: bool,
+    ) {
         let Some(link) = &self.link else { return };
         let transcript = Transcript {
-            question_id: msg.question_id.clone(),
-            turn: Some(msg.turn),
+            question_id,
+            turn: Some(turn),
             text,
         };
         let event = match last {
@@ -50,104 +82,63 @@ impl LiveSession {
         link.send(ServerMessage::unsequenced(event));
     }
 
-    fn on_partial(&mut self, msg: Transcribed) {
-        let Some(voice) = &mut self.voice else { return };
-        if msg.turn != voice.turn {
-            return;
-        }
-        voice.preview_in_flight = false;
-        self.show_preview(&msg);
-        self.retry_speculation(msg.connection_id);
-    }
-
-    /// A preview of the open turn (a partial, or a pause's decode): shown, and heard for a
-    /// trailing filler that lengthens the pause.
-    pub(super) fn show_preview(&mut self, msg: &Transcribed) {
-        let Some(voice) = &mut self.voice else { return };
-        let Ok(text) = &msg.result else { return };
-        if msg.turn != voice.turn {
-            return;
-        }
-        voice.listener.note_partial(text);
-        if !text.is_empty() {
-            self.send_transcript(msg, text.clone(), false);
-        }
-    }
-
-    pub(super) async fn on_final(&mut self, msg: Transcribed, ctx: &mut Context<Self, ()>) {
-        self.forget_commit(msg.event_id.as_deref());
-        let text = match &msg.result {
-            Ok(text) => viva_core::voice::listener::spoken_text(text),
-            Err(DecodeError::Aborted) => return,
-            Err(DecodeError::Failed(reason)) => {
-                tracing::error!(%reason, "speech decoding failed");
-                let message = "the answer could not be transcribed; say it again";
-                return self.send_error(ErrorCode::Internal, message, msg.event_id);
-            }
-        };
-        let Some(text) = text else {
-            if msg.event_id.is_some() {
-                let message = "no speech was heard in this turn; nothing was answered";
-                self.send_error(ErrorCode::NoSpeech, message, msg.event_id);
-            }
-            return;
-        };
-        if !self.is_attached(msg.connection_id) {
+    /// A finished turn's words: answered as an `answer.text` would be, by the device that
+    /// spoke them, for the question they were heard for.
+    pub(super) async fn answer(&mut self, last: Final, me: &ActorRef<Self>) {
+        if !self.is_attached(last.connection_id) {
             // The device that spoke lost the session (it was told `session.paused`).
             tracing::info!("a transcript finished after its device let go; not answered");
             return;
         }
-        let event_id = msg.event_id.clone();
+        let event_id = last.event_id.clone();
         let admission = self
-            .admit_client(msg.connection_id, event_id.as_deref())
+            .admit_client(last.connection_id, event_id.as_deref())
             .await;
         if admission == Admitted::Repeated {
             return self.send_ack(event_id);
         }
-        self.send_transcript(&msg, text.clone(), true);
+        let (question_id, text) = (last.question_id.clone(), last.text.clone());
+        self.send_transcript(question_id, last.turn, text, true);
         if let Admitted::Refused(refusal) = admission {
             return self.send_error(refusal.code, &refusal.message, event_id);
         }
-        if msg.question_id.is_some() && msg.question_id != self.state.open_question_id() {
+        if last.question_id.is_some() && last.question_id != self.state.open_question_id() {
             let message = "the question this spoken answer was for is no longer open";
             return self.send_error(ErrorCode::NoOpenQuestion, message, event_id);
         }
-        let Some(answer) = self.spoken_answer(&text, &msg) else {
+        let Some(answer) = self.spoken_answer(&last) else {
             return;
         };
         let answer = SessionCommand::Answer(AnswerInput::Text(answer));
-        if let Err(refusal) = self
-            .apply(answer, event_id.clone(), ctx.actor_ref().clone())
-            .await
-        {
+        if let Err(refusal) = self.apply(answer, event_id.clone(), me.clone()).await {
             self.send_error(refusal.code, &refusal.message, event_id);
         }
     }
 
     /// The text to record for a spoken answer: an exam answer as transcribed, an item's as
     /// read; `None` when the candidate was asked again instead.
-    fn spoken_answer(&mut self, text: &str, msg: &Transcribed) -> Option<String> {
+    fn spoken_answer(&mut self, last: &Final) -> Option<String> {
         let pending = self
             .voice
             .as_mut()
-            .and_then(|voice| voice.confirming.take());
+            .and_then(|voice| voice.turns.take_confirming());
         let Some(Listening::Item { question_id, item }) = self.state.open_listening() else {
-            return Some(text.to_owned());
+            return Some(last.text.clone());
         };
         let expect = Expectation::of_item(&item.answer, &item.options);
         let pending = pending.filter(|p| p.question_id == question_id);
-        match decide(text, &expect, pending.as_ref()) {
+        match decide(&last.text, &expect, pending.as_ref()) {
             SpokenDecision::Record(answer) => Some(answer),
             SpokenDecision::AskAgain(unclear) => {
-                self.ask_again(question_id, unclear, msg);
+                self.ask_again(question_id, unclear, last);
                 None
             }
         }
     }
 
-    fn ask_again(&mut self, question_id: String, unclear: Unclear, msg: &Transcribed) {
+    fn ask_again(&mut self, question_id: String, unclear: Unclear, last: &Final) {
         if let (Some(voice), Some(understood_as)) = (&mut self.voice, &unclear.understood_as) {
-            voice.confirming = Some(Confirmable {
+            voice.turns.offer_confirming(Confirmable {
                 question_id: question_id.clone(),
                 understood_as: understood_as.clone(),
             });
@@ -161,7 +152,7 @@ impl LiveSession {
         if let Some(link) = &self.link {
             let event = ServerEvent::AnswerUnclear(AnswerUnclear {
                 question_id,
-                turn: Some(msg.turn),
+                turn: Some(last.turn),
                 heard: unclear.heard,
                 reason: unclear.reason.to_owned(),
                 readings: unclear.readings,
@@ -171,8 +162,8 @@ impl LiveSession {
             });
             link.send(ServerMessage::unsequenced(event));
         }
-        if msg.event_id.is_some() {
-            self.send_error(ErrorCode::AnswerUnclear, &message, msg.event_id.clone());
+        if last.event_id.is_some() {
+            self.send_error(ErrorCode::AnswerUnclear, &message, last.event_id.clone());
         }
     }
 }

@@ -3,6 +3,8 @@
 //! their registry live in [`crate::modes`], and the `viva-actors` crate drives both through
 //! [`state::SessionState`].
 //!
+//! - [`ahead`]: `QuestionAhead`, the question a slow examiner phrases while the candidate
+//!   answers, and what it offers the question asked next.
 //! - [`admission`]: the durability state machine and `admit`, the one rule every arriving
 //!   event passes.
 //! - [`phase`]: the closed `Phase` enum and the one transition function.
@@ -15,6 +17,7 @@
 //!   evaluation).
 
 pub mod admission;
+pub mod ahead;
 pub mod lifecycle;
 pub mod mode;
 pub mod phase;

@@ -4,12 +4,14 @@
 //! - [`stt`]: the `SpeechToText` trait and its job types.
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
 //! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
+//! - [`turn`]: a session's spoken turns as a state machine: events in, actions out.
 
 pub mod complete;
 pub mod hint;
 pub mod listener;
 pub mod spoken;
 pub mod stt;
+pub mod turn;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};
 
