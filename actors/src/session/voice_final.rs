@@ -21,7 +21,8 @@ use viva_core::session::state::SessionState;
 use viva_core::voice::DecodeKind;
 use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
-use viva_core::voice::turn::{Final, finished};
+use viva_core::voice::turn::Final;
+use viva_core::voice::turn::ending::finished;
 
 impl Message<Transcribed> for LiveSession {
     type Reply = ();

@@ -3,11 +3,12 @@
 
 use viva_protocol::ErrorCode;
 
-use super::{Action, COMMITS_REMEMBERED, Decode, Decoded, Final, SpokenTurns, Ticket, speculation};
+use super::actions::{Action, Decode, Decoded, Final, Ticket};
+use super::pending::{Ended, no_speech};
+use super::{COMMITS_REMEMBERED, SpokenTurns};
 use crate::voice::listener::spoken_text;
 use crate::voice::{DecodeError, DecodeKind};
 
-const NO_SPEECH: &str = "no speech was heard in this turn; nothing was answered";
 const NOT_TRANSCRIBED: &str = "the answer could not be transcribed; say it again";
 const TOO_BUSY: &str = "the server is too busy to transcribe this answer; say it again";
 
@@ -25,9 +26,9 @@ impl SpokenTurns {
             self.end_with_speculation(&audio, (connection_id, event_id.clone()), question, out);
         self.close_turn(event_id.as_ref(), out);
         match ended {
-            speculation::Ended::Ready(last) => self.finish(last, out),
-            speculation::Ended::Awaited => {}
-            speculation::Ended::Decode => {
+            Ended::Ready(last) => self.finish(last, out),
+            Ended::Awaited => {}
+            Ended::Decode => {
                 self.decode_ended_turn(audio, (connection_id, event_id), question, out)
             }
         }
@@ -131,12 +132,4 @@ pub fn finished(reply: Decoded) -> Option<Action> {
         question_id,
         text,
     }))
-}
-
-pub(super) fn no_speech(event_id: Option<String>) -> Action {
-    Action::Error {
-        code: ErrorCode::NoSpeech,
-        message: NO_SPEECH,
-        event_id,
-    }
 }

@@ -18,12 +18,12 @@ use super::listener::{Heard, Listener};
 use super::spoken::Confirmable;
 
 mod actions;
-mod ending;
+pub mod ending;
+mod pending;
 mod speculation;
 
 pub use actions::{Action, Decode, Decoded, Final, Frames, Ticket};
-pub use ending::finished;
-use speculation::Speculation;
+use pending::Speculation;
 
 /// How often an open turn checks for a gap in the audio.
 pub const TICK: Duration = Duration::from_millis(250);
@@ -168,7 +168,7 @@ impl SpokenTurns {
         }
         match self.listener.commit() {
             Some(audio) => self.end_turn(audio, (connection_id, event_id), &question_id, &mut out),
-            None => out.push(ending::no_speech(event_id)),
+            None => out.push(pending::no_speech(event_id)),
         }
         out
     }

@@ -11,39 +11,10 @@
 
 use std::time::Duration;
 
-use super::{Action, Decode, Decoded, SpokenTurns, Ticket};
-use crate::voice::{DecodeError, DecodeKind};
-
-/// A decode of the turn's audio during a pause.
-pub(super) struct Speculation {
-    /// The audio decoded: the turn as it would end.
-    audio: Vec<i16>,
-    /// The turn it belongs to.
-    turn: u64,
-    /// Its number among the session's speculations.
-    number: u64,
-    /// Its text, once decoded.
-    result: Option<Result<String, DecodeError>>,
-    /// The turn ended with this audio and waits for this decode: the connection and the
-    /// `audio.commit` event id the final answers.
-    awaited_by: Option<(u64, Option<String>)>,
-}
-
-/// What the turn's end does with the speculation.
-pub(super) enum Ended {
-    /// Its text is ready: this final, to handle now.
-    Ready(Decoded),
-    /// It is being decoded: its reply becomes the final.
-    Awaited,
-    /// None matches the turn's audio: decode it.
-    Decode,
-}
-
-impl Speculation {
-    fn is(&self, ticket: &Ticket) -> bool {
-        self.turn == ticket.turn && self.number == ticket.speculation
-    }
-}
+use super::SpokenTurns;
+use super::actions::{Action, Decode, Decoded, Ticket};
+use super::pending::{Ended, Speculation};
+use crate::voice::DecodeKind;
 
 impl SpokenTurns {
     /// A pause began: decodes the turn as it would end, replacing an earlier speculation.
