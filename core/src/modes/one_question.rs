@@ -213,18 +213,6 @@ impl SessionMode for OneQuestion {
             completed: self.completed,
         })
     }
-
-    fn clone_mode(&self) -> Box<dyn SessionMode> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

@@ -124,8 +124,36 @@ pub struct OpenQuestionRef {
     pub kind: &'static str,
 }
 
+/// What every mode gets for being a cloneable `'static` type: a boxed copy, and itself as
+/// its own type for code that knows it (its tests, tools). Implemented for every mode by the
+/// blanket impl below; a mode writes none of it.
+pub trait ModeObject: Any + Send + Sync {
+    /// A copy behind a new box.
+    fn clone_mode(&self) -> Box<dyn SessionMode>;
+
+    /// The mode as its own type.
+    fn as_any(&self) -> &dyn Any;
+
+    /// The mode as its own type, mutably.
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: SessionMode + Clone + 'static> ModeObject for T {
+    fn clone_mode(&self) -> Box<dyn SessionMode> {
+        Box::new(self.clone())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
 /// One session mode: its state, its rules, and its checkpoint form.
-pub trait SessionMode: fmt::Debug + Send + Sync {
+pub trait SessionMode: ModeObject + fmt::Debug {
     /// The mode, as clients see it.
     fn kind(&self) -> Mode;
 
@@ -262,15 +290,6 @@ pub trait SessionMode: fmt::Debug + Send + Sync {
     fn transcript(&self) -> Vec<crate::checkpoint::format::TurnCheckpoint> {
         Vec::new()
     }
-
-    /// A copy behind a new box.
-    fn clone_mode(&self) -> Box<dyn SessionMode>;
-
-    /// The mode as its own type, for code that knows it (its tests, tools).
-    fn as_any(&self) -> &dyn Any;
-
-    /// The mode as its own type, mutably.
-    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
 /// The refusal of a reply to work the mode never asked for.

@@ -180,18 +180,6 @@ impl SessionMode for AssessmentCore {
     fn checkpoint(&self) -> ModeCheckpoint {
         ModeCheckpoint::Assessment(Box::new(assessment_checkpoint(self)))
     }
-
-    fn clone_mode(&self) -> Box<dyn SessionMode> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 /// The id of slot `index`: `i1` for the first.

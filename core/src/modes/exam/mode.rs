@@ -182,18 +182,6 @@ impl SessionMode for ExamCore {
     fn transcript(&self) -> Vec<TurnCheckpoint> {
         self.transcript.iter().map(turn_checkpoint).collect()
     }
-
-    fn clone_mode(&self) -> Box<dyn SessionMode> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 #[cfg(test)]

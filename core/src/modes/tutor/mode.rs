@@ -286,18 +286,6 @@ impl SessionMode for TutorCore {
     fn transcript(&self) -> Vec<TurnCheckpoint> {
         self.transcript.clone()
     }
-
-    fn clone_mode(&self) -> Box<dyn SessionMode> {
-        Box::new(self.clone())
-    }
-
-    fn as_any(&self) -> &dyn std::any::Any {
-        self
-    }
-
-    fn as_any_mut(&mut self) -> &mut dyn std::any::Any {
-        self
-    }
 }
 
 /// The side-record kind of a student's snapshot of a course (stored under `tutor`, as
