@@ -8,7 +8,7 @@ use viva_core::session::admission::{
 use viva_core::session::lifecycle::Refusal;
 use viva_protocol::ErrorCode;
 
-use super::LiveSession;
+use super::actor::LiveSession;
 
 /// What became of a client's event (a command or a finished voice turn) at the door.
 #[derive(Debug, Clone, PartialEq, Eq)]

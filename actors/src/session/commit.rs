@@ -8,15 +8,15 @@ use std::time::Duration;
 use viva_protocol::server::{PauseReason, ServerEvent};
 use viva_protocol::{ErrorCode, ServerMessage};
 
-use super::LiveSession;
+use super::actor::{LiveSession, RETRY_FIRST};
+use super::ownership::RetryCommit;
 use crate::stall::StallBudget;
 use crate::timer::tell_after;
 use viva_core::checkpoint::{HeadUpdate, Lease, SessionCheckpoint, SessionWrite, StoreError};
-use viva_core::session::admission::Durability;
+use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::snapshot::checkpoint_of;
 
-/// The first retry after a held write; each later one waits twice as long, up to the max.
-pub(super) const RETRY_FIRST: Duration = Duration::from_millis(100);
+/// The longest wait between retries of a held write (each waits twice the one before).
 const RETRY_MAX: Duration = Duration::from_secs(2);
 
 /// The head of `checkpoint` as a tree to diff against the stored one; `None` (write it
@@ -153,7 +153,7 @@ impl LiveSession {
         let Some(me) = self.me.clone() else { return };
         let wait = self.retry_wait;
         self.retry_wait = (wait * 2).min(RETRY_MAX);
-        self.retry_timer = Some(tell_after(me, wait, super::RetryCommit));
+        self.retry_timer = Some(tell_after(me, wait, RetryCommit));
     }
 
     /// Another device took the user's active exam (the store refused a live checkpoint):
@@ -191,7 +191,7 @@ impl LiveSession {
         self.durability = Durability::Evicted;
         let event_id = self.held_event_id();
         self.state.life_mut().outbox.clear();
-        self.send_error(ErrorCode::SessionMoved, super::MOVED, event_id);
+        self.send_error(ErrorCode::SessionMoved, MOVED, event_id);
         let now = self.now();
         if self.state.life().phase.live().is_some() {
             // ignore: a live phase always accepts Paused; the message is all that matters.

@@ -14,35 +14,13 @@ use kameo::message::{Context, Message};
 use viva_protocol::server::QuestionDelta;
 use viva_protocol::{ServerEvent, ServerMessage};
 
-use super::LiveSession;
+use super::actor::LiveSession;
+use super::in_flight::{InFlight, RunCall};
 use crate::link::DeviceLink;
 use viva_core::examiner::{Examined, Examiner, ExaminerAssessment, ExaminerCall, QuestionDraft};
 use viva_core::session::lifecycle::Refusal;
-use viva_core::session::mode::{CallAnswer, CallFuture, EventSink};
+use viva_core::session::mode::{CallAnswer, EventSink};
 use viva_core::session::state::{Work, WorkReply};
-
-/// A mode's call, ready to run off the mailbox.
-pub(super) type RunCall = Box<dyn FnOnce(EventSink) -> CallFuture + Send>;
-
-/// A slow examiner's call under way.
-pub(super) struct InFlight {
-    work: Work,
-    /// Set when the device that would see the question being written loses the session.
-    muted: Arc<AtomicBool>,
-    task: tokio::task::JoinHandle<()>,
-}
-
-impl InFlight {
-    /// No more `question.delta` pieces go to the device.
-    pub(super) fn mute(&self) {
-        self.muted.store(true, Ordering::Relaxed);
-    }
-
-    /// Stops the call (the actor is stopping).
-    pub(super) fn abort(self) {
-        self.task.abort();
-    }
-}
 
 /// What a slow examiner's call gave.
 #[derive(Debug)]

@@ -8,7 +8,7 @@
 
 use kameo::message::{Context, Message};
 
-use super::LiveSession;
+use super::actor::LiveSession;
 use crate::hibernation::Hibernated;
 use crate::link::DeviceLink;
 use viva_core::session::admission::Durability;

@@ -5,26 +5,13 @@ use kameo::message::{Context, Message};
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::{PauseReason, SessionStatus};
 
+use super::actor::{LiveSession, moved};
 use super::admission::Admitted;
-use super::{LiveSession, moved};
 use crate::link::DeviceLink;
 use viva_core::base::{AnswerInput, ModeInput};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::rules::SessionMarks;
 use viva_protocol::ClientEvent;
-
-/// A session completed or was abandoned: the report a session sends to whoever supervises
-/// it (a `WeakRecipient`, so the session never names its supervisor's type).
-#[derive(Debug)]
-pub struct SessionFinished {
-    /// Which.
-    pub session_id: String,
-    /// Completed or abandoned.
-    pub status: SessionStatus,
-    /// Outcomes by element, merged into the user's element history (read by the next
-    /// session that opens, for weak areas).
-    pub history: Vec<(String, String)>,
-}
 
 /// A new session's first step: announce it and ask the first question.
 #[derive(Debug)]

@@ -4,7 +4,7 @@
 
 use kameo::message::{Context, Message};
 
-use super::LiveSession;
+use super::actor::LiveSession;
 
 /// Sent by the retry timer: write the held checkpoint again (a failure arms the next retry,
 /// after twice the wait).

@@ -7,25 +7,10 @@
 
 use kameo::message::{Context, Message};
 use viva_core::examiner::{Examined, QuestionDraft};
-use viva_core::session::ahead::{Offer, QuestionAhead};
+use viva_core::session::ahead::Offer;
 
-use super::LiveSession;
-
-/// The question phrased ahead, and the examiner's call while it runs.
-#[derive(Default)]
-pub(super) struct PhrasingAhead {
-    question: QuestionAhead,
-    call: Option<Call>,
-}
-
-/// The examiner's call; stopped when dropped.
-struct Call(tokio::task::JoinHandle<()>);
-
-impl Drop for Call {
-    fn drop(&mut self) {
-        self.0.abort();
-    }
-}
+use super::actor::LiveSession;
+use super::phrasing_ahead::Call;
 
 /// A speculative phrasing finished.
 #[derive(Debug)]

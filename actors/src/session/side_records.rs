@@ -9,7 +9,7 @@ use viva_core::checkpoint::{StoreError, StoredSide};
 use viva_core::session::lifecycle::Refusal;
 use viva_protocol::ErrorCode;
 
-use super::LiveSession;
+use super::actor::LiveSession;
 
 impl LiveSession {
     /// The turns committed since the last call: one trace line each, and the turn and

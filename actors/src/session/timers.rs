@@ -3,7 +3,8 @@
 
 use kameo::actor::ActorRef;
 
-use super::{AbandonCheck, LiveSession, TimeLimitCheck};
+use super::actor::LiveSession;
+use super::messages::{AbandonCheck, TimeLimitCheck};
 use crate::timer::tell_after;
 
 impl LiveSession {

@@ -9,68 +9,18 @@
 
 use std::collections::VecDeque;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use kameo::actor::{ActorRef, WeakActorRef};
 use kameo::message::{Context, Message};
 use viva_protocol::ErrorCode;
 
-use super::LiveSession;
-use crate::timer::{Timer, tell_every};
-use viva_core::voice::listener::Listener;
-use viva_core::voice::turn::{Action, Decode, Decoded, Frames, SpokenTurns, TICK, Ticket};
+use super::actor::LiveSession;
+use super::voice_state::Voice;
+use crate::timer::tell_every;
+use viva_core::voice::turn::{Action, Decode, Decoded, Frames, TICK, Ticket};
 use viva_core::voice::{DecodeError, DecodeJob, DecodeKind, Reply};
-
-/// The voice side of a session: its turns, and what performing their actions needs.
-pub(super) struct Voice {
-    pub(super) turns: SpokenTurns,
-    /// Aborts the open turn's partial decodes when the turn closes.
-    partials: Arc<AtomicBool>,
-    /// Aborts the speculative decode last submitted.
-    speculative: Arc<AtomicBool>,
-    /// Counts gaps while a turn is open.
-    ticker: Option<Timer>,
-    /// Cloned into every decode job and its reply: more than one holder means a decode is
-    /// queued, running, or its reply not yet handled.
-    decodes: Arc<()>,
-}
-
-impl Voice {
-    fn new() -> Voice {
-        Voice {
-            turns: SpokenTurns::new(Listener::new()),
-            partials: Arc::new(AtomicBool::new(false)),
-            speculative: Arc::new(AtomicBool::new(false)),
-            ticker: None,
-            decodes: Arc::new(()),
-        }
-    }
-
-    /// Nothing spoken is under way: no open turn, no decode out or reply unhandled, no
-    /// commit being decoded, no reading waiting for a "yes", no speculation.
-    pub(super) fn is_quiet(&self) -> bool {
-        self.turns.is_quiet() && Arc::strong_count(&self.decodes) == 1
-    }
-
-    /// The abort flag a decode of `kind` listens to: a partial stops with its turn, a
-    /// speculative decode on its own flag, a final never (its turn is already over).
-    fn abort_flag(&mut self, kind: DecodeKind) -> Arc<AtomicBool> {
-        match kind {
-            DecodeKind::Partial => self.partials.clone(),
-            DecodeKind::Speculative => {
-                self.speculative = Arc::new(AtomicBool::new(false));
-                self.speculative.clone()
-            }
-            DecodeKind::Final => Arc::new(AtomicBool::new(false)),
-        }
-    }
-
-    fn abort_partials(&mut self) {
-        self.partials.store(true, Ordering::Relaxed);
-        self.partials = Arc::new(AtomicBool::new(false));
-    }
-}
 
 /// PCM16 mono 16 kHz samples from the attached connection.
 #[derive(Debug)]

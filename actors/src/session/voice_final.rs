@@ -11,9 +11,10 @@ use viva_blueprint::normalize::Expectation;
 use viva_protocol::server::{AnswerUnclear, ServerEvent, Transcript};
 use viva_protocol::{ErrorCode, ServerMessage};
 
+use super::actor::{LiveSession, SessionDeps};
 use super::admission::Admitted;
+use super::messages::SessionCommand;
 use super::voice::Transcribed;
-use super::{LiveSession, SessionCommand, SessionDeps};
 use viva_core::base::AnswerInput;
 use viva_core::base::Listening;
 use viva_core::examiner::EmbeddedExaminer;

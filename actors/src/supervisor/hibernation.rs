@@ -11,7 +11,7 @@ use kameo::message::{Context, Message};
 use viva_protocol::server::{PauseReason, ServerEvent, SessionPaused};
 use viva_protocol::{ErrorCode, ServerMessage};
 
-use super::{Attached, UserSupervisor, not_found};
+use super::actor::{Attached, UserSupervisor, not_found};
 use crate::hibernation::Hibernated;
 use crate::session::{Hibernate, Inspect, LiveSession, Ownership, Rejoin};
 use viva_core::modes::restore;

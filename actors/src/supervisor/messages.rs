@@ -5,8 +5,8 @@ use viva_protocol::config::SessionConfig;
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::SessionStatus;
 
+use super::actor::{Attached, UserSupervisor};
 use super::record::{note_session, repeated_open_start};
-use super::{Attached, UserSupervisor};
 use crate::link::DeviceLink;
 use crate::session::{Evict, Yield};
 use crate::session::{Inspect, SessionFinished, Shutdown};

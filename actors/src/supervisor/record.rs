@@ -4,7 +4,7 @@
 use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
 
-use super::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
+use super::actor::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
 use viva_core::checkpoint::format::{Holder, SessionEntry};
 use viva_core::checkpoint::{StoreError, UserRecord};
 use viva_core::session::lifecycle::Refusal;

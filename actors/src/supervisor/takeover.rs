@@ -5,16 +5,18 @@ use kameo::actor::{ActorRef, Spawn};
 use viva_protocol::ErrorCode;
 use viva_protocol::server::SessionStatus;
 
+use super::actor::{Attached, SESSION_MAILBOX, UserSupervisor, not_found};
 use super::hibernation::WakeFailure;
 use super::messages::{ResumeSession, StartSession};
 use super::record::{label_session, note_session, note_start_event, open_marks, take_active};
-use super::{Attached, SESSION_MAILBOX, UserSupervisor, not_found, restore_pause};
 use crate::link::DeviceLink;
-use crate::session::{Attach, Begin, Inspect, LiveSession, Ownership, SessionFinished, Yield};
+use crate::session::{
+    Attach, Begin, Inspect, LiveSession, Ownership, SessionDeps, SessionFinished, Yield,
+};
 use viva_core::checkpoint::format::Holder;
 use viva_core::checkpoint::{Claim, ClaimKind, Notice, SessionKey};
 use viva_core::modes::restore;
-use viva_core::session::lifecycle::Refusal;
+use viva_core::session::lifecycle::{Lifecycle, Refusal};
 use viva_core::session::rules::refuse_beside;
 use viva_core::session::state::SessionState;
 
@@ -327,5 +329,24 @@ impl UserSupervisor {
         let _ = self
             .update_record(|record| note_session(record, session_id, status))
             .await;
+    }
+}
+
+/// A session restored after a restart was left as it stood; treat it as paused since then,
+/// and abandon it if that pause is already too long.
+fn restore_pause(life: &mut Lifecycle, deps: &SessionDeps) {
+    let now = deps.clock.now_ms();
+    if life.phase.live().is_some() {
+        let since = life.updated_at_ms;
+        if life
+            .pause(viva_protocol::server::PauseReason::ServerShutdown, since)
+            .is_ok()
+        {
+            life.outbox.clear();
+        }
+    }
+    let after = deps.abandon_after.as_millis() as u64;
+    if life.abandon_if_stale(after, now) {
+        tracing::info!(session = %life.session_id, "restored session was paused too long; abandoned");
     }
 }
