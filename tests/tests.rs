@@ -5,6 +5,7 @@ mod auth;
 mod backpressure;
 mod bad_input;
 mod blueprints_cli;
+mod checkride;
 mod connection_limits;
 mod devices;
 mod distributed;

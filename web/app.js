@@ -509,6 +509,7 @@ function examStartCard() {
         rating: $("#exam-rating").value, study_mode: $("#exam-study").value,
         difficulty: $("#exam-difficulty").value, input: $("#exam-input").value,
       };
+      if ($("#exam-style").value === "checkride") config.examiner_style = "checkride";
       if (picked("area").length) config.areas = picked("area");
       if (picked("task").length) config.tasks = picked("task");
       start("exam", config);
@@ -517,6 +518,7 @@ function examStartCard() {
   ...select("exam-rating", "Rating", ratings.map((r) => [r.rating, r.title]), "private"),
   ...select("exam-study", "Study mode", [["linear", "In ACS order"], ["cross_acs", "Across the ACS"], ["weak_areas", "Weak areas first"]], "linear"),
   ...select("exam-difficulty", "Difficulty", [["mixed", "Mixed"], ["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]], "mixed"),
+  ...select("exam-style", "Examiner", [["study", "Study: a verdict after each answer"], ["checkride", "Checkride: a debrief at the end"]], "study"),
   ...select("exam-input", "Answer by", catalog?.server?.voice ? [["voice", "Voice"], ["text", "Typing"]] : [["text", "Typing"]], catalog?.server?.voice ? "voice" : "text"),
   el("label", {}, "Areas and tasks (none ticked: all)"), areaBox,
   el("div", { class: "row" }, el("button", { type: "submit", id: "start-exam-button" }, "Start exam")));
@@ -962,6 +964,7 @@ function examResult(r) {
   return [
     el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, r.outcome)),
     el("p", { class: "muted" }, `${r.asked} of ${r.planned_questions} planned questions asked, ${r.credited_by_mention} credited by mention, ${r.bonus_used} bonus.`),
+    ...debriefSection(r.debrief),
     el("h2", {}, "By area"),
     scrolling("Results by area", el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Area", "Satisfactory", "Partial", "Unsatisfactory", "By mention", "Not covered"].map((h) => el("th", {}, h)))),
       el("tbody", {}, r.areas.map((a) => el("tr", {}, el("td", {}, `${a.area}. ${a.title}`),
@@ -970,6 +973,22 @@ function examResult(r) {
     scrolling("Transcript", el("table", { id: "result-transcript" }, el("thead", {}, el("tr", {}, ["Element", "Kind", "Your answer", "Score"].map((h) => el("th", {}, h)))),
       el("tbody", {}, (r.transcript ?? []).map((t) => el("tr", {}, el("td", {}, t.element_code), el("td", {}, t.kind),
         el("td", {}, t.answer ?? "—"), el("td", { class: `score-${t.score}` }, t.score ?? "—")))))),
+  ];
+}
+
+// A checkride's debrief: the outcome as the examiner states it, then each element that was
+// not satisfactory with what was said, the correction and its sources.
+function debriefSection(debrief) {
+  if (!debrief) return [];
+  return [
+    el("h2", {}, "Debrief"),
+    el("p", { id: "debrief-outcome" }, debrief.outcome_statement),
+    ...debrief.items.map((item) => el("div", { class: "card debrief-item" },
+      el("p", {}, el("strong", { class: `score-${item.score}` }, item.score), ` · ${item.element_code} · ${item.task}`),
+      el("p", { class: "muted" }, item.element),
+      el("p", {}, "You said: ", item.said.length ? item.said.map((s) => `“${s}”`).join(" — then — ") : "nothing"),
+      el("p", {}, item.correction),
+      item.sources ? el("p", { class: "muted" }, `Sources: ${item.sources}`) : null)),
   ];
 }
 

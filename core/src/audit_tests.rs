@@ -231,6 +231,7 @@ fn turn(code: &str, kind: &str) -> TurnCheckpoint {
         score: None,
         feedback: None,
         examiner: Vec::new(),
+        sources: None,
     }
 }
 

@@ -100,7 +100,9 @@ impl SessionConfig {
 ///  "input": "voice", "seed": 7, "thinking_pause_ms": 4000}
 /// ```
 /// Only `rating` is required. Defaults: `study_mode` linear, `difficulty` mixed,
-/// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server.
+/// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server,
+/// `examiner_style` study (`"examiner_style": "checkride"` keeps every verdict for the
+/// debrief at the end).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExamConfig {
     /// `private` or `commercial`.
@@ -130,6 +132,32 @@ pub struct ExamConfig {
     /// ends (500 to 30,000; default: the server's setting for the question's kind).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_pause_ms: Option<u32>,
+    /// How the examiner treats each answer: `study` (a verdict and feedback after each) or
+    /// `checkride` (nothing said until the debrief that ends the exam).
+    #[serde(default, skip_serializing_if = "ExaminerStyle::is_study")]
+    pub examiner_style: ExaminerStyle,
+}
+
+/// How an examiner treats each answer.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum ExaminerStyle {
+    /// Study: every answer gets its score and feedback (the wrong or missing fact and its
+    /// source) at once.
+    #[default]
+    Study,
+    /// A checkride oral: the examiner probes and moves on; each `assessment` says only
+    /// `recorded: true`, and the result ends with a debrief of every element that was not
+    /// satisfactory (what was said, the correct fact and its source) and the outcome as an
+    /// examiner states it.
+    Checkride,
+}
+
+impl ExaminerStyle {
+    /// Whether this is the default, study style.
+    pub fn is_study(&self) -> bool {
+        *self == ExaminerStyle::Study
+    }
 }
 
 /// The certificate an exam is for.

@@ -124,6 +124,52 @@ pub struct ExamResult {
     /// Every question asked, with the answer taken and its score (result endpoint only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transcript: Vec<TranscriptTurn>,
+    /// A checkride's debrief (`"examiner_style": "checkride"` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debrief: Option<Debrief>,
+}
+
+/// What the examiner says when a checkride-style exam ends: the outcome as an examiner
+/// states it, with the rule behind it, then each element that was not satisfactory.
+///
+/// # Format
+/// ```json
+/// {"outcome_statement": "That concludes the oral. Had this been your practical test, …",
+///  "outcome_source": "14 CFR 61.43(f)",
+///  "items": [{"element_code": "PA.I.B.K1", "element": "General airworthiness requirements …",
+///             "task": "Airworthiness Requirements", "score": "partial",
+///             "said": ["The annual is every 12 months."],
+///             "correction": "You did not say that … (14 CFR 91.203(a))",
+///             "sources": "14 CFR 91.203(a)"}]}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Debrief {
+    /// The outcome, in an examiner's words.
+    pub outcome_statement: String,
+    /// The rule the statement rests on (retesting, credit for what passed).
+    pub outcome_source: String,
+    /// Each element scored partial or unsatisfactory, in the order it was asked.
+    pub items: Vec<DebriefItem>,
+}
+
+/// One element of a debrief.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct DebriefItem {
+    /// The element's ACS code.
+    pub element_code: String,
+    /// The element's ACS text.
+    pub element: String,
+    /// Its task's title.
+    pub task: String,
+    /// `partial` or `unsatisfactory`.
+    pub score: String,
+    /// What the candidate said to it, each answer in the order given.
+    pub said: Vec<String>,
+    /// The examiner's correction: what was wrong or missing, the correct fact and where it
+    /// is written.
+    pub correction: String,
+    /// The sources behind the correction, `; `-separated.
+    pub sources: String,
 }
 
 /// One question of an exam's transcript, for its owner.

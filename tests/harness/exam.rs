@@ -48,8 +48,13 @@ pub struct Started {
 
 /// Starts a linear private exam on [`TASK`] from `device`; waits for started, question and ack.
 pub async fn start_exam(client: &mut Client, device: &str) -> Started {
-    let event_id = next_event_id("start");
     let config = json!({"rating": "private", "study_mode": "linear", "tasks": [TASK]});
+    start_exam_with(client, device, config).await
+}
+
+/// Starts an exam of `config` from `device`; waits for started, question and ack.
+pub async fn start_exam_with(client: &mut Client, device: &str, config: Value) -> Started {
+    let event_id = next_event_id("start");
     let frame = json!({"type": "session.start", "event_id": event_id, "device_id": device,
         "mode": "exam", "config": config});
     client.send_json(frame).await;

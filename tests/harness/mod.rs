@@ -27,7 +27,7 @@ pub use client::{
 };
 pub use exam::{
     PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
-    run_to_completion, satisfactory_for, start_exam,
+    run_to_completion, satisfactory_for, start_exam, start_exam_with,
 };
 pub use http::{http_get, http_get_with, metric, result_path};
 pub use server::{Options, Server, run_viva, viva_bin};

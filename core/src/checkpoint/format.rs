@@ -125,6 +125,10 @@ pub struct TurnCheckpoint {
     /// before the LLM examiner, and when no model was asked).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examiner: Vec<viva_protocol::result::ExaminerCall>,
+    /// The sources behind the feedback (absent in checkpoints written before the
+    /// checkride debrief, and in modes that give none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sources: Option<String>,
 }
 
 /// Per-user state: which sessions the user has, which is active, and earlier element scores.

@@ -62,6 +62,7 @@ pub fn grade(
         areas: area_results(&elements, catalog),
         elements,
         transcript: Vec::new(),
+        debrief: None,
     }
 }
 

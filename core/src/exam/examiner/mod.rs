@@ -17,7 +17,7 @@
 pub mod assessor;
 pub mod coverage;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 pub mod judge;
 pub mod phrasing;
 pub mod rubric_exam;

@@ -17,6 +17,7 @@ use crate::session::phase::Phase;
 
 pub use crate::session::lifecycle::Refusal;
 
+pub mod debrief;
 pub mod mode;
 pub mod snapshot;
 pub mod transitions;
@@ -57,6 +58,8 @@ pub struct Turn {
     pub feedback: Option<String>,
     /// The turn log: the model calls behind this turn's question and assessment.
     pub examiner: Vec<ExaminerCall>,
+    /// The sources behind the feedback, `; `-separated.
+    pub sources: Option<String>,
 }
 
 /// What comes after an assessment, until it is done.

@@ -110,6 +110,7 @@ pub fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
         score: turn.score.map(|s| s.as_str().to_owned()),
         feedback: turn.feedback.clone(),
         examiner: turn.examiner.clone(),
+        sources: turn.sources.clone(),
     }
 }
 
@@ -227,6 +228,7 @@ fn restore_turn(stored: &TurnCheckpoint) -> Result<Turn, String> {
         score,
         feedback: stored.feedback.clone(),
         examiner: stored.examiner.clone(),
+        sources: stored.sources.clone(),
     })
 }
 

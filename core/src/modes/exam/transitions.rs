@@ -1,7 +1,7 @@
 //! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
 //! Each one checks the phase through the one transition function and queues its events.
 
-use viva_protocol::config::ExamConfig;
+use viva_protocol::config::{ExamConfig, ExaminerStyle};
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
@@ -13,6 +13,7 @@ use crate::exam::planner::PlannerState;
 use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
 use crate::exam::types::{QuestionKind, Score};
 use crate::examiner::{Examined, ExaminerAssessment};
+use crate::modes::exam::debrief::debrief;
 use crate::modes::exam::{
     ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id,
 };
@@ -120,6 +121,7 @@ impl ExamCore {
             score: None,
             feedback: None,
             examiner: call.into_iter().collect(),
+            sources: None,
         });
         self.open_question = Some(open);
         self.emit_open_question(life);
@@ -208,10 +210,11 @@ impl ExamCore {
         if let Some(turn) = self.transcript.last_mut() {
             turn.score = Some(verdict.score);
             turn.feedback = Some(verdict.feedback.clone());
+            turn.sources = Some(verdict.source_summary.clone());
             turn.examiner.extend(call);
         }
         self.open_question = None;
-        life.emit(ServerEvent::Assessment(Assessment {
+        let assessment = Assessment {
             question_id: open.question_id,
             score: Some(verdict.score.as_str().to_owned()),
             feedback: Some(verdict.feedback),
@@ -220,8 +223,27 @@ impl ExamCore {
             correct_answer: None,
             credited_elements: credited,
             understood_as: open.pending_answer,
-        }));
+        };
+        life.emit(ServerEvent::Assessment(self.shown(assessment)));
         Ok(())
+    }
+
+    /// The `assessment` as the device sees it: whole in study style; in a checkride only
+    /// `recorded: true` and what was heard, the verdict kept for the debrief.
+    fn shown(&self, assessment: Assessment) -> Assessment {
+        match self.config.examiner_style {
+            ExaminerStyle::Study => assessment,
+            ExaminerStyle::Checkride => Assessment {
+                question_id: assessment.question_id,
+                score: None,
+                feedback: None,
+                recorded: Some(true),
+                source_summary: None,
+                correct_answer: None,
+                credited_elements: Vec::new(),
+                understood_as: assessment.understood_as,
+            },
+        }
     }
 
     /// Grades the exam and queues `session.completed`.
@@ -236,7 +258,10 @@ impl ExamCore {
         self.plan.close();
         self.open_question = None;
         self.next_step = None;
-        let result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        let mut result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        if self.config.examiner_style == ExaminerStyle::Checkride {
+            result.debrief = Some(debrief(&result, &self.transcript, catalog));
+        }
         self.result = Some(result);
         self.emit_completed(life);
         Ok(())
