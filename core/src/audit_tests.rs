@@ -75,6 +75,8 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         answered: scores.len() as u32,
         open_question: None,
         result: None,
+        come_back: Vec::new(),
+        came_back: Vec::new(),
     };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,

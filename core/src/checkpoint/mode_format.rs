@@ -29,6 +29,12 @@ pub struct ExamCheckpoint {
     pub open_question: Option<OpenQuestionCheckpoint>,
     /// The graded result, once completed.
     pub result: Option<ExamResult>,
+    /// A checkride's elements left unsatisfactory, to come back to once before the end.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub come_back: Vec<String>,
+    /// A checkride's elements already come back to.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub came_back: Vec<String>,
 }
 
 /// ExamPlanV1 as stored.

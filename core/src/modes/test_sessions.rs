@@ -78,10 +78,19 @@ impl World {
 
     /// The mode state of a new private exam over task PA.I.A.
     pub fn exam_core(&self) -> ExamCore {
-        let config: ExamConfig = serde_json::from_value(serde_json::json!({
+        self.exam_core_with(serde_json::json!({
             "rating": "private", "study_mode": "linear", "tasks": ["PA.I.A"], "seed": 7
         }))
-        .expect("a valid exam config");
+    }
+
+    /// A new exam of `config` (JSON, as a client sends it), announced.
+    pub fn exam_with(&self, config: serde_json::Value) -> SessionState {
+        self.announced(Box::new(self.exam_core_with(config)))
+    }
+
+    /// The mode state of a new exam of `config` (JSON, as a client sends it).
+    pub fn exam_core_with(&self, config: serde_json::Value) -> ExamCore {
+        let config: ExamConfig = serde_json::from_value(config).expect("a valid exam config");
         let prior = HashMap::new();
         let new = NewExam {
             config,

@@ -114,6 +114,10 @@ pub struct ExamCore {
     pub result: Option<ExamResult>,
     /// Questions, answers and assessments.
     pub transcript: Vec<Turn>,
+    /// A checkride's elements left unsatisfactory, to come back to once before the end.
+    pub come_back: Vec<String>,
+    /// A checkride's elements already come back to (never deferred again).
+    pub came_back: Vec<String>,
 }
 
 impl ExamCore {
@@ -165,7 +169,7 @@ impl ExamCore {
             };
         }
         match &self.next_step {
-            Some(StepAfter::Finish) => PendingWork::Finish,
+            Some(StepAfter::Finish) => self.come_back_or_finish(),
             Some(StepAfter::FollowUp {
                 element_code,
                 missing_terms,
@@ -218,12 +222,23 @@ impl ExamCore {
 
     fn next_element_work(&self, kind: QuestionKind) -> PendingWork {
         if self.plan.quota_reached() {
-            return PendingWork::Finish;
+            return self.come_back_or_finish();
         }
         match self.planner.next_element(|code| self.plan.is_pending(code)) {
             Some(index) => {
                 let code = self.planner.queue[index].clone();
                 PendingWork::Ask(self.draft(Some(index), code, kind, Vec::new()))
+            }
+            None => self.come_back_or_finish(),
+        }
+    }
+
+    /// Before a checkride ends, the examiner comes back once to each element left
+    /// unsatisfactory (a follow-up on it); then the exam is graded.
+    fn come_back_or_finish(&self) -> PendingWork {
+        match self.come_back.first() {
+            Some(code) => {
+                PendingWork::Ask(self.draft(None, code.clone(), QuestionKind::FollowUp, Vec::new()))
             }
             None => PendingWork::Finish,
         }
@@ -307,7 +322,11 @@ pub fn question_difficulty(difficulty: Difficulty, number: u32) -> QuestionDiffi
 
 #[cfg(test)]
 mod tests {
+    use viva_protocol::ServerEvent;
+    use viva_protocol::server::Question;
+
     use super::*;
+    use crate::base::AnswerInput;
     use crate::modes::test_sessions::World;
     use crate::session::phase::LivePhase;
 
@@ -416,6 +435,119 @@ mod tests {
             PendingWork::Finish,
             "nothing left to ask"
         );
+    }
+
+    /// Runs an exam of `config`, scoring the answers in turn from `scores` (the last one
+    /// repeated), until it completes; returns every event it queued.
+    fn run_exam(config: serde_json::Value, scores: &[Score]) -> Vec<ServerEvent> {
+        let world = World::new();
+        let mut state = world.exam_with(config);
+        world.run(&mut state, Score::Satisfactory, 0);
+        for n in 0..30 {
+            if state.life().phase == Phase::Completed {
+                break;
+            }
+            let answer = AnswerInput::Text(format!("answer {n}"));
+            let score = scores[n.min(scores.len() - 1)];
+            state
+                .commit_answer(answer, None, world.ctx(), 0)
+                .expect("the open question takes an answer");
+            world.run(&mut state, score, 0);
+        }
+        assert_eq!(state.life().phase, Phase::Completed);
+        state
+            .life()
+            .outbox
+            .iter()
+            .map(|m| m.event.clone())
+            .collect()
+    }
+
+    fn checkride(style: &str) -> serde_json::Value {
+        serde_json::json!({"rating": "private", "study_mode": "linear", "tasks": ["PA.I.A"],
+            "seed": 7, "examiner_style": style})
+    }
+
+    #[test]
+    fn a_checkride_records_quietly_comes_back_once_and_debriefs() {
+        use Score::{Satisfactory, Unsatisfactory};
+        let events = run_exam(checkride("checkride"), &[Unsatisfactory, Satisfactory]);
+        let questions: Vec<&Question> = events
+            .iter()
+            .filter_map(|e| match e {
+                ServerEvent::Question(q) => Some(q),
+                _ => None,
+            })
+            .collect();
+        let first = questions[0].element_code.clone();
+        assert!(
+            questions[1]
+                .text
+                .starts_with("Let's come back to that later."),
+            "{:?}",
+            questions[1].text
+        );
+        let back: Vec<&&Question> = questions
+            .iter()
+            .filter(|q| q.element_code == first)
+            .collect();
+        assert_eq!(
+            back.len(),
+            2,
+            "asked, then come back to once: {questions:?}"
+        );
+        assert_eq!(back[1].kind.as_deref(), Some("follow_up"));
+        assert_eq!(
+            questions.last().map(|q| &q.element_code),
+            Some(&first),
+            "the second look comes before the end"
+        );
+        for event in &events {
+            if let ServerEvent::Assessment(a) = event {
+                assert_eq!(a.recorded, Some(true), "{a:?}");
+                assert!(a.score.is_none() && a.feedback.is_none(), "{a:?}");
+            }
+        }
+        let debrief = completed_result(&events).debrief.expect("a debrief");
+        assert!(!debrief.outcome_statement.is_empty());
+    }
+
+    #[test]
+    fn a_checkride_comes_back_only_once_and_a_study_exam_never() {
+        use Score::Unsatisfactory;
+        let events = run_exam(checkride("checkride"), &[Unsatisfactory]);
+        let mut seen = std::collections::HashMap::<Option<String>, u32>::new();
+        for event in &events {
+            if let ServerEvent::Question(q) = event {
+                *seen.entry(q.element_code.clone()).or_default() += 1;
+            }
+        }
+        assert!(seen.values().all(|&n| n <= 2), "{seen:?}");
+        assert!(seen.values().any(|&n| n == 2), "{seen:?}");
+        let study = run_exam(checkride("study"), &[Unsatisfactory]);
+        for event in &study {
+            match event {
+                ServerEvent::Question(q) => assert!(!q.text.contains("come back"), "{q:?}"),
+                ServerEvent::Assessment(a) => {
+                    assert_eq!(a.score.as_deref(), Some("unsatisfactory"))
+                }
+                _ => {}
+            }
+        }
+        assert!(completed_result(&study).debrief.is_none());
+    }
+
+    fn completed_result(events: &[ServerEvent]) -> ExamResult {
+        events
+            .iter()
+            .find_map(|e| match e {
+                ServerEvent::SessionCompleted(c) => match &c.result {
+                    viva_protocol::result::SessionResult::Exam(r) => Some(r.clone()),
+                    _ => None,
+                },
+                _ => None,
+            })
+            .expect("a completed exam")
     }
 
     #[test]

@@ -24,6 +24,8 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
         answered: core.answered,
         open_question: core.open_question.as_ref().map(open_checkpoint),
         result: core.result.clone(),
+        come_back: core.come_back.clone(),
+        came_back: core.came_back.clone(),
     }
 }
 
@@ -137,6 +139,8 @@ pub fn restore_exam(
         open_question,
         result: exam.result.clone(),
         transcript,
+        come_back: exam.come_back.clone(),
+        came_back: exam.came_back.clone(),
     })
 }
 

@@ -20,6 +20,9 @@ use crate::modes::exam::{
 use crate::session::lifecycle::Lifecycle;
 use crate::session::phase::PhaseEvent;
 
+/// What a checkride's examiner says on moving on from an element to come back to.
+const COME_BACK_LATER: &str = "Let's come back to that later.";
+
 /// Everything needed to create an exam session.
 #[derive(Debug, Clone)]
 pub struct NewExam<'a> {
@@ -64,6 +67,8 @@ impl ExamCore {
             open_question: None,
             result: None,
             transcript: Vec::new(),
+            come_back: Vec::new(),
+            came_back: Vec::new(),
         })
     }
 
@@ -91,6 +96,11 @@ impl ExamCore {
         let Examined { value: text, call } = phrased;
         life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
+        let text = match self.leaves_one_for_later(&code) {
+            true => format!("{COME_BACK_LATER} {text}"),
+            false => text,
+        };
+        self.note_come_back(&code);
         let kind = match draft.planner_index {
             Some(index) => {
                 self.planner.record_asked(index);
@@ -198,6 +208,9 @@ impl ExamCore {
         };
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let step = self.plan.record_score(&open.element_code, verdict.score);
+        if !matches!(step, NextStep::FollowUp) {
+            self.defer_if_unsatisfactory(&open.element_code, verdict.score);
+        }
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
         self.next_step = Some(match step {
             NextStep::FollowUp => StepAfter::FollowUp {
@@ -226,6 +239,35 @@ impl ExamCore {
         };
         life.emit(ServerEvent::Assessment(self.shown(assessment)));
         Ok(())
+    }
+
+    /// Whether the question on `code` leaves the element just answered for later: a
+    /// checkride moved on from it unsatisfactory, and will come back to it.
+    fn leaves_one_for_later(&self, code: &str) -> bool {
+        let Some(last) = self.transcript.last() else {
+            return false;
+        };
+        last.element_code != code && self.come_back.contains(&last.element_code)
+    }
+
+    /// A question on an element waiting to be come back to is that second look.
+    fn note_come_back(&mut self, code: &str) {
+        if let Some(index) = self.come_back.iter().position(|c| c == code) {
+            let code = self.come_back.remove(index);
+            self.came_back.push(code);
+        }
+    }
+
+    /// In a checkride, an element that ends unsatisfactory is come back to once, before
+    /// the exam is graded.
+    fn defer_if_unsatisfactory(&mut self, code: &str, score: Score) {
+        let deferred = self.config.examiner_style == ExaminerStyle::Checkride
+            && score == Score::Unsatisfactory
+            && !self.came_back.iter().any(|c| c == code)
+            && !self.come_back.iter().any(|c| c == code);
+        if deferred {
+            self.come_back.push(code.to_owned());
+        }
     }
 
     /// The `assessment` as the device sees it: whole in study style; in a checkride only
