@@ -16,12 +16,14 @@ fn checkride_config() -> Value {
         "examiner_style": "checkride"})
 }
 
-/// Answers the first question badly and every other one well.
-fn first_wrong(question: &Value) -> String {
-    if question["number"] == 1 {
-        UNSATISFACTORY_ANSWER.to_owned()
-    } else {
-        satisfactory_for(question)
+/// Answers every question on `element` badly and every other one well.
+fn wrong_on(element: Value) -> impl FnMut(&Value) -> String {
+    move |question| {
+        if question["element_code"] == element {
+            UNSATISFACTORY_ANSWER.to_owned()
+        } else {
+            satisfactory_for(question)
+        }
     }
 }
 
@@ -31,7 +33,24 @@ async fn a_checkride_says_nothing_until_its_debrief() {
     let mut alice = Client::connect(&server, Auth::bearer("alice")).await;
     let started = start_exam_with(&mut alice, "A", checkride_config()).await;
     let first_element = started.question["element_code"].clone();
-    let run = run_to_completion(&mut alice, started.question, first_wrong).await;
+    let answers = wrong_on(first_element.clone());
+    let run = run_to_completion(&mut alice, started.question, answers).await;
+    let on_first: Vec<&Value> = run
+        .questions
+        .iter()
+        .filter(|q| q["element_code"] == first_element)
+        .collect();
+    assert_eq!(
+        on_first.len(),
+        2,
+        "asked, then come back to once: {:?}",
+        run.questions
+    );
+    let after_first = run.questions[1]["text"].as_str().unwrap_or_default();
+    assert!(
+        after_first.starts_with("Let's come back to that later."),
+        "{after_first}"
+    );
     for assessment in &run.assessments {
         assert_eq!(assessment["recorded"], true, "{assessment}");
         for hidden in ["score", "feedback", "source_summary", "credited_elements"] {
@@ -90,7 +109,8 @@ async fn a_study_exam_keeps_its_feedback_and_has_no_debrief() {
     let config = json!({"rating": "private", "study_mode": "linear", "tasks": [TASK],
         "examiner_style": "study"});
     let started = start_exam_with(&mut alice, "A", config).await;
-    let run = run_to_completion(&mut alice, started.question, first_wrong).await;
+    let answers = wrong_on(started.question["element_code"].clone());
+    let run = run_to_completion(&mut alice, started.question, answers).await;
     assert_eq!(
         run.assessments[0]["score"], "unsatisfactory",
         "{:?}",
