@@ -3,7 +3,8 @@
 //! answered by a fake microphone playing festival's speech, a takeover between two
 //! browsers, a reconnect after the server is killed and restarted (the answer typed
 //! meanwhile kept and sent once), an exam on a phone's screen, an assessment answered by
-//! clicks and a tutoring session from a drill to an exam block. Each test saves
+//! clicks, a tutoring session from a drill to an exam block, and a checkride-style exam
+//! that records answers quietly and ends with its debrief. Each test saves
 //! screenshots (`screenshots/` under cargo's target directory, or `$VIVA_SCREENSHOTS`) and
 //! fails on any console error. Its own binary, so the browsers have the machine to
 //! themselves; the tests take it in turn.
@@ -420,6 +421,39 @@ async fn on_a_phone_the_header_and_the_result_page_fit_the_screen() {
     browser.run("window.scrollTo(0, 0);", vec![]).await;
     browser.screenshot("exam-result-phone").await;
     assert_no_console_errors(&browser, "phone").await;
+    browser.close().await;
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_checkride_records_answers_quietly_and_ends_with_its_debrief() {
+    let _machine = MACHINE.lock().await;
+    let server = dev_server().await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    sign_in(&browser, &server, "cass").await;
+    browser.choose("#exam-style", "checkride").await;
+    start_text_exam(&browser).await;
+    browser.type_into("#answer", "I do not know.").await;
+    browser.click("#answer-send").await;
+    browser
+        .text_containing("#assessment", "Answer recorded.")
+        .await;
+    browser
+        .text_containing("#question", "Let's come back to that later.")
+        .await;
+    assert_accessible(&browser, "checkride question").await;
+    browser.click("#end").await;
+    browser.click("#end").await;
+    let outcome = browser
+        .text_containing("#debrief-outcome", "letter of discontinuance")
+        .await;
+    assert!(outcome.contains("61.43(f)"), "{outcome}");
+    browser
+        .text_containing(".debrief-item", "I do not know.")
+        .await;
+    assert_accessible(&browser, "checkride debrief").await;
+    browser.screenshot("checkride-debrief").await;
+    assert_no_console_errors(&browser, "checkride").await;
     browser.close().await;
 }
 

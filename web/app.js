@@ -662,7 +662,8 @@ function examScreen(started) {
         state.said = null;
         feedback.replaceChildren(el("div", { class: "card", id: "assessment" },
           said ? el("p", { class: "muted" }, `You said: ${said}`) : null,
-          el("strong", { class: `score-${event.score}` }, event.score ?? "recorded"), " ",
+          event.recorded ? el("span", { class: "muted" }, "Answer recorded.")
+            : el("strong", { class: `score-${event.score}` }, event.score), " ",
           event.feedback ?? "", event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null));
       } else if (event.type === "session.completed") {
         state.done = true;

@@ -481,6 +481,10 @@ mod tests {
             .collect();
         let first = questions[0].element_code.clone();
         assert!(
+            questions.iter().all(|q| q.kind.as_deref() != Some("bonus")),
+            "a checkride has no bonus question: {questions:?}"
+        );
+        assert!(
             questions[1]
                 .text
                 .starts_with("Let's come back to that later."),
@@ -519,6 +523,7 @@ mod tests {
         let mut seen = std::collections::HashMap::<Option<String>, u32>::new();
         for event in &events {
             if let ServerEvent::Question(q) = event {
+                assert_ne!(q.kind.as_deref(), Some("bonus"), "{q:?}");
                 *seen.entry(q.element_code.clone()).or_default() += 1;
             }
         }

@@ -55,7 +55,12 @@ impl ExamCore {
                 "no oral-eligible ACS element matches this rating, class, areas and tasks";
             return Err(Refusal::new(ErrorCode::InvalidConfig, message));
         }
-        let plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
+        let mut plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
+        if new.config.examiner_style == ExaminerStyle::Checkride {
+            // A practical test has no bonus question: its second chance is the examiner
+            // coming back to the element once, and a bonus would tell the candidate a verdict.
+            plan.bonus_max = 0;
+        }
         Ok(ExamCore {
             config: new.config,
             seed,
