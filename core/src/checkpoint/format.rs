@@ -12,7 +12,7 @@ pub use viva_protocol::Mode;
 use viva_protocol::server::SessionStatus;
 
 pub use super::mode_format::{
-    AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint, NextStepCheckpoint,
+    AdaptiveCheckpoint, AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint, NextStepCheckpoint,
     OpenQuestionCheckpoint, PendingCheckpoint, PlanCheckpoint, PlannerCheckpoint,
     ResponseCheckpoint,
 };

@@ -1,12 +1,13 @@
 //! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
 //! Each one checks the phase through the one transition function and queues its events.
 
-use viva_protocol::config::ExamConfig;
+use viva_protocol::config::{Difficulty, ExamConfig};
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use crate::exam::acs::AcsCatalog;
+use crate::exam::adaptive::{AdaptiveDifficulty, wire_level};
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
 use crate::exam::planner::PlannerState;
@@ -52,6 +53,7 @@ impl ExamCore {
             return Err(Refusal::new(ErrorCode::InvalidConfig, message));
         }
         let plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
+        let adaptive = new.config.difficulty == Difficulty::Adaptive;
         Ok(ExamCore {
             config: new.config,
             seed,
@@ -63,6 +65,7 @@ impl ExamCore {
             open_question: None,
             result: None,
             transcript: Vec::new(),
+            adaptive: adaptive.then(AdaptiveDifficulty::default),
         })
     }
 
@@ -75,6 +78,7 @@ impl ExamCore {
             time_limit_seconds: None,
             bonus_max: self.plan.bonus_max,
             follow_up_max_per_element: self.plan.follow_up_max_per_element,
+            adaptive_difficulty: self.adaptive.as_ref().map(|_| AdaptiveDifficulty::plan()),
         };
         life.announce(Mode::Exam, plan);
     }
@@ -102,6 +106,9 @@ impl ExamCore {
             }
         };
         self.questions_asked += 1;
+        if let Some(adaptive) = &mut self.adaptive {
+            adaptive.asked_at(self.questions_asked);
+        }
         self.next_step = None;
         let open = OpenQuestion {
             question_id: question_id(self.questions_asked),
@@ -140,6 +147,11 @@ impl ExamCore {
             element_code: Some(open.element_code.clone()),
             total: None,
             time_remaining_seconds: None,
+            difficulty: self
+                .adaptive
+                .as_ref()
+                .and_then(AdaptiveDifficulty::asked_level)
+                .map(wire_level),
         };
         life.emit(ServerEvent::Question(question));
     }
@@ -197,6 +209,10 @@ impl ExamCore {
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let step = self.plan.record_score(&open.element_code, verdict.score);
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
+        // The element is left (no follow-up on it): its final score may move the level.
+        if let (Some(adaptive), false) = (&mut self.adaptive, step == NextStep::FollowUp) {
+            adaptive.settle(verdict.score);
+        }
         self.next_step = Some(match step {
             NextStep::FollowUp => StepAfter::FollowUp {
                 element_code: open.element_code.clone(),
@@ -236,7 +252,8 @@ impl ExamCore {
         self.plan.close();
         self.open_question = None;
         self.next_step = None;
-        let result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        let mut result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        result.adaptive_difficulty = self.adaptive.as_ref().map(AdaptiveDifficulty::report);
         self.result = Some(result);
         self.emit_completed(life);
         Ok(())
