@@ -380,7 +380,12 @@ pub struct AnswerUnclear {
 /// `assessment` follows when the examiner is done. Sent once per judging, after the answer's
 /// `ack`, only when the judging is not done at once (a model examiner): with the embedded
 /// examiner the `assessment` comes in the same write as the `ack`. A resume that finds an
-/// answer stored but not yet assessed sends it again after `session.resumed`.
+/// answer stored but not yet assessed sends it again after `session.resumed`, and so does a
+/// takeover while the examiner is still judging (to the device that took over).
+///
+/// Today only an exam's answers can be judged slowly. An assessment's items are judged by code
+/// at once (its `assessment` follows the `ack` in the same write), and a tutor answers every
+/// input with one `tutor.turn`, which a model tutor streams as `tutor.delta`.
 ///
 /// A cue for the device, like `question.delta`: no `seq`, never replayed. No `question.delta`
 /// of the next question reaches the device before this answer's `assessment`.
