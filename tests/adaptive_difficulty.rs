@@ -31,7 +31,10 @@ async fn start_adaptive(client: &mut Client) -> (Value, Value) {
             count(events, "session.started") > 0 && count(events, "question") > 0 && acked(events)
         })
         .await;
-    (find(&events, "session.started").clone(), find(&events, "question").clone())
+    (
+        find(&events, "session.started").clone(),
+        find(&events, "question").clone(),
+    )
 }
 
 /// Answers `question` satisfactorily (checked) and returns the next question.
@@ -69,9 +72,16 @@ async fn an_adaptive_exam_rises_after_three_good_elements_and_keeps_its_level_ac
     let session_id = started["session_id"].as_str().unwrap_or_default();
     let resumed = resume(&mut alice, "A", Some(session_id)).await;
     assert_eq!(resumed.question["question_id"], third["question_id"]);
-    assert_eq!(resumed.question["difficulty"], "medium", "{}", resumed.question);
+    assert_eq!(
+        resumed.question["difficulty"], "medium",
+        "{}",
+        resumed.question
+    );
     let fourth = answer_well(&mut alice, &resumed.question).await;
-    assert_eq!(fourth["difficulty"], "hard", "the third good element raised it: {fourth}");
+    assert_eq!(
+        fourth["difficulty"], "hard",
+        "the third good element raised it: {fourth}"
+    );
 
     let run = run_to_completion(&mut alice, fourth, satisfactory_for).await;
     assert!(
@@ -98,7 +108,11 @@ async fn an_exam_of_fixed_difficulty_says_nothing_of_levels() {
         "{}",
         started.started
     );
-    assert!(started.question.get("difficulty").is_none(), "{}", started.question);
+    assert!(
+        started.question.get("difficulty").is_none(),
+        "{}",
+        started.question
+    );
     let run = run_to_completion(&mut bob, started.question, satisfactory_for).await;
     assert!(run.completed["result"].get("adaptive_difficulty").is_none());
 }

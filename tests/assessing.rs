@@ -7,9 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
-use crate::harness::{
-    Auth, Client, Options, Server, answer, count, satisfactory_for, start_exam,
-};
+use crate::harness::{Auth, Client, Options, Server, answer, count, satisfactory_for, start_exam};
 
 use viva_testkit::openai::{Behaviour, endpoint};
 

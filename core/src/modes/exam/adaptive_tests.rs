@@ -112,7 +112,11 @@ fn a_fixed_difficulty_exam_reports_no_level_anywhere() {
     };
     assert_eq!(started.plan.adaptive_difficulty, None);
     let events = play(&world, &mut state, &[S; 5]);
-    assert!(questions(&events).iter().all(|(_, _, level)| level.is_none()));
+    assert!(
+        questions(&events)
+            .iter()
+            .all(|(_, _, level)| level.is_none())
+    );
     let Some(SessionResult::Exam(result)) = state.result() else {
         panic!("the exam is graded");
     };
@@ -169,16 +173,28 @@ fn the_question_phrased_ahead_is_at_the_level_a_satisfactory_answer_brings() {
     let likely = state.question_ahead().expect("a question is open");
     assert_eq!(likely.request.difficulty, QuestionDifficulty::Hard);
     state
-        .commit_answer(AnswerInput::Text("An answer.".into()), None, world.ctx(), START_MS)
+        .commit_answer(
+            AnswerInput::Text("An answer.".into()),
+            None,
+            world.ctx(),
+            START_MS,
+        )
         .unwrap();
     let Work::Assess(_) = state.work() else {
         panic!("the answer is assessed first");
     };
     state
-        .take_reply(crate::modes::test_sessions::verdict(S), world.ctx(), START_MS)
+        .take_reply(
+            crate::modes::test_sessions::verdict(S),
+            world.ctx(),
+            START_MS,
+        )
         .unwrap();
     let Work::Phrase(asked) = state.work() else {
         panic!("the next question is phrased");
     };
-    assert!(likely.request.phrased_alike(&asked.request), "{likely:?} vs {asked:?}");
+    assert!(
+        likely.request.phrased_alike(&asked.request),
+        "{likely:?} vs {asked:?}"
+    );
 }

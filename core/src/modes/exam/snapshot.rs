@@ -6,8 +6,8 @@ use viva_protocol::config::Difficulty;
 use viva_protocol::difficulty::LevelSpan;
 
 use crate::checkpoint::format::{
-    AdaptiveCheckpoint, ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint, PlannerCheckpoint,
-    TurnCheckpoint,
+    AdaptiveCheckpoint, ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint,
+    PlannerCheckpoint, TurnCheckpoint,
 };
 use crate::exam::adaptive::{AdaptiveDifficulty, from_wire, wire_level};
 use crate::exam::plan::{Coverage, ExamPlan};
