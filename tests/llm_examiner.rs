@@ -231,6 +231,9 @@ async fn a_takeover_is_not_kept_waiting_behind_a_slow_model() {
     first.send_json(frame).await;
     let ack = first.expect("ack").await;
     assert_eq!(ack["event_id"], event_id.as_str());
+    // The device is told the answer is being judged.
+    let assessing = first.expect("answer.assessing").await;
+    assert_eq!(assessing["question_id"], "q1", "{assessing}");
 
     // The model is still assessing that answer when another device takes the session.
     let mut second = Client::connect(&server, Auth::bearer("tao"))
@@ -255,8 +258,12 @@ async fn a_takeover_is_not_kept_waiting_behind_a_slow_model() {
                 .any(|e| e["type"] == "question" && e["number"] == 2)
         })
         .await;
-    let assessment = events.iter().find(|e| e["type"] == "assessment");
+    let assessment = events.iter().position(|e| e["type"] == "assessment");
     let assessment = assessment.unwrap_or_else(|| panic!("no assessment: {events:?}"));
+    // The device that took over is told the answer is being judged, before the verdict.
+    let assessing = events.iter().position(|e| e["type"] == "answer.assessing");
+    assert!(assessing.is_some_and(|at| at < assessment), "{events:?}");
+    let assessment = &events[assessment];
     assert_eq!(assessment["question_id"], "q1");
     assert!(
         assessment["feedback"]

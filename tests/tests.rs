@@ -1,5 +1,7 @@
 //! End-to-end tests of the viva server: one binary, one module per behaviour.
 
+mod adaptive_difficulty;
+mod assessing;
 mod assessment;
 mod auth;
 mod backpressure;

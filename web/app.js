@@ -517,7 +517,7 @@ function examStartCard() {
   }, el("h2", {}, "Oral exam"),
   ...select("exam-rating", "Rating", ratings.map((r) => [r.rating, r.title]), "private"),
   ...select("exam-study", "Study mode", [["linear", "In ACS order"], ["cross_acs", "Across the ACS"], ["weak_areas", "Weak areas first"]], "linear"),
-  ...select("exam-difficulty", "Difficulty", [["mixed", "Mixed"], ["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"]], "mixed"),
+  ...select("exam-difficulty", "Difficulty", [["mixed", "Mixed"], ["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"], ["adaptive", "Adaptive (follows your answers)"]], "mixed"),
   ...select("exam-style", "Examiner", [["study", "Study: a verdict after each answer"], ["checkride", "Checkride: a debrief at the end"]], "study"),
   ...select("exam-input", "Answer by", catalog?.server?.voice ? [["voice", "Voice"], ["text", "Typing"]] : [["text", "Typing"]], catalog?.server?.voice ? "voice" : "text"),
   el("label", {}, "Areas and tasks (none ticked: all)"), areaBox,
@@ -602,7 +602,8 @@ function examScreen(started) {
   const voice = catalog?.server?.voice;
   const state = { planned: started.plan?.planned_questions ?? started.progress?.planned_questions ?? 0,
     bonus: started.progress?.bonus_used ?? 0, bonusMax: started.plan?.bonus_max, asked: started.progress?.asked ?? 0,
-    question: null, done: false, reasked: started.type === "session.resumed" };
+    question: null, done: false, reasked: started.type === "session.resumed",
+    level: started.plan?.adaptive_difficulty?.start ?? null };
   const progress = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
   const question = el("p", { class: "question", id: "question", "aria-live": "polite" });
   const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "polite" });
@@ -612,7 +613,8 @@ function examScreen(started) {
   const end = confirmingButton("end", "End exam", "Press again to end: it is graded as it stands", () => link.send({ type: "session.end" }));
   const drawProgress = () => {
     progress.textContent = `Question ${state.asked} of ${state.planned} planned` +
-      (state.bonusMax ? ` · bonus ${state.bonus} of ${state.bonusMax}` : "");
+      (state.bonusMax ? ` · bonus ${state.bonus} of ${state.bonusMax}` : "") +
+      (state.level ? ` · level: ${state.level}` : "");
   };
   drawProgress();
   show(el("h1", {}, "Oral exam"), progress,
@@ -642,6 +644,7 @@ function examScreen(started) {
         else if (event.kind === "bonus") state.bonus += 1;
         else if (event.kind === "primary") state.asked += 1;
         state.question = event.question_id;
+        if (event.difficulty) state.level = event.difficulty;
         question.textContent = event.text;
         partial.textContent = "";
         partial.classList.remove("final");
@@ -656,6 +659,8 @@ function examScreen(started) {
         state.said = event.text;
       } else if (event.type === "answer.unclear") {
         feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
+      } else if (event.type === "answer.assessing") {
+        feedback.replaceChildren(el("div", { class: "card muted", id: "assessing" }, "Assessing your answer…"));
       } else if (event.type === "assessment") {
         state.reasked = false;
         const said = state.said;
@@ -966,6 +971,8 @@ function examResult(r) {
     el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, r.outcome)),
     el("p", { class: "muted" }, `${r.asked} of ${r.planned_questions} planned questions asked, ${r.credited_by_mention} credited by mention, ${r.bonus_used} bonus.`),
     ...debriefSection(r.debrief),
+    r.adaptive_difficulty ? el("p", { class: "muted", id: "levels" }, `Adaptive difficulty: started ${r.adaptive_difficulty.start}, ended ${r.adaptive_difficulty.end} (` +
+      r.adaptive_difficulty.levels.map((l) => `${l.level} from question ${l.from_question}`).join(", ") + ").") : null,
     el("h2", {}, "By area"),
     scrolling("Results by area", el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Area", "Satisfactory", "Partial", "Unsatisfactory", "By mention", "Not covered"].map((h) => el("th", {}, h)))),
       el("tbody", {}, r.areas.map((a) => el("tr", {}, el("td", {}, `${a.area}. ${a.title}`),

@@ -77,6 +77,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         result: None,
         come_back: Vec::new(),
         came_back: Vec::new(),
+        adaptive: None,
     };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,

@@ -102,7 +102,8 @@ impl SessionConfig {
 /// Only `rating` is required. Defaults: `study_mode` linear, `difficulty` mixed,
 /// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server,
 /// `examiner_style` study (`"examiner_style": "checkride"` keeps every verdict for the
-/// debrief at the end).
+/// debrief at the end). `"difficulty": "adaptive"` starts at medium and moves with the
+/// candidate's scores ([`crate::difficulty`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExamConfig {
     /// `private` or `commercial`.
@@ -196,6 +197,9 @@ pub enum Difficulty {
     /// A rotation of all three.
     #[default]
     Mixed,
+    /// Starts at medium, then moves one level at a time by the scores of the latest elements
+    /// assessed, never sooner than a few elements after its last move.
+    Adaptive,
 }
 
 /// Aircraft class.

@@ -7,6 +7,7 @@
 //! - [`server`]: `ServerMessage`, the envelope of every server text frame, and `ServerEvent`.
 //! - [`config`]: the `config` object of `session.start`, by [`Mode`].
 //! - [`result`]: the graded result carried by `session.completed`.
+//! - [`difficulty`]: adaptive difficulty: a question's level, an adaptive plan and result.
 //! - [`error`]: the stable error codes of the `error` event.
 //! - [`decode`]: decoding a client text frame once, at the edge, into a `ClientMessage` or an
 //!   `error` to send back.
@@ -24,6 +25,7 @@ pub mod catalog;
 pub mod client;
 pub mod config;
 pub mod decode;
+pub mod difficulty;
 pub mod error;
 pub mod excerpt;
 pub mod limits;

@@ -103,6 +103,8 @@ pub struct TierEarned {
 ///             "partial": 1, "unsatisfactory": 1, "credited_by_mention": 1, "not_covered": 0}],
 ///  "elements": [{"code": "PA.I.A.K1", "area": "I", "score": "partial", "status": "asked"}]}
 /// ```
+/// An adaptive exam adds `"adaptive_difficulty": {"start": "medium", "end": "hard",
+/// "levels": [{"level": "medium", "from_question": 1}, {"level": "hard", "from_question": 5}]}`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ExamResult {
     /// `satisfactory`, `unsatisfactory` or `incomplete`.
@@ -121,6 +123,9 @@ pub struct ExamResult {
     pub areas: Vec<AreaResult>,
     /// Every element in scope, in plan order.
     pub elements: Vec<ElementResult>,
+    /// When the difficulty was adaptive: the levels over the exam and the level at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_difficulty: Option<crate::difficulty::AdaptiveResult>,
     /// Every question asked, with the answer taken and its score (result endpoint only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub transcript: Vec<TranscriptTurn>,
@@ -419,6 +424,8 @@ mod tests {
             "areas":[{"area":"I","title":"Preflight Preparation","satisfactory":4,"partial":1,
             "unsatisfactory":1,"credited_by_mention":1,"not_covered":0}],
             "elements":[{"code":"PA.I.A.K1","area":"I","score":"partial","status":"asked"}],
+            "adaptive_difficulty":{"start":"medium","end":"hard","levels":[{"level":"medium",
+            "from_question":1},{"level":"hard","from_question":5}]},
             "transcript":[{"question_id":"q1","element_code":"PA.I.A.K1","kind":"primary",
             "answer":"a certificate","score":"partial","examiner":[{"call":"phrase",
             "model":"qwen2.5-0.5b","prompt_hash":"3f9c0a1be4d27765","latency_ms":1190,

@@ -55,6 +55,9 @@ pub enum ServerEvent {
     /// `answer.unclear`.
     #[serde(rename = "answer.unclear")]
     AnswerUnclear(AnswerUnclear),
+    /// `answer.assessing`.
+    #[serde(rename = "answer.assessing")]
+    AnswerAssessing(AnswerAssessing),
     /// `assessment`.
     #[serde(rename = "assessment")]
     Assessment(Assessment),
@@ -94,6 +97,7 @@ impl ServerEvent {
         "transcript.partial",
         "transcript.final",
         "answer.unclear",
+        "answer.assessing",
         "assessment",
         "session.completed",
         "ack",
@@ -114,6 +118,7 @@ impl ServerEvent {
             ServerEvent::TranscriptPartial(_) => "transcript.partial",
             ServerEvent::TranscriptFinal(_) => "transcript.final",
             ServerEvent::AnswerUnclear(_) => "answer.unclear",
+            ServerEvent::AnswerAssessing(_) => "answer.assessing",
             ServerEvent::Assessment(_) => "assessment",
             ServerEvent::SessionCompleted(_) => "session.completed",
             ServerEvent::Ack(_) => "ack",
@@ -133,6 +138,8 @@ impl ServerEvent {
 ///  "plan": {"planned_questions": 12, "queue_length": 12, "study_mode": "linear",
 ///           "bonus_max": 2, "follow_up_max_per_element": 1}}
 /// ```
+/// An exam started with `"difficulty": "adaptive"` adds its plan's starting level:
+/// `"adaptive_difficulty": {"start": "medium", "window": 4, "min_elements_between_changes": 3}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SessionStarted {
     /// The new session's id.
@@ -160,6 +167,9 @@ pub struct PlanSummary {
     pub bonus_max: u32,
     /// The most follow-up questions per element.
     pub follow_up_max_per_element: u32,
+    /// Exam only, when its difficulty is adaptive: the starting level and the rule's bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_difficulty: Option<crate::difficulty::AdaptivePlan>,
 }
 
 /// `session.resumed`; the open `question` follows if there is one. An answer stored but not
@@ -270,6 +280,7 @@ pub struct QuestionDelta {
 ///  "text": "Let's talk about pilot qualifications. Explain privileges and limitations.",
 ///  "kind": "primary", "element_code": "PA.I.A.K2"}
 /// ```
+/// An adaptive exam's questions add the level each is asked at: `"difficulty": "hard"`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Question {
     /// Unique within the session; echoed on the `assessment`.
@@ -293,6 +304,9 @@ pub struct Question {
     /// Assessment only: seconds left before the time limit; absent for an untimed assessment.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_remaining_seconds: Option<u32>,
+    /// Exam only, when its difficulty is adaptive: the level this question is asked at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<crate::difficulty::Level>,
 }
 
 /// `transcript.partial` and `transcript.final`.
@@ -360,6 +374,30 @@ pub struct AnswerUnclear {
     pub confirm: bool,
     /// What to tell the candidate.
     pub message: String,
+}
+
+/// `answer.assessing`: the committed answer to `question_id` is being judged, and its
+/// `assessment` follows when the examiner is done. Sent once per judging, after the answer's
+/// `ack`, only when the judging is not done at once (a model examiner): with the embedded
+/// examiner the `assessment` comes in the same write as the `ack`. A resume that finds an
+/// answer stored but not yet assessed sends it again after `session.resumed`, and so does a
+/// takeover while the examiner is still judging (to the device that took over).
+///
+/// Today only an exam's answers can be judged slowly. An assessment's items are judged by code
+/// at once (its `assessment` follows the `ack` in the same write), and a tutor answers every
+/// input with one `tutor.turn`, which a model tutor streams as `tutor.delta`.
+///
+/// A cue for the device, like `question.delta`: no `seq`, never replayed. No `question.delta`
+/// of the next question reaches the device before this answer's `assessment`.
+///
+/// # Format
+/// ```json
+/// {"type": "answer.assessing", "question_id": "q3"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct AnswerAssessing {
+    /// The question whose answer is being judged; its `assessment` carries the same id.
+    pub question_id: String,
 }
 
 /// `assessment`.
@@ -484,6 +522,9 @@ mod tests {
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2"}"#,
             r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Pick one.","options":["a","b"]}"#,
             r#"{"type":"question.delta","question_id":"q3","number":3,"text":" privileges"}"#,
+            r#"{"type":"answer.assessing","question_id":"q3"}"#,
+            r#"{"type":"question","seq":2,"question_id":"q3","number":3,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2","difficulty":"hard"}"#,
+            r#"{"type":"session.started","seq":1,"session_id":"s","mode":"exam","plan":{"planned_questions":12,"queue_length":12,"study_mode":"linear","bonus_max":2,"follow_up_max_per_element":1,"adaptive_difficulty":{"start":"medium","window":4,"min_elements_between_changes":3}}}"#,
             r#"{"type":"tutor.delta","turn":4,"text":" make ten first"}"#,
             r#"{"type":"transcript.partial","seq":5,"text":"you need a current"}"#,
             r#"{"type":"transcript.final","seq":6,"text":"you need a current medical"}"#,

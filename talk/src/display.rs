@@ -42,6 +42,8 @@ pub fn render(event: &ServerEvent) -> Shown {
         TranscriptPartial(transcript) => return Shown::Live(live_text(&transcript.text)),
         TranscriptFinal(transcript) => vec![format!("You: {}", transcript.text)],
         AnswerUnclear(unclear) => vec![format!("Examiner: {}", unclear.message)],
+        // Replaced by the assessment when it comes.
+        AnswerAssessing(_) => return Shown::Live("Assessing your answer…".to_owned()),
         Assessment(assessment) => assessment_lines(assessment),
         SessionCompleted(completed) => result_lines(&completed.result),
         TutorTurn(turn) => tutor_turn_lines(turn),
@@ -58,10 +60,15 @@ pub fn render(event: &ServerEvent) -> Shown {
 }
 
 fn question_lines(question: &Question) -> Vec<String> {
-    let mut tags: Vec<&str> = [question.element_code.as_deref(), question.kind.as_deref()]
-        .into_iter()
-        .flatten()
-        .collect();
+    let level = question.difficulty.map(|level| level.as_str());
+    let mut tags: Vec<&str> = [
+        question.element_code.as_deref(),
+        question.kind.as_deref(),
+        level,
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     tags.retain(|tag| *tag != "primary");
     let tags = if tags.is_empty() {
         String::new()
@@ -260,6 +267,19 @@ fn exam_result_lines(exam: &ExamResult) -> Vec<String> {
             exam.asked, exam.planned_questions, exam.credited_by_mention, exam.bonus_used
         ),
     ];
+    if let Some(adaptive) = &exam.adaptive_difficulty {
+        let spans: Vec<String> = adaptive
+            .levels
+            .iter()
+            .map(|span| format!("{} from Q{}", span.level.as_str(), span.from_question))
+            .collect();
+        lines.push(format!(
+            "Difficulty adapted: {} to {} ({}).",
+            adaptive.start.as_str(),
+            adaptive.end.as_str(),
+            spans.join(", ")
+        ));
+    }
     for area in &exam.areas {
         lines.push(format!(
             "  Area {} {}: {} satisfactory, {} partial, {} unsatisfactory, {} not covered",
@@ -391,6 +411,10 @@ mod tests {
         check(
             r#"{"type":"question","question_id":"q1","number":3,"text":"Explain.","kind":"follow_up","element_code":"PA.I.A.K2"}"#,
             &["", "Q3 [PA.I.A.K2, follow_up]: Explain."],
+        );
+        check(
+            r#"{"type":"question","question_id":"q4","number":4,"text":"Explain.","kind":"primary","element_code":"PA.I.A.K2","difficulty":"hard"}"#,
+            &["", "Q4 [PA.I.A.K2, hard]: Explain."],
         );
         check(
             r#"{"type":"question","question_id":"i1","number":1,"total":20,"text":"What is 12 + 30?","options":["42","52"]}"#,

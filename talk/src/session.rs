@@ -269,6 +269,7 @@ impl Talk {
             ServerEvent::SessionPaused(paused) => self.on_paused(paused.reason),
             ServerEvent::Error(error) => self.on_error(error),
             ServerEvent::QuestionDelta(_)
+            | ServerEvent::AnswerAssessing(_)
             | ServerEvent::TutorDelta(_)
             | ServerEvent::TranscriptPartial(_)
             | ServerEvent::Ack(_)

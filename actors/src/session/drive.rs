@@ -100,7 +100,7 @@ impl LiveSession {
             }
             Work::Phrase(draft) => {
                 // No preview of a question while what comes before it is not yet sent.
-                let link = self.link.clone().filter(|_| !unsaved);
+                let link = self.preview_link().filter(|_| !unsaved);
                 let phrased =
                     phrase_streamed(&*self.deps.examiner, link, Arc::default(), &draft).await;
                 self.take_reply(WorkReply::Phrased(draft, phrased), now)

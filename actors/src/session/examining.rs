@@ -5,13 +5,18 @@
 //! only if the session still wants exactly that work; otherwise (paused, ended, moved on) it
 //! is dropped, and the work is asked for again when the session next needs it, from state
 //! that was durable all along.
+//!
+//! What the device sees meanwhile is honest and in order: a slow assessment is announced by
+//! `answer.assessing` once the answer is acked, and a question's `question.delta` pieces go
+//! out only when nothing queued before them is still unsent (so never before the previous
+//! answer's `assessment`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use viva_core::session::admission::Durability;
 
 use kameo::message::{Context, Message};
-use viva_protocol::server::QuestionDelta;
+use viva_protocol::server::{AnswerAssessing, QuestionDelta};
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::actor::LiveSession;
@@ -91,7 +96,10 @@ impl LiveSession {
         };
         let examiner = self.deps.examiner.clone();
         let muted = Arc::new(AtomicBool::new(false));
-        let (link, quiet) = (self.link.clone(), muted.clone());
+        let (link, quiet) = (self.preview_link(), muted.clone());
+        if matches!(work, Work::Assess(_)) {
+            self.announce_assessing();
+        }
         let call = work.clone();
         let task = tokio::spawn(async move {
             let answer = match &call {
@@ -111,6 +119,34 @@ impl LiveSession {
             }
         });
         self.in_flight = Some(InFlight { work, muted, task });
+    }
+
+    /// The device's link for previews (`question.delta`, `answer.assessing`, a mode's call's
+    /// pieces): only while every sequenced event queued before them has been sent, so a
+    /// preview never overtakes what comes before it.
+    pub(super) fn preview_link(&self) -> Option<DeviceLink> {
+        let unsent = !self.state.life().outbox.is_empty();
+        self.link.clone().filter(|_| !unsent)
+    }
+
+    /// A device attached while a slow examiner judges the open question's answer: it is told
+    /// too (the call goes on, and its verdict will go to this device).
+    pub(super) fn announce_assessing_to_new_device(&self) {
+        let assessing = |call: &InFlight| matches!(call.work, Work::Assess(_));
+        if self.in_flight.as_ref().is_some_and(assessing) {
+            self.announce_assessing();
+        }
+    }
+
+    /// Tells the device that the answer to the open question is being judged (a slow
+    /// examiner's call is starting; the answer's `ack` is already sent).
+    fn announce_assessing(&self) {
+        let (Some(link), Some(question_id)) = (self.preview_link(), self.state.open_question_id())
+        else {
+            return;
+        };
+        let assessing = ServerEvent::AnswerAssessing(AnswerAssessing { question_id });
+        link.send(ServerMessage::unsequenced(assessing));
     }
 
     /// Hands the examiner's reply to the session, logging the model call behind it.

@@ -73,6 +73,7 @@ impl Message<Attach> for LiveSession {
         self.state.life_mut().acknowledge(msg.event_id);
         self.arm_deadline(ctx.actor_ref().clone());
         if self.commit().await && !self.expire_if_due().await {
+            self.announce_assessing_to_new_device();
             self.drive().await;
         }
         if self.durability.is_evicted() {

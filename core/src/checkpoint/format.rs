@@ -12,9 +12,9 @@ pub use viva_protocol::Mode;
 use viva_protocol::server::SessionStatus;
 
 pub use super::mode_format::{
-    AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint, NextStepCheckpoint,
-    OpenQuestionCheckpoint, PendingCheckpoint, PlanCheckpoint, PlannerCheckpoint,
-    ResponseCheckpoint,
+    AdaptiveCheckpoint, AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint,
+    NextStepCheckpoint, OpenQuestionCheckpoint, PendingCheckpoint, PlanCheckpoint,
+    PlannerCheckpoint, ResponseCheckpoint,
 };
 use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
 use super::tutor_format::TutorCheckpoint;

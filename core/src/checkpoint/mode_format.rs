@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 use viva_protocol::config::ExamConfig;
+use viva_protocol::difficulty::{Level, LevelSpan};
 use viva_protocol::result::{AssessmentResult, ExamResult};
 
 /// The exam part of a checkpoint.
@@ -35,6 +36,24 @@ pub struct ExamCheckpoint {
     /// A checkride's elements already come back to.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub came_back: Vec<String>,
+    /// The level in force, when the difficulty is adaptive (absent otherwise, and in
+    /// checkpoints written before adaptive difficulty existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive: Option<AdaptiveCheckpoint>,
+}
+
+/// An adaptive exam's level as stored.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdaptiveCheckpoint {
+    /// The level the next new question is asked at.
+    pub level: Level,
+    /// Final scores of the elements settled at that level since it came into force, oldest
+    /// first.
+    #[serde(default)]
+    pub at_level: Vec<String>,
+    /// Each level questions were asked at, with the number of the first asked at it.
+    #[serde(default)]
+    pub asked: Vec<LevelSpan>,
 }
 
 /// ExamPlanV1 as stored.

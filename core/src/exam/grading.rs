@@ -61,6 +61,7 @@ pub fn grade(
         bonus_used: plan.bonus_used,
         areas: area_results(&elements, catalog),
         elements,
+        adaptive_difficulty: None,
         transcript: Vec::new(),
         debrief: None,
     }

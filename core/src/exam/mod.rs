@@ -3,6 +3,7 @@
 //! - [`acs`]: the ACS element and task records and their natural code order.
 //! - [`queue`]: scope filters, oral eligibility and the study-mode orderings.
 //! - [`planner`]: the planner cursor and the next-element rule.
+//! - [`adaptive`]: adaptive difficulty — the level the next questions are asked at.
 //! - [`plan`]: ExamPlanV1 — question count, coverage, bonus and follow-up budgets.
 //! - [`grading`]: the outcome rule and per-area counts.
 //! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
@@ -10,6 +11,7 @@
 //! - [`types`]: scores, question kinds and difficulties.
 
 pub mod acs;
+pub mod adaptive;
 pub mod examiner;
 pub mod grading;
 pub mod plan;

@@ -89,6 +89,7 @@ impl OneQuestion {
             element_code: None,
             total: None,
             time_remaining_seconds: None,
+            difficulty: None,
         }));
     }
 
@@ -115,6 +116,7 @@ impl SessionMode for OneQuestion {
             time_limit_seconds: None,
             bonus_max: 0,
             follow_up_max_per_element: 0,
+            adaptive_difficulty: None,
         };
         life.announce(Mode::OneQuestion, plan);
     }

@@ -78,8 +78,19 @@ impl World {
 
     /// The mode state of a new private exam over task PA.I.A.
     pub fn exam_core(&self) -> ExamCore {
+        self.exam_core_at("mixed")
+    }
+
+    /// A new private exam over task PA.I.A whose difficulty is adaptive, announced.
+    pub fn adaptive_exam(&self) -> SessionState {
+        self.announced(Box::new(self.exam_core_at("adaptive")))
+    }
+
+    /// The mode state of a new private exam over task PA.I.A at `difficulty`.
+    fn exam_core_at(&self, difficulty: &str) -> ExamCore {
         self.exam_core_with(serde_json::json!({
-            "rating": "private", "study_mode": "linear", "tasks": ["PA.I.A"], "seed": 7
+            "rating": "private", "study_mode": "linear", "tasks": ["PA.I.A"], "seed": 7,
+            "difficulty": difficulty
         }))
     }
 

@@ -29,6 +29,7 @@ impl AssessmentCore {
             bonus_max: 0,
             follow_up_max_per_element: 0,
             time_limit_seconds: time_limit,
+            adaptive_difficulty: None,
         };
         life.announce(Mode::Assessment, plan);
     }
@@ -69,6 +70,7 @@ impl AssessmentCore {
             element_code: None,
             total: show_progress.then_some(self.items.len() as u32),
             time_remaining_seconds: self.seconds_remaining(now_ms),
+            difficulty: None,
         };
         life.emit(ServerEvent::Question(question));
     }

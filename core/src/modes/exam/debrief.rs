@@ -186,6 +186,7 @@ mod tests {
             elements,
             transcript: Vec::new(),
             debrief: None,
+            adaptive_difficulty: None,
         }
     }
 

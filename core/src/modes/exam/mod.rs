@@ -7,6 +7,7 @@ use viva_protocol::result::{ExamResult, TranscriptTurn};
 use viva_protocol::server::Progress;
 
 use crate::exam::acs::Rating;
+use crate::exam::adaptive::{self, AdaptiveDifficulty};
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
@@ -21,6 +22,9 @@ pub mod debrief;
 pub mod mode;
 pub mod snapshot;
 pub mod transitions;
+
+#[cfg(test)]
+mod adaptive_tests;
 
 /// The question currently open.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,6 +122,8 @@ pub struct ExamCore {
     pub come_back: Vec<String>,
     /// A checkride's elements already come back to (never deferred again).
     pub came_back: Vec<String>,
+    /// The level in force, when the difficulty is adaptive.
+    pub adaptive: Option<AdaptiveDifficulty>,
 }
 
 impl ExamCore {
@@ -208,7 +214,7 @@ impl ExamCore {
                     true => QuestionKind::Bonus,
                     false => QuestionKind::Primary,
                 },
-                difficulty: question_difficulty(self.config.difficulty, number),
+                difficulty: self.likely_difficulty(number),
                 missing_terms: Vec::new(),
                 previous: Some(PreviousTurn {
                     element_code: open.element_code.clone(),
@@ -258,11 +264,28 @@ impl ExamCore {
                 rating: self.rating(),
                 element_code: code,
                 kind,
-                difficulty: question_difficulty(self.config.difficulty, number),
+                difficulty: self.difficulty(number),
                 missing_terms: missing,
                 previous: self.previous_turn(),
             },
             number,
+        }
+    }
+
+    /// The level question `number` is asked at: the adaptive level in force, or the fixed
+    /// difficulty's.
+    fn difficulty(&self, number: u32) -> QuestionDifficulty {
+        match &self.adaptive {
+            Some(adaptive) => adaptive.level,
+            None => question_difficulty(self.config.difficulty, number),
+        }
+    }
+
+    /// The level of question `number` if the open question's answer is satisfactory.
+    fn likely_difficulty(&self, number: u32) -> QuestionDifficulty {
+        match &self.adaptive {
+            Some(adaptive) => adaptive.after(Score::Satisfactory),
+            None => question_difficulty(self.config.difficulty, number),
         }
     }
 
@@ -306,12 +329,14 @@ pub fn rating_of(config: &ExamConfig) -> Rating {
     }
 }
 
-/// The difficulty of question `number`; `mixed` rotates easy, medium, hard.
+/// The difficulty of question `number`; `mixed` rotates easy, medium, hard. An adaptive exam
+/// asks at its level in force ([`AdaptiveDifficulty`]), which starts at [`adaptive::START`].
 pub fn question_difficulty(difficulty: Difficulty, number: u32) -> QuestionDifficulty {
     match difficulty {
         Difficulty::Easy => QuestionDifficulty::Easy,
         Difficulty::Medium => QuestionDifficulty::Medium,
         Difficulty::Hard => QuestionDifficulty::Hard,
+        Difficulty::Adaptive => adaptive::START,
         Difficulty::Mixed => match number % 3 {
             1 => QuestionDifficulty::Easy,
             2 => QuestionDifficulty::Medium,

@@ -2,10 +2,14 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use viva_protocol::config::Difficulty;
+use viva_protocol::difficulty::LevelSpan;
+
 use crate::checkpoint::format::{
-    ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint, PlannerCheckpoint,
-    TurnCheckpoint,
+    AdaptiveCheckpoint, ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint,
+    PlannerCheckpoint, TurnCheckpoint,
 };
+use crate::exam::adaptive::{AdaptiveDifficulty, from_wire, wire_level};
 use crate::exam::plan::{Coverage, ExamPlan};
 use crate::exam::planner::PlannerState;
 use crate::exam::types::{QuestionKind, Score};
@@ -26,6 +30,26 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
         result: core.result.clone(),
         come_back: core.come_back.clone(),
         came_back: core.came_back.clone(),
+        adaptive: core.adaptive.as_ref().map(adaptive_checkpoint),
+    }
+}
+
+fn adaptive_checkpoint(adaptive: &AdaptiveDifficulty) -> AdaptiveCheckpoint {
+    AdaptiveCheckpoint {
+        level: wire_level(adaptive.level),
+        at_level: adaptive
+            .at_level
+            .iter()
+            .map(|score| score.as_str().to_owned())
+            .collect(),
+        asked: adaptive
+            .asked
+            .iter()
+            .map(|(level, from_question)| LevelSpan {
+                level: wire_level(*level),
+                from_question: *from_question,
+            })
+            .collect(),
     }
 }
 
@@ -141,7 +165,30 @@ pub fn restore_exam(
         transcript,
         come_back: exam.come_back.clone(),
         came_back: exam.came_back.clone(),
+        adaptive: restore_adaptive(exam)?,
     })
+}
+
+/// The adaptive level as stored; an adaptive exam stored without one starts afresh.
+fn restore_adaptive(exam: &ExamCheckpoint) -> Result<Option<AdaptiveDifficulty>, String> {
+    let Some(stored) = &exam.adaptive else {
+        let adaptive = exam.config.difficulty == Difficulty::Adaptive;
+        return Ok(adaptive.then(AdaptiveDifficulty::default));
+    };
+    let at_level = stored
+        .at_level
+        .iter()
+        .map(|name| Score::parse(name).ok_or(format!("unknown score {name:?}")))
+        .collect::<Result<_, _>>()?;
+    Ok(Some(AdaptiveDifficulty {
+        level: from_wire(stored.level),
+        at_level,
+        asked: stored
+            .asked
+            .iter()
+            .map(|span| (from_wire(span.level), span.from_question))
+            .collect(),
+    }))
 }
 
 fn restore_plan(stored: &PlanCheckpoint) -> Result<ExamPlan, String> {
@@ -277,10 +324,15 @@ mod tests {
                 .commit_answer(input, Some(format!("e{now}")), world.ctx(), now)
                 .expect("the open question takes an answer");
         };
-        let sessions: [(&str, SessionState, AnswerInput); 3] = [
+        let sessions: [(&str, SessionState, AnswerInput); 4] = [
             (
                 "exam",
                 world.exam(),
+                AnswerInput::Text("the airworthiness certificate".into()),
+            ),
+            (
+                "adaptive exam",
+                world.adaptive_exam(),
                 AnswerInput::Text("the airworthiness certificate".into()),
             ),
             (

@@ -1,12 +1,13 @@
 //! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
 //! Each one checks the phase through the one transition function and queues its events.
 
-use viva_protocol::config::{ExamConfig, ExaminerStyle};
+use viva_protocol::config::{Difficulty, ExamConfig, ExaminerStyle};
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
 use crate::exam::acs::AcsCatalog;
+use crate::exam::adaptive::{AdaptiveDifficulty, wire_level};
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
 use crate::exam::planner::PlannerState;
@@ -61,6 +62,7 @@ impl ExamCore {
             // coming back to the element once, and a bonus would tell the candidate a verdict.
             plan.bonus_max = 0;
         }
+        let adaptive = new.config.difficulty == Difficulty::Adaptive;
         Ok(ExamCore {
             config: new.config,
             seed,
@@ -74,6 +76,7 @@ impl ExamCore {
             transcript: Vec::new(),
             come_back: Vec::new(),
             came_back: Vec::new(),
+            adaptive: adaptive.then(AdaptiveDifficulty::default),
         })
     }
 
@@ -86,6 +89,7 @@ impl ExamCore {
             time_limit_seconds: None,
             bonus_max: self.plan.bonus_max,
             follow_up_max_per_element: self.plan.follow_up_max_per_element,
+            adaptive_difficulty: self.adaptive.as_ref().map(|_| AdaptiveDifficulty::plan()),
         };
         life.announce(Mode::Exam, plan);
     }
@@ -118,6 +122,9 @@ impl ExamCore {
             }
         };
         self.questions_asked += 1;
+        if let Some(adaptive) = &mut self.adaptive {
+            adaptive.asked_at(self.questions_asked);
+        }
         self.next_step = None;
         let open = OpenQuestion {
             question_id: question_id(self.questions_asked),
@@ -157,6 +164,11 @@ impl ExamCore {
             element_code: Some(open.element_code.clone()),
             total: None,
             time_remaining_seconds: None,
+            difficulty: self
+                .adaptive
+                .as_ref()
+                .and_then(AdaptiveDifficulty::asked_level)
+                .map(wire_level),
         };
         life.emit(ServerEvent::Question(question));
     }
@@ -217,6 +229,10 @@ impl ExamCore {
             self.defer_if_unsatisfactory(&open.element_code, verdict.score);
         }
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
+        // The element is left (no follow-up on it): its final score may move the level.
+        if let (Some(adaptive), false) = (&mut self.adaptive, step == NextStep::FollowUp) {
+            adaptive.settle(verdict.score);
+        }
         self.next_step = Some(match step {
             NextStep::FollowUp => StepAfter::FollowUp {
                 element_code: open.element_code.clone(),
@@ -309,6 +325,7 @@ impl ExamCore {
         if self.config.examiner_style == ExaminerStyle::Checkride {
             result.debrief = Some(debrief(&result, &self.transcript, catalog));
         }
+        result.adaptive_difficulty = self.adaptive.as_ref().map(AdaptiveDifficulty::report);
         self.result = Some(result);
         self.emit_completed(life);
         Ok(())

@@ -50,6 +50,7 @@ impl SessionMode for TutorCore {
             time_limit_seconds: None,
             bonus_max: 0,
             follow_up_max_per_element: 0,
+            adaptive_difficulty: None,
         };
         life.announce(Mode::Tutor, plan);
     }
