@@ -75,6 +75,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         answered: scores.len() as u32,
         open_question: None,
         result: None,
+        assessed_at_ms: Default::default(),
     };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,

@@ -3,6 +3,7 @@
 //! - [`acs`]: the ACS element and task records and their natural code order.
 //! - [`queue`]: scope filters, oral eligibility and the study-mode orderings.
 //! - [`planner`]: the planner cursor and the next-element rule.
+//! - [`progress`]: the user's review report per ACS area (`GET /v1/progress`).
 //! - [`plan`]: ExamPlanV1 — question count, coverage, bonus and follow-up budgets.
 //! - [`grading`]: the outcome rule and per-area counts.
 //! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
@@ -14,6 +15,7 @@ pub mod examiner;
 pub mod grading;
 pub mod plan;
 pub mod planner;
+pub mod progress;
 pub mod queue;
 pub mod rubrics;
 pub mod types;

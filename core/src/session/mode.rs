@@ -21,6 +21,7 @@ use super::rules::SessionMarks;
 use super::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::base::{Listening, ModeInput, Refusal};
 use crate::checkpoint::sections::ModeCheckpoint;
+use crate::review::ElementOutcome;
 use crate::examiner::{AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft};
 pub use crate::services::StepContext;
 
@@ -257,8 +258,9 @@ pub trait SessionMode: ModeObject + fmt::Debug {
     }
 
     /// Outcomes by element, merged into the user's element history when the session ends
-    /// (and read by the next session that opens).
-    fn history(&self) -> Vec<(String, String)> {
+    /// (and read by the next session that opens): each with the time it was assessed, or
+    /// `finished_ms` (the session's last change) where the mode did not note one.
+    fn history(&self, _finished_ms: u64) -> Vec<ElementOutcome> {
         Vec::new()
     }
 

@@ -2,6 +2,8 @@
 //! plain struct with no IO. The actor feeds it events, runs the examiner and the store,
 //! and sends what it leaves in its outbox.
 
+use std::collections::BTreeMap;
+
 use viva_protocol::config::{Difficulty, ExamConfig};
 use viva_protocol::result::{ExamResult, TranscriptTurn};
 use viva_protocol::server::Progress;
@@ -111,6 +113,9 @@ pub struct ExamCore {
     pub result: Option<ExamResult>,
     /// Questions, answers and assessments.
     pub transcript: Vec<Turn>,
+    /// When each answered element was last assessed (the session clock), for the user's
+    /// review history.
+    pub assessed_at: BTreeMap<String, u64>,
 }
 
 impl ExamCore {

@@ -24,6 +24,7 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
         answered: core.answered,
         open_question: core.open_question.as_ref().map(open_checkpoint),
         result: core.result.clone(),
+        assessed_at_ms: core.assessed_at.clone(),
     }
 }
 
@@ -136,6 +137,7 @@ pub fn restore_exam(
         open_question,
         result: exam.result.clone(),
         transcript,
+        assessed_at: exam.assessed_at_ms.clone(),
     })
 }
 

@@ -1,6 +1,8 @@
 //! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
 //! Each one checks the phase through the one transition function and queues its events.
 
+use std::collections::BTreeMap;
+
 use viva_protocol::config::ExamConfig;
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
@@ -11,11 +13,12 @@ use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
 use crate::exam::planner::PlannerState;
 use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
-use crate::exam::types::{QuestionKind, Score};
+use crate::exam::types::QuestionKind;
 use crate::examiner::{Examined, ExaminerAssessment};
 use crate::modes::exam::{
     ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id,
 };
+use crate::review::ReviewBook;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::phase::PhaseEvent;
 
@@ -28,8 +31,10 @@ pub struct NewExam<'a> {
     pub default_seed: u64,
     /// Plan sizing.
     pub defaults: PlanDefaults,
-    /// The user's earlier scores, for `weak_areas`.
-    pub prior_scores: &'a std::collections::HashMap<String, Score>,
+    /// What the user's record knows of each element, for `weak_areas`.
+    pub review: &'a ReviewBook,
+    /// Now (the session clock), for what is due.
+    pub now_ms: u64,
 }
 
 impl ExamCore {
@@ -43,7 +48,8 @@ impl ExamCore {
             tasks: new.config.tasks.as_deref(),
             study_mode: new.config.study_mode,
             seed,
-            prior_scores: new.prior_scores,
+            review: new.review,
+            now_ms: new.now_ms,
         };
         let queue = build_queue(catalog, &spec);
         if queue.is_empty() {
@@ -63,6 +69,7 @@ impl ExamCore {
             open_question: None,
             result: None,
             transcript: Vec::new(),
+            assessed_at: BTreeMap::new(),
         })
     }
 
@@ -196,6 +203,7 @@ impl ExamCore {
         };
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let step = self.plan.record_score(&open.element_code, verdict.score);
+        self.assessed_at.insert(open.element_code.clone(), now_ms);
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
         self.next_step = Some(match step {
             NextStep::FollowUp => StepAfter::FollowUp {
@@ -270,6 +278,7 @@ mod tests {
     use viva_protocol::ServerMessage;
 
     use super::*;
+    use crate::exam::types::Score;
     use crate::examiner::QuestionRequest;
     use crate::modes::exam::PendingWork;
     use crate::modes::test_sessions::{START_MS, World};
