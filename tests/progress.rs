@@ -99,8 +99,12 @@ async fn start_weak_areas_exam(client: &mut Client) -> Value {
     let frame = json!({"type": "session.start", "event_id": event_id, "device_id": "A",
         "mode": "exam", "config": config});
     client.send_json(frame).await;
+    let acked = |events: &[Value]| {
+        let own_ack = |e: &Value| e["type"] == "ack" && e["event_id"] == event_id.as_str();
+        events.iter().any(own_ack)
+    };
     let events = client
-        .collect_until(|events| count(events, "question") > 0)
+        .collect_until(|events| count(events, "question") > 0 && acked(events))
         .await;
     find(&events, "question").clone()
 }

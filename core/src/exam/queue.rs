@@ -154,8 +154,8 @@ fn weak_areas_order<'c>(elements: &[&'c AcsElement], spec: &QueueSpec<'_>) -> Ve
     let mut keyed: Vec<_> = elements
         .iter()
         .map(|&element| {
-            let now = standing(spec.review.get(&element.code), spec.now_ms);
-            ((urgency(now), rng.next_u64()), element)
+            let stands = standing(spec.review.get(&element.code), spec.now_ms);
+            ((urgency(stands), rng.next_u64()), element)
         })
         .collect();
     keyed.sort_by_key(|(key, _)| *key);

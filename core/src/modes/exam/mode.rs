@@ -242,6 +242,26 @@ mod tests {
         assert!(core.result.is_some());
     }
 
+    #[test]
+    fn the_history_reports_each_element_at_its_assessment_or_else_the_finish() {
+        use crate::review::Recall;
+        let world = World::new();
+        let mut core = world.exam_core();
+        core.plan.scores.insert("PA.I.A.K2".into(), Score::Partial);
+        core.plan.scores.insert("PA.I.A.K1".into(), Score::Unsatisfactory);
+        core.assessed_at.insert("PA.I.A.K1".into(), START_MS + 5);
+        let reported: Vec<(String, Recall, u64)> = SessionMode::history(&core, START_MS + 9)
+            .into_iter()
+            .map(|o| (o.element, o.recall, o.at_ms))
+            .collect();
+        let expected = vec![
+            ("PA.I.A.K1".to_owned(), Recall::Unsatisfactory, START_MS + 5),
+            // Noted before assessment times were kept: the session's finish time.
+            ("PA.I.A.K2".to_owned(), Recall::Partial, START_MS + 9),
+        ];
+        assert_eq!(reported, expected);
+    }
+
     /// Answers the open question with `score`, then returns the question the exam asks next.
     fn next_after(world: &World, state: &mut SessionState, score: Score) -> Option<QuestionDraft> {
         let answer = AnswerInput::Text("An answer.".into());
