@@ -11,7 +11,7 @@ use viva_protocol::progress::ProgressReport;
 
 use crate::harness::{
     Auth, Client, RedisServer, Server, TASK, UNSATISFACTORY_ANSWER, answer, code, count,
-    end_session, field_u64, find, http_get, next_event_id, oral_elements, run_to_completion,
+    end_session, field_u64, find, http_get, http_get_with, next_event_id, oral_elements, run_to_completion,
     satisfactory_for, start_exam, token,
 };
 
@@ -122,6 +122,11 @@ async fn a_finished_exam_is_scheduled_for_review_and_asked_again_when_due() {
     // Only alice's own history: bob has none, and no token gets nothing.
     let bob = progress_of(&server, "bob").await;
     assert!(bob.areas.is_empty() && bob.due.is_empty(), "{bob:?}");
+    let by_query = format!("{PROGRESS}?access_token={}", token("alice"));
+    let by_query = http_get_with(&server, &by_query, &[]).await;
+    assert_eq!(by_query.status, 200, "{by_query:?}");
+    let by_query: ProgressReport = serde_json::from_value(by_query.json()).expect("a report");
+    assert_eq!((&by_query.areas, &by_query.due), (&report.areas, &report.due));
     let anonymous = http_get(&server, PROGRESS, None).await;
     assert_eq!(anonymous.status, 401, "{anonymous:?}");
     assert_eq!(anonymous.json()["error"], "unauthorized");
