@@ -11,8 +11,8 @@ use viva_protocol::progress::ProgressReport;
 
 use crate::harness::{
     Auth, Client, RedisServer, Server, TASK, UNSATISFACTORY_ANSWER, answer, code, count,
-    end_session, field_u64, find, http_get, http_get_with, next_event_id, oral_elements, run_to_completion,
-    satisfactory_for, start_exam, token,
+    end_session, field_u64, find, http_get, http_get_with, next_event_id, oral_elements,
+    run_to_completion, satisfactory_for, start_exam, token,
 };
 
 const DAY_MS: u64 = 24 * 60 * 60 * 1000;
@@ -35,7 +35,11 @@ async fn exam_missing_the_first_question(client: &mut Client) -> Finished {
     let started = start_exam(client, "A").await;
     let missed = code(&started.question).to_owned();
     let first = answer(client, UNSATISFACTORY_ANSWER).await;
-    assert_eq!(first.assessment["score"], "unsatisfactory", "{}", first.assessment);
+    assert_eq!(
+        first.assessment["score"], "unsatisfactory",
+        "{}",
+        first.assessment
+    );
     let run = run_to_completion(client, first.question(), satisfactory_for).await;
     for assessment in &run.assessments {
         assert_eq!(assessment["score"], "satisfactory", "{assessment}");
@@ -72,13 +76,23 @@ fn assert_scheduled(report: &ProgressReport, finished: &Finished, window: (u64, 
     let area = &report.areas[0];
     assert_eq!((area.rating.as_str(), area.area.as_str()), ("private", "I"));
     assert_eq!(area.title, "Preflight Preparation");
-    assert_eq!(area.elements.len(), finished.satisfactory.len() + 1, "{area:?}");
+    assert_eq!(
+        area.elements.len(),
+        finished.satisfactory.len() + 1,
+        "{area:?}"
+    );
     assert_eq!(report.due, [finished.missed.clone()]);
     assert_eq!(area.due, report.due);
     let missed = element(report, &finished.missed);
     assert_eq!(missed["last_outcome"], "unsatisfactory", "{missed}");
-    assert_eq!((missed["streak"].clone(), missed["interval_ms"].clone()), (json!(0), json!(0)));
-    assert_eq!(missed["due_ms"], missed["last_asked_ms"], "due at once: {missed}");
+    assert_eq!(
+        (missed["streak"].clone(), missed["interval_ms"].clone()),
+        (json!(0), json!(0))
+    );
+    assert_eq!(
+        missed["due_ms"], missed["last_asked_ms"],
+        "due at once: {missed}"
+    );
     assert_eq!(missed["due_now"], true, "{missed}");
     for code in &finished.satisfactory {
         let entry = element(report, code);
@@ -86,7 +100,10 @@ fn assert_scheduled(report: &ProgressReport, finished: &Finished, window: (u64, 
         assert_eq!(entry["streak"], 1, "{entry}");
         assert_eq!(field_u64(&entry, "interval_ms"), DAY_MS, "{entry}");
         let asked = field_u64(&entry, "last_asked_ms");
-        assert!(window.0 <= asked && asked <= window.1, "asked during the exam: {entry}");
+        assert!(
+            window.0 <= asked && asked <= window.1,
+            "asked during the exam: {entry}"
+        );
         assert_eq!(field_u64(&entry, "due_ms"), asked + DAY_MS, "{entry}");
         assert_eq!(entry["due_now"], false, "{entry}");
     }
@@ -126,7 +143,10 @@ async fn a_finished_exam_is_scheduled_for_review_and_asked_again_when_due() {
     let by_query = http_get_with(&server, &by_query, &[]).await;
     assert_eq!(by_query.status, 200, "{by_query:?}");
     let by_query: ProgressReport = serde_json::from_value(by_query.json()).expect("a report");
-    assert_eq!((&by_query.areas, &by_query.due), (&report.areas, &report.due));
+    assert_eq!(
+        (&by_query.areas, &by_query.due),
+        (&report.areas, &report.due)
+    );
     let anonymous = http_get(&server, PROGRESS, None).await;
     assert_eq!(anonymous.status, 401, "{anonymous:?}");
     assert_eq!(anonymous.json()["error"], "unauthorized");
@@ -134,7 +154,11 @@ async fn a_finished_exam_is_scheduled_for_review_and_asked_again_when_due() {
     // The next weak-areas exam asks the due element first; answered right, it is due in a
     // day, and nothing is due any more.
     let first = start_weak_areas_exam(&mut alice).await;
-    assert_eq!(code(&first), finished.missed, "the due element first: {first}");
+    assert_eq!(
+        code(&first),
+        finished.missed,
+        "the due element first: {first}"
+    );
     assert_eq!(first["kind"], "primary", "{first}");
     let retest = answer(&mut alice, &satisfactory_for(&first)).await;
     assert_eq!(retest.assessment["score"], "satisfactory");
@@ -150,14 +174,20 @@ async fn a_finished_exam_is_scheduled_for_review_and_asked_again_when_due() {
         .collect();
     if !untouched.is_empty() {
         let asked = code(&second);
-        assert!(untouched.contains(&asked), "untouched before not due: {second}");
+        assert!(
+            untouched.contains(&asked),
+            "untouched before not due: {second}"
+        );
     }
     end_session(&mut alice).await;
     let after = progress_of(&server, "alice").await;
     assert!(after.due.is_empty(), "{after:?}");
     let missed = element(&after, &finished.missed);
     assert_eq!(missed["last_outcome"], "satisfactory", "{missed}");
-    assert_eq!((missed["streak"].clone(), missed["due_now"].clone()), (json!(1), json!(false)));
+    assert_eq!(
+        (missed["streak"].clone(), missed["due_now"].clone()),
+        (json!(1), json!(false))
+    );
     assert_eq!(field_u64(&missed, "interval_ms"), DAY_MS, "{missed}");
 }
 

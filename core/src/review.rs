@@ -300,9 +300,17 @@ mod tests {
             });
             let next = schedule(prior.as_ref(), recall, T0);
             let case = format!("{prior:?} {recall:?}");
-            assert_eq!((next.streak, next.interval_ms), (streak, hours * HOUR_MS), "{case}");
+            assert_eq!(
+                (next.streak, next.interval_ms),
+                (streak, hours * HOUR_MS),
+                "{case}"
+            );
             assert_eq!(next.due_ms, T0 + next.interval_ms, "{case}");
-            assert_eq!((next.last_asked_ms, next.last_outcome), (T0, recall), "{case}");
+            assert_eq!(
+                (next.last_asked_ms, next.last_outcome),
+                (T0, recall),
+                "{case}"
+            );
         };
         check(None, Satisfactory, 1, 24); // first: 1 day
         check(Some((1, 24)), Satisfactory, 2, 144); // second: 6 days (2.5 days is less)
@@ -324,17 +332,56 @@ mod tests {
         let now = T0 + 10 * DAY_MS;
         let known = [
             // (label, what the record knows)
-            ("sat due long ago", Some(Known::History(entry(Satisfactory, 1, 1, T0)))),
-            ("sat just due", Some(Known::History(entry(Satisfactory, 2, 6, now - 6 * DAY_MS)))),
-            ("sat due in 3 h", Some(Known::History(entry(Satisfactory, 1, 1, now - 21 * HOUR_MS)))),
-            ("partial, old", Some(Known::History(entry(Partial, 0, 0, T0)))),
-            ("miss, old", Some(Known::History(entry(Unsatisfactory, 0, 0, T0)))),
-            ("miss, yesterday", Some(Known::History(entry(Unsatisfactory, 0, 0, now - DAY_MS)))),
+            (
+                "sat due long ago",
+                Some(Known::History(entry(Satisfactory, 1, 1, T0))),
+            ),
+            (
+                "sat just due",
+                Some(Known::History(entry(Satisfactory, 2, 6, now - 6 * DAY_MS))),
+            ),
+            (
+                "sat due in 3 h",
+                Some(Known::History(entry(
+                    Satisfactory,
+                    1,
+                    1,
+                    now - 21 * HOUR_MS,
+                ))),
+            ),
+            (
+                "partial, old",
+                Some(Known::History(entry(Partial, 0, 0, T0))),
+            ),
+            (
+                "miss, old",
+                Some(Known::History(entry(Unsatisfactory, 0, 0, T0))),
+            ),
+            (
+                "miss, yesterday",
+                Some(Known::History(entry(Unsatisfactory, 0, 0, now - DAY_MS))),
+            ),
             ("miss, score only", Some(Known::ScoreOnly(Unsatisfactory))),
             ("untouched", None),
             ("sat, score only", Some(Known::ScoreOnly(Satisfactory))),
-            ("sat due in 5 h", Some(Known::History(entry(Satisfactory, 1, 1, now - 19 * HOUR_MS)))),
-            ("sat due in 20 d", Some(Known::History(entry(Satisfactory, 4, 30, now - 10 * DAY_MS)))),
+            (
+                "sat due in 5 h",
+                Some(Known::History(entry(
+                    Satisfactory,
+                    1,
+                    1,
+                    now - 19 * HOUR_MS,
+                ))),
+            ),
+            (
+                "sat due in 20 d",
+                Some(Known::History(entry(
+                    Satisfactory,
+                    4,
+                    30,
+                    now - 10 * DAY_MS,
+                ))),
+            ),
         ];
         let mut order: Vec<(&str, Standing)> = known
             .iter()
@@ -372,14 +419,22 @@ mod tests {
         ];
         assert_eq!(merge_outcomes(&mut history, &first), 2);
         let once = history.clone();
-        assert_eq!(merge_outcomes(&mut history, &first), 0, "the same report again");
+        assert_eq!(
+            merge_outcomes(&mut history, &first),
+            0,
+            "the same report again"
+        );
         assert_eq!(history, once);
         let second = [outcome("PA.I.A.K1", Recall::Satisfactory, T0 + 2 * DAY_MS)];
         assert_eq!(merge_outcomes(&mut history, &second), 1);
         assert_eq!(history["PA.I.A.K1"].streak, 2);
         assert_eq!(history["PA.I.A.K1"].interval_ms, SECOND_INTERVAL_MS);
         let late = [outcome("PA.I.A.K1", Recall::Unsatisfactory, T0 + DAY_MS)];
-        assert_eq!(merge_outcomes(&mut history, &late), 0, "older than what is kept");
+        assert_eq!(
+            merge_outcomes(&mut history, &late),
+            0,
+            "older than what is kept"
+        );
         assert_eq!(history["PA.I.A.K1"].streak, 2);
     }
 
@@ -419,7 +474,11 @@ mod tests {
             "streak": 2, "interval_ms": 518400000, "due_ms": 1765518400000}"#;
         let entry: ElementHistory = serde_json::from_str(stored).unwrap();
         assert_eq!(entry, self::entry(Recall::Satisfactory, 2, 6, T0));
-        for recall in [Recall::Satisfactory, Recall::Partial, Recall::Unsatisfactory] {
+        for recall in [
+            Recall::Satisfactory,
+            Recall::Partial,
+            Recall::Unsatisfactory,
+        ] {
             let json = serde_json::to_string(&recall).unwrap();
             assert_eq!(json, format!("\"{}\"", recall.as_str()));
             assert_eq!(Recall::parse(recall.as_str()), Some(recall));

@@ -102,7 +102,10 @@ mod tests {
         let area = &report.areas[0];
         assert_eq!(area.elements.len(), 3);
         assert_eq!(area.elements[0].due_ms, Some(1_765_518_400_000));
-        assert_eq!(area.elements[2].last_asked_ms, None, "recorded before the history");
+        assert_eq!(
+            area.elements[2].last_asked_ms, None,
+            "recorded before the history"
+        );
         let written = serde_json::to_value(&report).unwrap();
         let expected: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
         assert_eq!(written, expected);

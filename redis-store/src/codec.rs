@@ -276,7 +276,12 @@ mod tests {
         let mut record = UserRecord::new("u");
         let outcomes: Vec<ElementOutcome> = (0..292u64)
             .map(|n| ElementOutcome {
-                element: format!("PA.{}.{}.K{}", ["I", "II", "III"][n as usize % 3], n % 26, n),
+                element: format!(
+                    "PA.{}.{}.K{}",
+                    ["I", "II", "III"][n as usize % 3],
+                    n % 26,
+                    n
+                ),
                 recall: Recall::Satisfactory,
                 at_ms: 1_765_000_000_000 + n * 1000,
             })
@@ -284,7 +289,11 @@ mod tests {
         merge_outcomes(&mut record.element_history, &outcomes);
         let stored = encode_user(&record);
         assert_eq!(stored[0], COMPRESSED_FORMAT_BYTE);
-        assert!(stored.len() * 2 < encode(&record).len(), "{} bytes", stored.len());
+        assert!(
+            stored.len() * 2 < encode(&record).len(),
+            "{} bytes",
+            stored.len()
+        );
         assert_eq!(decode_user(&stored).unwrap(), record);
         let plain_before = encode(&UserRecord::new("u"));
         assert_eq!(decode_user(&plain_before).unwrap(), UserRecord::new("u"));

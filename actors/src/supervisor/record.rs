@@ -308,11 +308,20 @@ mod tests {
         assert_eq!(record.active_session, None, "released");
         assert_eq!(record.sessions[0].status, SessionStatus::Completed);
         let k1 = record.element_history["PA.I.A.K1"];
-        assert_eq!((k1.streak, k1.interval_ms, k1.due_ms), (1, DAY_MS, t0 + DAY_MS));
+        assert_eq!(
+            (k1.streak, k1.interval_ms, k1.due_ms),
+            (1, DAY_MS, t0 + DAY_MS)
+        );
         let k2 = record.element_history["PA.I.A.K2"];
-        assert_eq!((k2.last_outcome, k2.due_ms), (Recall::Unsatisfactory, t0 + 60_000));
+        assert_eq!(
+            (k2.last_outcome, k2.due_ms),
+            (Recall::Unsatisfactory, t0 + 60_000)
+        );
         assert_eq!(record.element_scores["PA.I.A.K2"], "unsatisfactory");
-        assert_eq!(record.element_scores["PA.II.A.K1"], "partial", "older scores stay");
+        assert_eq!(
+            record.element_scores["PA.II.A.K1"], "partial",
+            "older scores stay"
+        );
         take_active(&mut record, "second", "n");
         let later = [outcome("PA.I.A.K1", Recall::Satisfactory, t0 + 2 * DAY_MS)];
         note_finished(&mut record, "second", SessionStatus::Abandoned, &later);

@@ -25,7 +25,11 @@ pub fn progress_report(acs: &AcsLibrary, book: &ReviewBook, now_ms: u64) -> Prog
     let mut entries = known_entries(acs, book, now_ms);
     entries.sort_by(|a, b| in_acs_order(a, b));
     let mut due: Vec<&Entry<'_>> = entries.iter().filter(|e| is_due(e)).collect();
-    due.sort_by(|a, b| urgency(a.standing).cmp(&urgency(b.standing)).then(in_acs_order(a, b)));
+    due.sort_by(|a, b| {
+        urgency(a.standing)
+            .cmp(&urgency(b.standing))
+            .then(in_acs_order(a, b))
+    });
     let mut areas: Vec<AreaProgress> = Vec::new();
     for entry in &entries {
         let element = entry.element;
@@ -173,7 +177,10 @@ mod tests {
         };
         assert_eq!(*k1, expected_k1);
         let scored_only = &area_i.elements[2];
-        assert_eq!((scored_only.last_asked_ms, scored_only.due_ms), (None, None));
+        assert_eq!(
+            (scored_only.last_asked_ms, scored_only.due_ms),
+            (None, None)
+        );
         assert!(scored_only.due_now);
     }
 
@@ -183,9 +190,17 @@ mod tests {
         let catalogs = [private_catalog(), commercial_catalog()];
         let oral: usize = catalogs
             .iter()
-            .map(|c| c.elements().iter().filter(|e| is_oral_eligible(e, c.rating())).count())
+            .map(|c| {
+                c.elements()
+                    .iter()
+                    .filter(|e| is_oral_eligible(e, c.rating()))
+                    .count()
+            })
             .sum();
-        assert_eq!(oral, 718, "the figure crate::review::ELEMENT_HISTORY_MAX names");
+        assert_eq!(
+            oral, 718,
+            "the figure crate::review::ELEMENT_HISTORY_MAX names"
+        );
         assert!(oral <= crate::review::ELEMENT_HISTORY_MAX);
     }
 

@@ -400,7 +400,10 @@ pub(crate) mod tests {
             assert_eq!(queue, queue_for(seed), "one order per seed");
             untouched_orders.insert(queue[4..queue.len() - 2].to_vec());
         }
-        assert!(untouched_orders.len() > 1, "the seed shuffles the untouched");
+        assert!(
+            untouched_orders.len() > 1,
+            "the seed shuffles the untouched"
+        );
     }
 
     #[test]

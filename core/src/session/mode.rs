@@ -21,8 +21,8 @@ use super::rules::SessionMarks;
 use super::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::base::{Listening, ModeInput, Refusal};
 use crate::checkpoint::sections::ModeCheckpoint;
-use crate::review::ElementOutcome;
 use crate::examiner::{AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft};
+use crate::review::ElementOutcome;
 pub use crate::services::StepContext;
 
 /// What the actor must do next.

@@ -364,7 +364,9 @@ mod tests {
         world.run(&mut exam, Score::Satisfactory, START_MS);
         exam.end(world.ctx(), START_MS + 1).unwrap();
         let history = exam.history();
-        let k1 = history.iter().find(|outcome| outcome.element == "PA.I.A.K1");
+        let k1 = history
+            .iter()
+            .find(|outcome| outcome.element == "PA.I.A.K1");
         let satisfactory = crate::review::Recall::Satisfactory;
         assert_eq!(
             k1.map(|outcome| (outcome.recall, outcome.at_ms)),

@@ -248,7 +248,9 @@ mod tests {
         let world = World::new();
         let mut core = world.exam_core();
         core.plan.scores.insert("PA.I.A.K2".into(), Score::Partial);
-        core.plan.scores.insert("PA.I.A.K1".into(), Score::Unsatisfactory);
+        core.plan
+            .scores
+            .insert("PA.I.A.K1".into(), Score::Unsatisfactory);
         core.assessed_at.insert("PA.I.A.K1".into(), START_MS + 5);
         let reported: Vec<(String, Recall, u64)> = SessionMode::history(&core, START_MS + 9)
             .into_iter()
