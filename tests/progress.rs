@@ -81,7 +81,7 @@ fn assert_scheduled(report: &ProgressReport, finished: &Finished, window: (u64, 
         finished.satisfactory.len() + 1,
         "{area:?}"
     );
-    assert_eq!(report.due, [finished.missed.clone()]);
+    assert_eq!(report.due, std::slice::from_ref(&finished.missed));
     assert_eq!(area.due, report.due);
     let missed = element(report, &finished.missed);
     assert_eq!(missed["last_outcome"], "unsatisfactory", "{missed}");
