@@ -10,6 +10,7 @@ use axum::response::{IntoResponse, Response};
 use tokio_util::sync::CancellationToken;
 use viva_actors::directory::Directory;
 use viva_core::checkpoint::SideStore;
+use viva_core::exam::acs::AcsLibrary;
 use viva_core::tutor::library::TutorLibrary;
 use viva_core::voice::SpeechToText;
 
@@ -32,6 +33,8 @@ pub struct App {
     pub metrics: Arc<AllMetrics>,
     /// Courses and stored snapshots, for progress boards.
     pub tutor: TutorBoards,
+    /// The ACS catalogs, for the review report (`GET /v1/progress`).
+    pub acs: Arc<AcsLibrary>,
     /// What can be started here (`GET /v1/catalog`), as JSON: it never changes while the
     /// server runs, so it is written once.
     pub catalog_json: axum::body::Bytes,
@@ -58,6 +61,7 @@ impl App {
         speech: Option<Arc<dyn SpeechToText>>,
         metrics: Arc<AllMetrics>,
         (tutor, catalog_json): (TutorBoards, axum::body::Bytes),
+        acs: Arc<AcsLibrary>,
     ) -> App {
         App {
             directory,
@@ -67,6 +71,7 @@ impl App {
             speech,
             metrics,
             tutor,
+            acs,
             catalog_json,
             hibernate_after: None,
             edge: Default::default(),

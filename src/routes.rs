@@ -1,5 +1,6 @@
 //! The HTTP routes: the router, the edge's middleware in front of it, and the handlers of
-//! the server's own paths (`/healthz`, `/metrics`, `/v1/ws`, results, progress boards);
+//! the server's own paths (`/healthz`, `/metrics`, `/v1/ws`, results, progress boards, the
+//! review report);
 //! `web` serves the client's.
 
 use std::collections::HashMap;
@@ -13,10 +14,14 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use viva_actors::supervisor::{ReadResult, ResultLookup};
+use viva_actors::supervisor::{ReadElementRecords, ReadResult, ResultLookup};
+use viva_core::clock::{Clock, SystemClock};
+use viva_core::exam::progress::progress_report;
 use viva_core::modes::tutor::mode::{snapshot_key, snapshot_of_body};
+use viva_core::review::review_book;
 use viva_core::tutor::board::progress_board;
 use viva_core::tutor::snapshot::StudentSnapshot;
+use viva_protocol::progress::ProgressReport;
 use viva_protocol::result::SessionResult;
 use viva_protocol::tutor::ProgressBoard;
 
@@ -38,6 +43,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/ws", get(websocket))
         .route("/v1/sessions/{id}/result", get(session_result))
         .route("/v1/tutor/{course_id}/progress", get(tutor_progress))
+        .route("/v1/progress", get(review_progress))
         // Before the layer, so the edge checks unknown paths too.
         .fallback(|| async { StatusCode::NOT_FOUND })
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
@@ -151,6 +157,25 @@ async fn tutor_progress(
         }
         None => StudentSnapshot::cold_start(&user_id, &course_id, &course.doc.entry_unit),
     };
-    let now = viva_core::clock::Clock::now_ms(&viva_core::clock::SystemClock);
+    let now = SystemClock.now_ms();
     Ok(Json(progress_board(course, &snapshot, now)))
+}
+
+/// The user's spaced review across exams (`GET /v1/progress`): their element history per
+/// ACS area and what is due now, read from their record as it is stored now.
+async fn review_progress(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    Query(query): Query<HashMap<String, String>>,
+) -> Result<Json<ProgressReport>, AppError> {
+    let user_id = authenticate(&app, &headers, &query)?;
+    let records = app
+        .directory
+        .supervisor(&user_id)
+        .ask(ReadElementRecords)
+        .await
+        .map_err(|err| AppError::Internal(format!("{err:?}")))?
+        .ok_or(AppError::StorageUnavailable)?;
+    let book = review_book(&records.history, &records.last_scores);
+    Ok(Json(progress_report(&app.acs, &book, SystemClock.now_ms())))
 }

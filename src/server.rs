@@ -89,6 +89,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     };
     let catalog = crate::catalog::build(&library, &blueprints, &tutor, features);
     let catalog_json = serde_json::to_vec(&catalog).context("writing the catalogue")?;
+    let acs = library.clone();
     let session = Arc::new(SessionDeps {
         store: storage.store,
         examiner: examiner(&settings, &library, &metrics.llm)?,
@@ -126,6 +127,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         speech,
         metrics,
         (boards, catalog_json.into()),
+        acs,
     );
     app.hibernate_after = settings.hibernate_after;
     app.edge = settings.edge.clone();

@@ -545,6 +545,10 @@ async fn a_token_signs_in_and_an_expired_one_is_asked_for_again() {
     browser
         .text_when("#sessions", |text| text.contains("None yet"))
         .await;
+    // The review reads `GET /v1/progress` with the same token: nothing examined yet.
+    browser
+        .text_when("#review", |text| text.contains("Nothing yet"))
+        .await;
     let address: String = browser
         .run("return location.href;", vec![])
         .await

@@ -22,6 +22,7 @@ mod metrics;
 mod new_sessions_switch;
 mod one_question;
 mod plan_audit;
+mod progress;
 mod restart;
 mod talk_cli;
 mod tutor;

@@ -453,15 +453,39 @@ async function goHome() {
   signedInBar();
   link.open();
   const list = el("div", { id: "sessions" }, el("p", { class: "muted" }, "Loading your sessions…"));
+  const review = el("div", { id: "review" }, el("p", { class: "muted" }, "Loading your review…"));
   show(el("h1", {}, "Start or resume"),
     el("div", { class: "grid" }, examStartCard(), assessmentStartCard(), tutorStartCard()),
-    el("section", { class: "card", "aria-labelledby": "open-title" }, el("h2", { id: "open-title" }, "Your sessions"), list));
+    el("section", { class: "card", "aria-labelledby": "open-title" }, el("h2", { id: "open-title" }, "Your sessions"), list),
+    el("section", { class: "card", "aria-labelledby": "review-title" }, el("h2", { id: "review-title" }, "Due for review"), review));
   try {
     const { sessions } = await getJson("/v1/sessions");
     list.replaceChildren(sessionsTable(sessions));
   } catch (err) {
     list.replaceChildren(el("p", { class: "bad" }, `Your sessions could not be read: ${err.message}`));
   }
+  try {
+    review.replaceChildren(reviewTable(await getJson("/v1/progress")));
+  } catch (err) {
+    review.replaceChildren(el("p", { class: "bad" }, `Your review could not be read: ${err.message}`));
+  }
+}
+
+/** Spaced review per ACS area (`GET /v1/progress`): what a "Weak areas first" exam asks first. */
+function reviewTable(report) {
+  if (!report.areas.length) return el("p", { class: "muted" }, "Nothing yet: the elements of a finished exam are scheduled here.");
+  const day = (ms) => new Date(ms).toLocaleDateString();
+  const rating = (name) => (name === "private" ? "Private" : "Commercial");
+  return el("table", {},
+    el("thead", {}, el("tr", {}, el("th", {}, "Area"), el("th", {}, "Due now"), el("th", {}, "Examined"), el("th", {}, "Next due"))),
+    el("tbody", {}, report.areas.map((area) => {
+      const later = area.elements.filter((e) => !e.due_now && e.due_ms != null).map((e) => e.due_ms);
+      return el("tr", {},
+        el("td", {}, `${rating(area.rating)} ${area.area}. ${area.title}`),
+        el("td", { title: area.due.join(", ") }, String(area.due.length)),
+        el("td", {}, String(area.elements.length)),
+        el("td", {}, later.length ? day(Math.min(...later)) : "—"));
+    })));
 }
 
 function sessionsTable(sessions) {

@@ -78,6 +78,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         come_back: Vec::new(),
         came_back: Vec::new(),
         adaptive: None,
+        assessed_at_ms: Default::default(),
     };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,

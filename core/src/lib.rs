@@ -16,6 +16,8 @@
 //! - [`checkpoint`]: the versioned checkpoint format and the `CheckpointStore`, `SwitchStore`
 //!   and `NodeBus` ports, with an in-memory store.
 //! - [`clock`]: the `Clock` port.
+//! - [`review`]: spaced review across sessions: each element's history, the SM-2-like rule
+//!   that schedules it, and how urgent an element is now (mode-free).
 //! - [`voice`]: the `SpeechToText` port, voice activity and turn-taking, the decoding hint
 //!   and the reading of spoken item answers.
 //! - [`metrics`]: counters, gauges and histograms, rendered as Prometheus text.
@@ -35,6 +37,7 @@ pub mod exam;
 pub mod examiner;
 pub mod metrics;
 pub mod modes;
+pub mod review;
 pub mod services;
 pub mod session;
 pub mod tutor;

@@ -278,6 +278,30 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_users_review_history_is_stored_with_the_record_and_compare_and_set() {
+        use viva_core::review::{ElementOutcome, Recall, merge_outcomes};
+        let dir = tempfile::tempdir().unwrap();
+        let store = FileStore::open(dir.path()).unwrap();
+        let mut record = UserRecord::new("erin");
+        record.version = 1;
+        let outcome = ElementOutcome {
+            element: "PA.I.A.K1".into(),
+            recall: Recall::Partial,
+            at_ms: 1_765_000_000_000,
+        };
+        merge_outcomes(&mut record.element_history, &[outcome]);
+        store.save_user(&record).await.unwrap();
+        let mut stale = record.clone();
+        stale.element_history.clear();
+        assert!(matches!(
+            store.save_user(&stale).await,
+            Err(StoreError::Conflict { .. })
+        ));
+        let reopened = FileStore::open(dir.path()).unwrap();
+        assert_eq!(reopened.load_user("erin").await.unwrap(), Some(record));
+    }
+
+    #[tokio::test]
     async fn unknown_format_is_reported_as_corrupt() {
         let dir = tempfile::tempdir().unwrap();
         let store = FileStore::open(dir.path()).unwrap();

@@ -16,6 +16,7 @@
 //! - [`tutor`]: tutoring's card events, the tutor's turn and cards, and the progress board.
 //! - [`catalog`]: what a client reads over HTTP: the catalogue of what can be started and
 //!   the user's session list.
+//! - [`progress`]: `GET /v1/progress`, the user's spaced review per ACS area.
 //! - [`schema`]: JSON Schema generation (committed under `protocol/schema/`).
 //!
 //! Invariant: this crate depends only on serde, serde_json and schemars.
@@ -29,6 +30,7 @@ pub mod difficulty;
 pub mod error;
 pub mod excerpt;
 pub mod limits;
+pub mod progress;
 pub mod result;
 pub mod schema;
 pub mod server;

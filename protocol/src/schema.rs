@@ -23,6 +23,11 @@ pub fn sessions_schema_json() -> String {
     pretty(&schemars::schema_for!(crate::catalog::SessionList))
 }
 
+/// The schema of `GET /v1/progress`'s body, pretty-printed.
+pub fn progress_schema_json() -> String {
+    pretty(&schemars::schema_for!(crate::progress::ProgressReport))
+}
+
 fn pretty(schema: &schemars::Schema) -> String {
     // unwrap: a schemars::Schema is a JSON value and always serializes.
     #[allow(clippy::unwrap_used)]
@@ -44,6 +49,7 @@ mod tests {
             ("server.schema.json", server_schema_json()),
             ("catalog.schema.json", catalog_schema_json()),
             ("sessions.schema.json", sessions_schema_json()),
+            ("progress.schema.json", progress_schema_json()),
         ];
         for (name, generated) in files {
             let path = dir.join(name);

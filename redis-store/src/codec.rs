@@ -144,9 +144,10 @@ pub fn decode_checkpoint(
     Ok(checkpoint)
 }
 
-/// A user record.
+/// A user record, compressed when that makes it smaller (a review history of a few hundred
+/// elements repeats its codes and field names).
 pub fn encode_user(record: &UserRecord) -> Vec<u8> {
-    encode(record)
+    encode_smaller(record)
 }
 
 /// A side record as stored.
@@ -268,6 +269,35 @@ mod tests {
         record.version = 3;
         record.active_session = Some("s".into());
         assert_eq!(decode_user(&encode_user(&record)).unwrap(), record);
+    }
+
+    #[test]
+    fn a_user_record_with_its_review_history_is_stored_compressed() {
+        use viva_core::review::{ElementOutcome, Recall, merge_outcomes};
+        let mut record = UserRecord::new("u");
+        let outcomes: Vec<ElementOutcome> = (0..292u64)
+            .map(|n| ElementOutcome {
+                element: format!(
+                    "PA.{}.{}.K{}",
+                    ["I", "II", "III"][n as usize % 3],
+                    n % 26,
+                    n
+                ),
+                recall: Recall::Satisfactory,
+                at_ms: 1_765_000_000_000 + n * 1000,
+            })
+            .collect();
+        merge_outcomes(&mut record.element_history, &outcomes);
+        let stored = encode_user(&record);
+        assert_eq!(stored[0], COMPRESSED_FORMAT_BYTE);
+        assert!(
+            stored.len() * 2 < encode(&record).len(),
+            "{} bytes",
+            stored.len()
+        );
+        assert_eq!(decode_user(&stored).unwrap(), record);
+        let plain_before = encode(&UserRecord::new("u"));
+        assert_eq!(decode_user(&plain_before).unwrap(), UserRecord::new("u"));
     }
 }
 

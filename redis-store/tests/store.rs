@@ -304,6 +304,32 @@ async fn user_records_are_compare_and_set() {
 }
 
 #[tokio::test]
+async fn a_users_review_history_is_stored_with_the_record_and_compare_and_set() {
+    use viva_core::review::{ElementOutcome, Recall, merge_outcomes};
+    let redis = RedisServer::start();
+    let store = store(&redis).await;
+    let mut record = UserRecord::new("ann");
+    record.version = 1;
+    let outcomes: Vec<ElementOutcome> = (1..=7)
+        .map(|n| ElementOutcome {
+            element: format!("PA.I.A.K{n}"),
+            recall: Recall::Satisfactory,
+            at_ms: 1_765_000_000_000 + n,
+        })
+        .collect();
+    merge_outcomes(&mut record.element_history, &outcomes);
+    store.save_user(&record).await.unwrap();
+    let mut stale = record.clone();
+    stale.element_history.clear();
+    let refused = store.save_user(&stale).await;
+    assert!(
+        matches!(refused, Err(StoreError::Conflict { .. })),
+        "{refused:?}"
+    );
+    assert_eq!(store.load_user("ann").await.unwrap(), Some(record));
+}
+
+#[tokio::test]
 async fn an_unreachable_redis_is_reported_as_unavailable() {
     let mut redis = RedisServer::start();
     let store = store(&redis).await;

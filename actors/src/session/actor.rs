@@ -21,6 +21,7 @@ use crate::timer::Timer;
 use viva_core::checkpoint::{CheckpointStore, HeadChain, SessionKey};
 use viva_core::clock::Clock;
 use viva_core::examiner::Examiner;
+use viva_core::review::ElementOutcome;
 use viva_core::services::ModeServices;
 use viva_core::session::admission::{Durability, MOVED};
 use viva_core::session::lifecycle::Refusal;
@@ -38,9 +39,9 @@ pub struct SessionFinished {
     pub session_id: String,
     /// Completed or abandoned.
     pub status: SessionStatus,
-    /// Outcomes by element, merged into the user's element history (read by the next
-    /// session that opens, for weak areas).
-    pub history: Vec<(String, String)>,
+    /// Outcomes by element, each at the time it was assessed, merged into the user's
+    /// element history (read by the next session that opens, for weak areas).
+    pub history: Vec<ElementOutcome>,
 }
 
 /// Shared services every session uses.

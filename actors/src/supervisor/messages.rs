@@ -1,18 +1,22 @@
 //! The messages a `UserSupervisor` handles.
 
+use std::collections::BTreeMap;
+
 use kameo::message::{Context, Message};
 use viva_protocol::config::SessionConfig;
 use viva_protocol::result::SessionResult;
 use viva_protocol::server::SessionStatus;
 
 use super::actor::{Attached, UserSupervisor};
-use super::record::{note_session, repeated_open_start};
+use super::record::{note_finished, repeated_open_start};
 use crate::link::DeviceLink;
 use crate::session::{Evict, Yield};
 use crate::session::{Inspect, SessionFinished, Shutdown};
 use viva_core::checkpoint::Notice;
+use viva_core::checkpoint::UserRecord;
 use viva_core::checkpoint::format::SessionEntry;
 use viva_core::modes::restore;
+use viva_core::review::ElementHistory;
 
 /// `session.start`.
 #[derive(Debug)]
@@ -73,14 +77,8 @@ impl Message<SessionFinished> for UserSupervisor {
         // A finished session is durable and changes no more: forget its actor, so it stops
         // once its device lets go of it too (results are read from the checkpoint).
         self.sessions.remove(&msg.session_id);
-        let finish = |record: &mut viva_core::checkpoint::UserRecord| {
-            for (element, outcome) in &msg.history {
-                record
-                    .element_scores
-                    .insert(element.clone(), outcome.clone());
-            }
-            record.release(&msg.session_id);
-            note_session(record, &msg.session_id, msg.status);
+        let finish = |record: &mut UserRecord| {
+            note_finished(record, &msg.session_id, msg.status, &msg.history);
         };
         // ignore: failure is logged; the history is advisory and the next finish carries it.
         let _ = self.update_record(finish).await;
@@ -184,6 +182,37 @@ impl Message<ListSessions> for UserSupervisor {
             entry
         });
         Some(listed.collect())
+    }
+}
+
+/// Read what the user's record knows of their elements (`GET /v1/progress`), as the record
+/// is stored now (another node may have finished a session since).
+#[derive(Debug)]
+pub struct ReadElementRecords;
+
+/// What a user's record knows of their elements.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ElementRecords {
+    /// The review history by element.
+    pub history: BTreeMap<String, ElementHistory>,
+    /// The last score by element, as records kept it before the history (read for elements
+    /// the history does not hold).
+    pub last_scores: BTreeMap<String, String>,
+}
+
+impl Message<ReadElementRecords> for UserSupervisor {
+    type Reply = Option<ElementRecords>;
+
+    async fn handle(
+        &mut self,
+        _: ReadElementRecords,
+        _: &mut Context<Self, Option<ElementRecords>>,
+    ) -> Option<ElementRecords> {
+        self.refresh_record().await.ok()?;
+        Some(ElementRecords {
+            history: self.record.element_history.clone(),
+            last_scores: self.record.element_scores.clone(),
+        })
     }
 }
 

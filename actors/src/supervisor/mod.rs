@@ -30,6 +30,6 @@ pub use actor::{
 };
 pub use hibernation::{HibernateSession, WakeSession};
 pub use messages::{
-    ConnectionClosed, Delivered, ListSessions, ReadResult, ResultLookup, ResumeSession, Retire,
-    RetireIfIdle, StartSession,
+    ConnectionClosed, Delivered, ElementRecords, ListSessions, ReadElementRecords, ReadResult,
+    ResultLookup, ResumeSession, Retire, RetireIfIdle, StartSession,
 };

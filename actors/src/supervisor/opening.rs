@@ -40,6 +40,7 @@ impl UserSupervisor {
             now_ms,
             seed: server_seed(),
             history: self.record.element_scores.clone(),
+            element_history: self.record.element_history.clone(),
             claims,
         };
         modes::open(config, opening, ctx)

@@ -7,6 +7,7 @@ use viva_protocol::server::SessionStatus;
 use super::actor::{SESSIONS_PER_USER, START_EVENT_IDS, UserSupervisor};
 use viva_core::checkpoint::format::{Holder, SessionEntry};
 use viva_core::checkpoint::{StoreError, UserRecord};
+use viva_core::review::{ElementOutcome, merge_outcomes};
 use viva_core::session::lifecycle::Refusal;
 use viva_core::session::rules::{SessionLabel, SessionMarks};
 
@@ -118,6 +119,28 @@ pub(super) fn note_session(record: &mut UserRecord, session_id: &str, status: Se
         let oldest_finished = record.sessions.iter().position(SessionEntry::is_finished);
         record.sessions.remove(oldest_finished.unwrap_or(0));
     }
+}
+
+/// Notes a finished session (completed or abandoned): its status, the active session
+/// released if it was this one, and its outcomes merged into the user's element history
+/// (`viva_core::review`) and last scores (still written for nodes of earlier versions).
+/// Applying it twice, as a compare-and-set retry or a repeated report does, changes nothing
+/// more.
+pub(super) fn note_finished(
+    record: &mut UserRecord,
+    session_id: &str,
+    status: SessionStatus,
+    outcomes: &[ElementOutcome],
+) {
+    merge_outcomes(&mut record.element_history, outcomes);
+    for outcome in outcomes {
+        if let Some(entry) = record.element_history.get(&outcome.element) {
+            let score = entry.last_outcome.as_str().to_owned();
+            record.element_scores.insert(outcome.element.clone(), score);
+        }
+    }
+    record.release(session_id);
+    note_session(record, session_id, status);
 }
 
 /// Remembers which session a `session.start` event id created, keeping the latest few (a
@@ -258,6 +281,54 @@ mod tests {
         note_start_event(&mut record, None, "s");
         assert_eq!(record.start_event_ids.len(), START_EVENT_IDS);
         assert_eq!(record.start_event_ids[0].0, "e5");
+    }
+
+    #[test]
+    fn a_finished_session_merges_its_outcomes_into_the_history_once() {
+        use viva_core::review::{DAY_MS, Recall, SECOND_INTERVAL_MS};
+        let t0 = 1_765_000_000_000;
+        let outcome = |element: &str, recall, at_ms| ElementOutcome {
+            element: element.into(),
+            recall,
+            at_ms,
+        };
+        let mut record = UserRecord::new("u");
+        record
+            .element_scores
+            .insert("PA.II.A.K1".into(), "partial".into());
+        take_active(&mut record, "first", "n");
+        let first = [
+            outcome("PA.I.A.K1", Recall::Satisfactory, t0),
+            outcome("PA.I.A.K2", Recall::Unsatisfactory, t0 + 60_000),
+        ];
+        note_finished(&mut record, "first", SessionStatus::Completed, &first);
+        let once = record.clone();
+        note_finished(&mut record, "first", SessionStatus::Completed, &first);
+        assert_eq!(record, once, "a repeated report changes nothing");
+        assert_eq!(record.active_session, None, "released");
+        assert_eq!(record.sessions[0].status, SessionStatus::Completed);
+        let k1 = record.element_history["PA.I.A.K1"];
+        assert_eq!(
+            (k1.streak, k1.interval_ms, k1.due_ms),
+            (1, DAY_MS, t0 + DAY_MS)
+        );
+        let k2 = record.element_history["PA.I.A.K2"];
+        assert_eq!(
+            (k2.last_outcome, k2.due_ms),
+            (Recall::Unsatisfactory, t0 + 60_000)
+        );
+        assert_eq!(record.element_scores["PA.I.A.K2"], "unsatisfactory");
+        assert_eq!(
+            record.element_scores["PA.II.A.K1"], "partial",
+            "older scores stay"
+        );
+        take_active(&mut record, "second", "n");
+        let later = [outcome("PA.I.A.K1", Recall::Satisfactory, t0 + 2 * DAY_MS)];
+        note_finished(&mut record, "second", SessionStatus::Abandoned, &later);
+        let k1 = record.element_history["PA.I.A.K1"];
+        assert_eq!((k1.streak, k1.interval_ms), (2, SECOND_INTERVAL_MS));
+        assert_eq!(k1.due_ms, t0 + 2 * DAY_MS + SECOND_INTERVAL_MS);
+        assert_eq!(record.element_history.len(), 2);
     }
 
     #[test]

@@ -18,6 +18,7 @@ pub use super::mode_format::{
 };
 use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
 use super::tutor_format::TutorCheckpoint;
+use crate::review::ElementHistory;
 
 /// The current checkpoint format version.
 pub const CHECKPOINT_FORMAT: u32 = 1;
@@ -151,8 +152,13 @@ pub struct UserRecord {
     pub sessions: Vec<SessionEntry>,
     /// Recent `session.start` event ids and the session each created, for idempotent starts.
     pub start_event_ids: Vec<(String, String)>,
-    /// Latest score per element over all completed exams, for `weak_areas`.
+    /// Latest score per element over all completed exams: kept and still written for
+    /// nodes of earlier versions; read for elements the history does not hold.
     pub element_scores: BTreeMap<String, String>,
+    /// Each element's review history (`crate::review`), merged from every finished
+    /// session; absent in records written before it was kept.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub element_history: BTreeMap<String, ElementHistory>,
 }
 
 /// The user's active session and the node whose device holds it: who a takeover pauses.
@@ -267,6 +273,7 @@ impl UserRecord {
             sessions: Vec::new(),
             start_event_ids: Vec::new(),
             element_scores: BTreeMap::new(),
+            element_history: BTreeMap::new(),
         }
     }
 }
@@ -503,6 +510,30 @@ mod tests {
             assert_eq!(record.holder().map(|h| h.session_id).as_deref(), active);
         }
         assert_eq!(record.active_node, None);
+    }
+
+    #[test]
+    fn a_record_keeps_its_element_history_and_one_from_before_it_reads_without() {
+        let old: UserRecord = serde_json::from_value(serde_json::json!({
+            "format": 1, "user_id": "u", "active_session": null, "sessions": [],
+            "start_event_ids": [], "element_scores": {"PA.I.A.K1": "partial"}
+        }))
+        .unwrap();
+        assert!(old.element_history.is_empty());
+        assert_eq!(old.element_scores["PA.I.A.K1"], "partial");
+        let written = serde_json::to_value(&old).unwrap();
+        assert!(written.get("element_history").is_none(), "{written}");
+        let mut record = old;
+        let entry = ElementHistory {
+            last_asked_ms: 1_765_000_000_000,
+            last_outcome: crate::review::Recall::Satisfactory,
+            streak: 1,
+            interval_ms: crate::review::DAY_MS,
+            due_ms: 1_765_000_000_000 + crate::review::DAY_MS,
+        };
+        record.element_history.insert("PA.I.A.K1".into(), entry);
+        let text = serde_json::to_string(&record).unwrap();
+        assert_eq!(serde_json::from_str::<UserRecord>(&text).unwrap(), record);
     }
 
     #[test]

@@ -30,6 +30,10 @@ pub struct ExamCheckpoint {
     pub open_question: Option<OpenQuestionCheckpoint>,
     /// The graded result, once completed.
     pub result: Option<ExamResult>,
+    /// When each answered element was last assessed (the session clock); absent in
+    /// checkpoints written before the review history.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub assessed_at_ms: BTreeMap<String, u64>,
     /// A checkride's elements left unsatisfactory, to come back to once before the end.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub come_back: Vec<String>,

@@ -4,6 +4,7 @@
 //! - [`queue`]: scope filters, oral eligibility and the study-mode orderings.
 //! - [`planner`]: the planner cursor and the next-element rule.
 //! - [`adaptive`]: adaptive difficulty — the level the next questions are asked at.
+//! - [`progress`]: the user's review report per ACS area (`GET /v1/progress`).
 //! - [`plan`]: ExamPlanV1 — question count, coverage, bonus and follow-up budgets.
 //! - [`grading`]: the outcome rule and per-area counts.
 //! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
@@ -16,6 +17,7 @@ pub mod examiner;
 pub mod grading;
 pub mod plan;
 pub mod planner;
+pub mod progress;
 pub mod queue;
 pub mod rubrics;
 pub mod types;

@@ -7,16 +7,18 @@
 //!   starts at a seeded random element and greedily steps to the unvisited element with the
 //!   highest Jaccard similarity (ties: natural code order). References alone are too coarse:
 //!   every element of a task shares them. Elements with an empty fingerprint go last, linearly.
-//! - `weak_areas`: a weighted seeded shuffle (Efraimidis–Spirakis keys `u^(1/w)`) with weights
-//!   from the user's earlier scores: unsatisfactory 5, partial 4, untouched 3, satisfactory 1.
+//! - `weak_areas`: spaced review (`crate::review`, docs/review.md): the elements due now,
+//!   weakest then most overdue first (a satisfactory element that has come due is asked
+//!   again); then those never asked; then the rest, soonest due first. Ties (and the
+//!   untouched group) follow a seeded shuffle, so a seed gives one order.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 use viva_protocol::config::StudyMode;
 
 use super::acs::{AcsCatalog, AcsElement, ElementType, Rating, compare_codes};
 use super::examiner::text::content_terms;
-use super::types::Score;
+use crate::review::{ReviewBook, standing, urgency};
 use viva_blueprint::rng::SeededRng;
 
 /// Areas never asked orally: they are flight skills (Takeoffs, Landings and Go-Arounds;
@@ -47,8 +49,10 @@ pub struct QueueSpec<'a> {
     pub study_mode: StudyMode,
     /// Seed for `cross_acs` and `weak_areas`.
     pub seed: u64,
-    /// The user's earlier score per element code, for `weak_areas`.
-    pub prior_scores: &'a HashMap<String, Score>,
+    /// What the user's record knows of each element, for `weak_areas`.
+    pub review: &'a ReviewBook,
+    /// Now (the session clock), for what is due in `weak_areas`.
+    pub now_ms: u64,
 }
 
 /// Every oral-eligible element of the catalog's rating that applies to the class, in
@@ -81,7 +85,7 @@ pub fn build_queue(catalog: &AcsCatalog, spec: &QueueSpec<'_>) -> Vec<String> {
     let ordered = match spec.study_mode {
         StudyMode::Linear => elements,
         StudyMode::CrossAcs => cross_acs_walk(&elements, spec.seed),
-        StudyMode::WeakAreas => weak_areas_order(&elements, spec.prior_scores, spec.seed),
+        StudyMode::WeakAreas => weak_areas_order(&elements, spec),
     };
     ordered.iter().map(|element| element.code.clone()).collect()
 }
@@ -143,36 +147,29 @@ fn nearest(prints: &[BTreeSet<String>], from: usize, candidates: &[usize]) -> us
     best
 }
 
-/// The weak-areas weight of an element given its earlier score.
-pub fn weak_area_weight(prior: Option<Score>) -> f64 {
-    match prior {
-        Some(Score::Unsatisfactory) => 5.0,
-        Some(Score::Partial) => 4.0,
-        None => 3.0,
-        Some(Score::Satisfactory) => 1.0,
-    }
-}
-
-fn weak_areas_order<'c>(
-    elements: &[&'c AcsElement],
-    prior_scores: &HashMap<String, Score>,
-    seed: u64,
-) -> Vec<&'c AcsElement> {
-    let mut rng = SeededRng::new(seed);
-    let mut keyed: Vec<(f64, &'c AcsElement)> = elements
+/// The review order: by urgency at `spec.now_ms`, ties broken by a seeded draw per element
+/// (drawn in natural code order, so a seed gives one order).
+fn weak_areas_order<'c>(elements: &[&'c AcsElement], spec: &QueueSpec<'_>) -> Vec<&'c AcsElement> {
+    let mut rng = SeededRng::new(spec.seed);
+    let mut keyed: Vec<_> = elements
         .iter()
         .map(|&element| {
-            let weight = weak_area_weight(prior_scores.get(&element.code).copied());
-            (rng.next_unit().powf(1.0 / weight), element)
+            let stands = standing(spec.review.get(&element.code), spec.now_ms);
+            ((urgency(stands), rng.next_u64()), element)
         })
         .collect();
-    keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+    keyed.sort_by_key(|(key, _)| *key);
     keyed.into_iter().map(|(_, element)| element).collect()
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::review::{DAY_MS, ElementHistory, Known, Recall, review_book};
+    use std::collections::BTreeMap;
+
+    /// The session clock in these tests.
+    const NOW: u64 = 1_765_000_000_000;
 
     pub(crate) fn private_catalog() -> AcsCatalog {
         AcsCatalog::from_json(
@@ -192,14 +189,15 @@ pub(crate) mod tests {
         .unwrap()
     }
 
-    fn spec<'a>(mode: StudyMode, scores: &'a HashMap<String, Score>) -> QueueSpec<'a> {
+    fn spec<'a>(mode: StudyMode, review: &'a ReviewBook) -> QueueSpec<'a> {
         QueueSpec {
             aircraft_class: "ASEL",
             areas: None,
             tasks: None,
             study_mode: mode,
             seed: 11,
-            prior_scores: scores,
+            review,
+            now_ms: NOW,
         }
     }
 
@@ -228,7 +226,7 @@ pub(crate) mod tests {
     #[test]
     fn filters_by_class_area_and_task() {
         let catalog = private_catalog();
-        let scores = HashMap::new();
+        let scores = ReviewBook::new();
         let tasks = vec!["PA.I.A".to_owned()];
         let by_task = QueueSpec {
             tasks: Some(&tasks),
@@ -260,7 +258,7 @@ pub(crate) mod tests {
     #[test]
     fn linear_order_is_natural() {
         let catalog = private_catalog();
-        let scores = HashMap::new();
+        let scores = ReviewBook::new();
         let queue = build_queue(&catalog, &spec(StudyMode::Linear, &scores));
         assert!(
             queue
@@ -273,7 +271,7 @@ pub(crate) mod tests {
     #[test]
     fn cross_acs_walk_steps_to_the_nearest_remaining_element() {
         let catalog = private_catalog();
-        let scores = HashMap::new();
+        let scores = ReviewBook::new();
         let queue = build_queue(&catalog, &spec(StudyMode::CrossAcs, &scores));
         assert_eq!(queue.len(), 292);
         let prints: Vec<_> = queue
@@ -293,7 +291,7 @@ pub(crate) mod tests {
     #[test]
     fn cross_acs_walk_is_more_connected_than_linear_order() {
         let catalog = private_catalog();
-        let scores = HashMap::new();
+        let scores = ReviewBook::new();
         let mean_step = |queue: &[String]| {
             let prints: Vec<_> = queue
                 .iter()
@@ -319,21 +317,23 @@ pub(crate) mod tests {
     fn weak_areas_puts_weak_elements_first_on_average() {
         let catalog = private_catalog();
         let tasks = vec!["PA.I.A".to_owned(), "PA.I.B".to_owned()];
-        let mut scores = HashMap::new();
+        let mut last_scores = BTreeMap::new();
         for code in build_queue(
             &catalog,
             &QueueSpec {
                 tasks: Some(&tasks),
-                ..spec(StudyMode::Linear, &HashMap::new())
+                ..spec(StudyMode::Linear, &ReviewBook::new())
             },
         ) {
             let score = if code.starts_with("PA.I.A") {
-                Score::Unsatisfactory
+                "unsatisfactory"
             } else {
-                Score::Satisfactory
+                "satisfactory"
             };
-            scores.insert(code, score);
+            last_scores.insert(code, score.to_owned());
         }
+        // Scores alone, as records written before the review history hold them.
+        let scores = review_book(&BTreeMap::new(), &last_scores);
         let mut weak_positions = 0usize;
         let mut runs = 0usize;
         for seed in 0..50 {
@@ -354,12 +354,83 @@ pub(crate) mod tests {
         assert!(mean_weak_in_first_seven > 4.5, "{mean_weak_in_first_seven}");
     }
 
+    /// The history of one element: its outcome `days_ago`, and the interval it left.
+    fn asked(recall: Recall, streak: u32, interval_days: u64, days_ago: u64) -> Known {
+        let last_asked_ms = NOW - days_ago * DAY_MS;
+        let interval_ms = interval_days * DAY_MS;
+        Known::History(ElementHistory {
+            last_asked_ms,
+            last_outcome: recall,
+            streak,
+            interval_ms,
+            due_ms: last_asked_ms + interval_ms,
+        })
+    }
+
     #[test]
-    fn weak_area_weights() {
-        let check = |prior, expected| assert_eq!(weak_area_weight(prior), expected);
-        check(Some(Score::Unsatisfactory), 5.0);
-        check(Some(Score::Partial), 4.0);
-        check(None, 3.0);
-        check(Some(Score::Satisfactory), 1.0);
+    fn weak_areas_asks_what_is_due_first_then_untouched_then_the_rest() {
+        let catalog = private_catalog();
+        let tasks = vec!["PA.I.A".to_owned(), "PA.I.B".to_owned()];
+        let review: ReviewBook = [
+            ("PA.I.A.K1", asked(Recall::Unsatisfactory, 0, 0, 2)),
+            ("PA.I.A.K2", asked(Recall::Partial, 0, 0, 3)),
+            ("PA.I.A.K3", asked(Recall::Satisfactory, 1, 1, 5)), // due: re-tested
+            ("PA.I.A.K4", asked(Recall::Satisfactory, 3, 15, 2)), // due in 13 days
+            ("PA.I.A.K5", asked(Recall::Satisfactory, 2, 6, 1)), // due in 5 days
+            ("PA.I.B.K1", Known::ScoreOnly(Recall::Unsatisfactory)),
+        ]
+        .into_iter()
+        .map(|(code, known)| (code.to_owned(), known))
+        .collect();
+        let queue_for = |seed| {
+            let spec = QueueSpec {
+                tasks: Some(&tasks),
+                seed,
+                ..spec(StudyMode::WeakAreas, &review)
+            };
+            build_queue(&catalog, &spec)
+        };
+        let first = ["PA.I.A.K1", "PA.I.B.K1", "PA.I.A.K2", "PA.I.A.K3"];
+        let last = ["PA.I.A.K5", "PA.I.A.K4"];
+        let mut untouched_orders = BTreeSet::new();
+        for seed in 0..20 {
+            let queue = queue_for(seed);
+            assert_eq!(queue[..4], first, "seed {seed}");
+            assert_eq!(queue[queue.len() - 2..], last, "seed {seed}");
+            assert_eq!(queue, queue_for(seed), "one order per seed");
+            untouched_orders.insert(queue[4..queue.len() - 2].to_vec());
+        }
+        assert!(
+            untouched_orders.len() > 1,
+            "the seed shuffles the untouched"
+        );
+    }
+
+    #[test]
+    fn a_satisfactory_element_comes_back_once_it_is_due() {
+        let catalog = private_catalog();
+        let tasks = vec!["PA.I.A".to_owned()];
+        let review: ReviewBook = oral_elements(&catalog, "ASEL")
+            .iter()
+            .filter(|element| element.task_code == "PA.I.A")
+            .map(|element| {
+                let known = match element.code.as_str() {
+                    "PA.I.A.K2" => asked(Recall::Satisfactory, 3, 15, 16),
+                    _ => asked(Recall::Satisfactory, 3, 15, 1),
+                };
+                (element.code.clone(), known)
+            })
+            .collect();
+        let check = |now_ms, expected_first: &str| {
+            let spec = QueueSpec {
+                tasks: Some(&tasks),
+                now_ms,
+                ..spec(StudyMode::WeakAreas, &review)
+            };
+            assert_eq!(build_queue(&catalog, &spec)[0], expected_first);
+        };
+        check(NOW, "PA.I.A.K2"); // 16 days after a 15-day interval
+        check(NOW - 2 * DAY_MS, "PA.I.A.K2"); // not due, but the soonest
+        check(NOW + 15 * DAY_MS, "PA.I.A.K2"); // all due: the most overdue first
     }
 }

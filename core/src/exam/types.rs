@@ -1,5 +1,7 @@
 //! Small value types shared by the exam planner, examiner and grader.
 
+use crate::review::Recall;
+
 /// How well one answer (or one element, after follow-ups) was answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Score {
@@ -18,6 +20,15 @@ impl Score {
             Score::Satisfactory => "satisfactory",
             Score::Partial => "partial",
             Score::Unsatisfactory => "unsatisfactory",
+        }
+    }
+
+    /// How the review schedule reads it (`crate::review`).
+    pub fn recall(self) -> Recall {
+        match self {
+            Score::Satisfactory => Recall::Satisfactory,
+            Score::Partial => Recall::Partial,
+            Score::Unsatisfactory => Recall::Unsatisfactory,
         }
     }
 

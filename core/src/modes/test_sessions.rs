@@ -1,8 +1,6 @@
 //! Sessions of every mode for the session core's in-file tests, and a driver that does the
 //! actor's part (answering examiner work with fixed words and verdicts) without any IO.
 
-use std::collections::HashMap;
-
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_protocol::config::ExamConfig;
 
@@ -102,12 +100,13 @@ impl World {
     /// The mode state of a new exam of `config` (JSON, as a client sends it).
     pub fn exam_core_with(&self, config: serde_json::Value) -> ExamCore {
         let config: ExamConfig = serde_json::from_value(config).expect("a valid exam config");
-        let prior = HashMap::new();
+        let review = crate::review::ReviewBook::new();
         let new = NewExam {
             config,
             default_seed: 1,
             defaults: PlanDefaults::default(),
-            prior_scores: &prior,
+            review: &review,
+            now_ms: START_MS,
         };
         ExamCore::create(new, self.acs.catalog(crate::exam::acs::Rating::Private))
             .expect("PA.I.A has oral elements")

@@ -22,6 +22,7 @@ use super::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::base::{Listening, ModeInput, Refusal};
 use crate::checkpoint::sections::ModeCheckpoint;
 use crate::examiner::{AssessRequest, Examined, ExaminerAssessment, ExaminerCall, QuestionDraft};
+use crate::review::ElementOutcome;
 pub use crate::services::StepContext;
 
 /// What the actor must do next.
@@ -257,8 +258,9 @@ pub trait SessionMode: ModeObject + fmt::Debug {
     }
 
     /// Outcomes by element, merged into the user's element history when the session ends
-    /// (and read by the next session that opens).
-    fn history(&self) -> Vec<(String, String)> {
+    /// (and read by the next session that opens): each with the time it was assessed, or
+    /// `finished_ms` (the session's last change) where the mode did not note one.
+    fn history(&self, _finished_ms: u64) -> Vec<ElementOutcome> {
         Vec::new()
     }
 

@@ -10,6 +10,7 @@ use super::phase::LivePhase;
 use super::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
 use crate::examiner::QuestionDraft;
+use crate::review::ElementOutcome;
 
 pub use super::mode::{
     Call, CallAnswer, OpenQuestionRef, SessionMode, StepContext, Work, WorkReply,
@@ -181,9 +182,10 @@ impl SessionState {
         self.mode.question_ahead(&self.life)
     }
 
-    /// Outcomes by element, for the user's element history once the session ends.
-    pub fn history(&self) -> Vec<(String, String)> {
-        self.mode.history()
+    /// Outcomes by element, for the user's element history once the session ends, each at
+    /// the time it was assessed (the session's last change where the mode noted none).
+    pub fn history(&self) -> Vec<ElementOutcome> {
+        self.mode.history(self.life.updated_at_ms)
     }
 
     /// The side records the session holds, to claim again on resume.
@@ -362,8 +364,15 @@ mod tests {
         world.run(&mut exam, Score::Satisfactory, START_MS);
         exam.end(world.ctx(), START_MS + 1).unwrap();
         let history = exam.history();
-        let k1 = history.iter().find(|(code, _)| code == "PA.I.A.K1");
-        assert_eq!(k1.map(|(_, score)| score.as_str()), Some("satisfactory"));
+        let k1 = history
+            .iter()
+            .find(|outcome| outcome.element == "PA.I.A.K1");
+        let satisfactory = crate::review::Recall::Satisfactory;
+        assert_eq!(
+            k1.map(|outcome| (outcome.recall, outcome.at_ms)),
+            Some((satisfactory, START_MS)),
+            "the outcome at the time it was assessed"
+        );
         assert!(world.assessment("UNTIMED", false).history().is_empty());
         let refusal = exam.end(world.ctx(), START_MS + 2).unwrap_err();
         assert_eq!(

@@ -2,6 +2,8 @@
 //! plain struct with no IO. The actor feeds it events, runs the examiner and the store,
 //! and sends what it leaves in its outbox.
 
+use std::collections::BTreeMap;
+
 use viva_protocol::config::{Difficulty, ExamConfig};
 use viva_protocol::result::{ExamResult, TranscriptTurn};
 use viva_protocol::server::Progress;
@@ -124,6 +126,9 @@ pub struct ExamCore {
     pub came_back: Vec<String>,
     /// The level in force, when the difficulty is adaptive.
     pub adaptive: Option<AdaptiveDifficulty>,
+    /// When each answered element was last assessed (the session clock), for the user's
+    /// review history.
+    pub assessed_at: BTreeMap<String, u64>,
 }
 
 impl ExamCore {

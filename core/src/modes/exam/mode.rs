@@ -8,10 +8,12 @@ use viva_protocol::{ErrorCode, Mode};
 use crate::base::{AnswerInput, Listening, ModeInput, Refusal};
 use crate::checkpoint::format::TurnCheckpoint;
 use crate::checkpoint::sections::ModeCheckpoint;
-use crate::modes::exam::snapshot::{exam_checkpoint, parse_scores, turn_checkpoint};
+use crate::exam::types::Score;
+use crate::modes::exam::snapshot::{exam_checkpoint, turn_checkpoint};
 use crate::modes::exam::transitions::NewExam;
 use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft, rating_of};
 use crate::modes::opening::Opening;
+use crate::review::{ElementOutcome, review_book};
 use crate::session::lifecycle::Lifecycle;
 use crate::session::mode::{
     OpenQuestionRef, SessionMode, StepContext, Work, WorkReply, unasked_reply,
@@ -33,19 +35,20 @@ pub fn label(config: &ExamConfig) -> SessionLabel {
 }
 
 /// A new exam, its plan built from the config and the user's element history (for weak
-/// areas; an unreadable history counts as none).
+/// areas: what is due at the opening's time; unknown score names count as none).
 pub fn open(
     config: ExamConfig,
     opening: &Opening,
     ctx: StepContext<'_>,
 ) -> Result<ExamCore, Refusal> {
-    let prior = parse_scores(&opening.history).unwrap_or_default();
+    let review = review_book(&opening.element_history, &opening.history);
     let rating = rating_of(&config);
     let new = NewExam {
         config,
         default_seed: opening.seed,
         defaults: ctx.plan_defaults,
-        prior_scores: &prior,
+        review: &review,
+        now_ms: opening.now_ms,
     };
     ExamCore::create(new, ctx.acs.catalog(rating))
 }
@@ -168,11 +171,16 @@ impl SessionMode for ExamCore {
         ExamCore::likely_next_question(self, life)
     }
 
-    fn history(&self) -> Vec<(String, String)> {
+    fn history(&self, finished_ms: u64) -> Vec<ElementOutcome> {
         let scores = self.plan.scores.iter();
-        scores
-            .map(|(code, score)| (code.clone(), score.as_str().to_owned()))
-            .collect()
+        let outcome = |(code, score): (&String, &Score)| ElementOutcome {
+            element: code.clone(),
+            recall: score.recall(),
+            at_ms: self.assessed_at.get(code).copied().unwrap_or(finished_ms),
+        };
+        let mut outcomes: Vec<ElementOutcome> = scores.map(outcome).collect();
+        outcomes.sort_by(|a, b| a.element.cmp(&b.element));
+        outcomes
     }
 
     fn checkpoint(&self) -> ModeCheckpoint {
@@ -232,6 +240,28 @@ mod tests {
         life.phase = crate::session::phase::Phase::Assessed;
         core.step(&mut life, world.ctx(), START_MS).unwrap();
         assert!(core.result.is_some());
+    }
+
+    #[test]
+    fn the_history_reports_each_element_at_its_assessment_or_else_the_finish() {
+        use crate::review::Recall;
+        let world = World::new();
+        let mut core = world.exam_core();
+        core.plan.scores.insert("PA.I.A.K2".into(), Score::Partial);
+        core.plan
+            .scores
+            .insert("PA.I.A.K1".into(), Score::Unsatisfactory);
+        core.assessed_at.insert("PA.I.A.K1".into(), START_MS + 5);
+        let reported: Vec<(String, Recall, u64)> = SessionMode::history(&core, START_MS + 9)
+            .into_iter()
+            .map(|o| (o.element, o.recall, o.at_ms))
+            .collect();
+        let expected = vec![
+            ("PA.I.A.K1".to_owned(), Recall::Unsatisfactory, START_MS + 5),
+            // Noted before assessment times were kept: the session's finish time.
+            ("PA.I.A.K2".to_owned(), Recall::Partial, START_MS + 9),
+        ];
+        assert_eq!(reported, expected);
     }
 
     /// Answers the open question with `score`, then returns the question the exam asks next.

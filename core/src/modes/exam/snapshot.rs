@@ -28,6 +28,7 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
         answered: core.answered,
         open_question: core.open_question.as_ref().map(open_checkpoint),
         result: core.result.clone(),
+        assessed_at_ms: core.assessed_at.clone(),
         come_back: core.come_back.clone(),
         came_back: core.came_back.clone(),
         adaptive: core.adaptive.as_ref().map(adaptive_checkpoint),
@@ -166,6 +167,7 @@ pub fn restore_exam(
         come_back: exam.come_back.clone(),
         came_back: exam.came_back.clone(),
         adaptive: restore_adaptive(exam)?,
+        assessed_at: exam.assessed_at_ms.clone(),
     })
 }
 

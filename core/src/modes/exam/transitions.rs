@@ -1,6 +1,8 @@
 //! The commands that change an `ExamCore`: create, ask, answer, assess, pause, resume, end.
 //! Each one checks the phase through the one transition function and queues its events.
 
+use std::collections::BTreeMap;
+
 use viva_protocol::config::{Difficulty, ExamConfig, ExaminerStyle};
 use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
@@ -18,6 +20,7 @@ use crate::modes::exam::debrief::debrief;
 use crate::modes::exam::{
     ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id,
 };
+use crate::review::ReviewBook;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::phase::PhaseEvent;
 
@@ -33,8 +36,10 @@ pub struct NewExam<'a> {
     pub default_seed: u64,
     /// Plan sizing.
     pub defaults: PlanDefaults,
-    /// The user's earlier scores, for `weak_areas`.
-    pub prior_scores: &'a std::collections::HashMap<String, Score>,
+    /// What the user's record knows of each element, for `weak_areas`.
+    pub review: &'a ReviewBook,
+    /// Now (the session clock), for what is due.
+    pub now_ms: u64,
 }
 
 impl ExamCore {
@@ -48,7 +53,8 @@ impl ExamCore {
             tasks: new.config.tasks.as_deref(),
             study_mode: new.config.study_mode,
             seed,
-            prior_scores: new.prior_scores,
+            review: new.review,
+            now_ms: new.now_ms,
         };
         let queue = build_queue(catalog, &spec);
         if queue.is_empty() {
@@ -77,6 +83,7 @@ impl ExamCore {
             come_back: Vec::new(),
             came_back: Vec::new(),
             adaptive: adaptive.then(AdaptiveDifficulty::default),
+            assessed_at: BTreeMap::new(),
         })
     }
 
@@ -228,6 +235,7 @@ impl ExamCore {
         if !matches!(step, NextStep::FollowUp) {
             self.defer_if_unsatisfactory(&open.element_code, verdict.score);
         }
+        self.assessed_at.insert(open.element_code.clone(), now_ms);
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
         // The element is left (no follow-up on it): its final score may move the level.
         if let (Some(adaptive), false) = (&mut self.adaptive, step == NextStep::FollowUp) {
@@ -359,6 +367,7 @@ mod tests {
     use viva_protocol::ServerMessage;
 
     use super::*;
+    use crate::exam::types::Score;
     use crate::examiner::QuestionRequest;
     use crate::modes::exam::PendingWork;
     use crate::modes::test_sessions::{START_MS, World};
