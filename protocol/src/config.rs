@@ -180,7 +180,9 @@ pub enum StudyMode {
     Linear,
     /// A topic-connected walk across areas.
     CrossAcs,
-    /// Weakest elements first, from the user's earlier scores.
+    /// Spaced review across the user's exams: elements due first (misses, partial answers,
+    /// then satisfactory ones whose interval has run out), then those never asked, then the
+    /// rest (docs/review.md).
     WeakAreas,
 }
 
