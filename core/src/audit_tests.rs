@@ -75,6 +75,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         answered: scores.len() as u32,
         open_question: None,
         result: None,
+        scenarios: None,
     };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,
@@ -231,6 +232,7 @@ fn turn(code: &str, kind: &str) -> TurnCheckpoint {
         score: None,
         feedback: None,
         examiner: Vec::new(),
+        scenario: None,
     }
 }
 
@@ -257,6 +259,7 @@ fn the_detail_lists_every_element_in_plan_order() {
         number: 3,
         text: "?".into(),
         pending_answer: None,
+        scenario: None,
     });
     exam_part.next_step = Some(NextStepCheckpoint {
         step: "bonus".into(),

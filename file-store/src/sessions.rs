@@ -229,6 +229,7 @@ mod tests {
             score: None,
             feedback: None,
             examiner: Vec::new(),
+            scenario: None,
         }
     }
 

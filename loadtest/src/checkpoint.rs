@@ -97,6 +97,7 @@ pub fn synthetic_turn(n: usize) -> TurnCheckpoint {
         score: Some("satisfactory".to_owned()),
         feedback: Some(words(100, seed + 600)),
         examiner: Vec::new(),
+        scenario: None,
     }
 }
 

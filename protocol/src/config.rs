@@ -97,10 +97,11 @@ impl SessionConfig {
 /// ```json
 /// {"rating": "private", "study_mode": "cross_acs", "difficulty": "mixed",
 ///  "aircraft_class": "ASEL", "areas": ["I", "III"], "tasks": ["PA.I.A"],
-///  "input": "voice", "seed": 7, "thinking_pause_ms": 4000}
+///  "input": "voice", "seed": 7, "thinking_pause_ms": 4000, "scenarios": true}
 /// ```
 /// Only `rating` is required. Defaults: `study_mode` linear, `difficulty` mixed,
-/// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server.
+/// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server,
+/// `scenarios` off.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExamConfig {
     /// `private` or `commercial`.
@@ -130,6 +131,16 @@ pub struct ExamConfig {
     /// ends (500 to 30,000; default: the server's setting for the question's kind).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub thinking_pause_ms: Option<u32>,
+    /// Ask elements through flight scenarios where one fits, chain `cross_acs` topics by
+    /// their links, and bridge topic changes (docs/scenarios.md). Off by default: the exam
+    /// then runs exactly as it did before scenarios existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub scenarios: bool,
+}
+
+/// Whether a flag is off (left out when serialized).
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// The certificate an exam is for.
@@ -241,4 +252,21 @@ pub struct AssessmentConfig {
 pub struct TutorConfig {
     /// The course to tutor.
     pub course_id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenarios_are_off_unless_asked_for_and_left_out_when_off() {
+        let plain: ExamConfig = serde_json::from_str(r#"{"rating": "private"}"#).unwrap();
+        assert!(!plain.scenarios);
+        let json = serde_json::to_value(&plain).unwrap();
+        assert!(json.get("scenarios").is_none(), "{json}");
+        let on: ExamConfig =
+            serde_json::from_str(r#"{"rating": "private", "scenarios": true}"#).unwrap();
+        assert!(on.scenarios);
+        assert_eq!(serde_json::to_value(&on).unwrap()["scenarios"], true);
+    }
 }

@@ -252,6 +252,7 @@ mod tests {
             score: None,
             feedback: None,
             examiner: Vec::new(),
+            scenario: None,
         };
         assert_eq!(encode_turn(&turn)[0], FORMAT_BYTE, "short: plain");
         turn.feedback = Some("the airworthiness certificate, the registration; ".repeat(8));

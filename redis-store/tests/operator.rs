@@ -28,6 +28,7 @@ fn turn(n: usize) -> TurnCheckpoint {
         score: None,
         feedback: None,
         examiner: Vec::new(),
+        scenario: None,
     }
 }
 

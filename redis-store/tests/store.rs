@@ -31,6 +31,7 @@ fn turn(n: usize, answer: Option<&str>) -> TurnCheckpoint {
         score: None,
         feedback: None,
         examiner: Vec::new(),
+        scenario: None,
     }
 }
 

@@ -145,6 +145,7 @@ impl SessionArgs {
             input: InputMode::Voice,
             seed: self.seed,
             thinking_pause_ms: self.thinking_pause_ms,
+            scenarios: false,
         }
     }
 }

@@ -14,7 +14,8 @@ use viva_protocol::server::SessionStatus;
 pub use super::mode_format::{
     AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint, NextStepCheckpoint,
     OpenQuestionCheckpoint, PendingCheckpoint, PlanCheckpoint, PlannerCheckpoint,
-    ResponseCheckpoint,
+    ResponseCheckpoint, RunningScenarioCheckpoint, ScenarioOutlineCheckpoint,
+    ScenarioPlanCheckpoint,
 };
 use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
 use super::tutor_format::TutorCheckpoint;
@@ -125,6 +126,10 @@ pub struct TurnCheckpoint {
     /// before the LLM examiner, and when no model was asked).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examiner: Vec<viva_protocol::result::ExaminerCall>,
+    /// The scenario the question came from (absent when none, and in checkpoints written
+    /// before scenarios existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 /// Per-user state: which sessions the user has, which is active, and earlier element scores.

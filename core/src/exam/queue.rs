@@ -7,6 +7,8 @@
 //!   starts at a seeded random element and greedily steps to the unvisited element with the
 //!   highest Jaccard similarity (ties: natural code order). References alone are too coarse:
 //!   every element of a task shares them. Elements with an empty fingerprint go last, linearly.
+//!   With links (an exam with `scenarios` on), the walk steps to an unvisited element linked to
+//!   the current one first (the most similar of them), and by similarity only when none is.
 //! - `weak_areas`: a weighted seeded shuffle (Efraimidis–Spirakis keys `u^(1/w)`) with weights
 //!   from the user's earlier scores: unsatisfactory 5, partial 4, untouched 3, satisfactory 1.
 
@@ -18,6 +20,7 @@ use super::acs::{AcsCatalog, AcsElement, ElementType, Rating, compare_codes};
 use super::examiner::text::content_terms;
 use super::types::Score;
 use viva_blueprint::rng::SeededRng;
+use viva_blueprint::scenario::LinkSet;
 
 /// Areas never asked orally: they are flight skills (Takeoffs, Landings and Go-Arounds;
 /// Performance and Ground Reference Maneuvers). Both ratings leave out IV and V.
@@ -49,6 +52,8 @@ pub struct QueueSpec<'a> {
     pub seed: u64,
     /// The user's earlier score per element code, for `weak_areas`.
     pub prior_scores: &'a HashMap<String, Score>,
+    /// Links between elements, for `cross_acs` to chain on purpose (`None`: similarity only).
+    pub links: Option<&'a LinkSet>,
 }
 
 /// Every oral-eligible element of the catalog's rating that applies to the class, in
@@ -80,7 +85,7 @@ pub fn build_queue(catalog: &AcsCatalog, spec: &QueueSpec<'_>) -> Vec<String> {
     elements.sort_by(|a, b| compare_codes(&a.code, &b.code));
     let ordered = match spec.study_mode {
         StudyMode::Linear => elements,
-        StudyMode::CrossAcs => cross_acs_walk(&elements, spec.seed),
+        StudyMode::CrossAcs => cross_acs_walk(&elements, spec.seed, spec.links),
         StudyMode::WeakAreas => weak_areas_order(&elements, spec.prior_scores, spec.seed),
     };
     ordered.iter().map(|element| element.code.clone()).collect()
@@ -109,8 +114,13 @@ pub fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     }
 }
 
-/// Greedy nearest-neighbour walk; `elements` must be in natural order (ties follow it).
-fn cross_acs_walk<'c>(elements: &[&'c AcsElement], seed: u64) -> Vec<&'c AcsElement> {
+/// Greedy nearest-neighbour walk, linked elements first; `elements` must be in natural order
+/// (ties follow it).
+fn cross_acs_walk<'c>(
+    elements: &[&'c AcsElement],
+    seed: u64,
+    links: Option<&LinkSet>,
+) -> Vec<&'c AcsElement> {
     let prints: Vec<BTreeSet<String>> = elements.iter().map(|e| fingerprint(e)).collect();
     let (mut unvisited, blank): (Vec<usize>, Vec<usize>) =
         (0..elements.len()).partition(|&index| !prints[index].is_empty());
@@ -120,13 +130,35 @@ fn cross_acs_walk<'c>(elements: &[&'c AcsElement], seed: u64) -> Vec<&'c AcsElem
         let mut current = unvisited.remove(start);
         walk.push(current);
         while !unvisited.is_empty() {
-            let next = nearest(&prints, current, &unvisited);
+            let linked = |candidate: usize| {
+                links.is_some_and(|links| {
+                    let (from, to) = (&elements[current].code, &elements[candidate].code);
+                    links.between(from, to).is_some()
+                })
+            };
+            let next = nearest_linked(&prints, current, &unvisited, linked)
+                .unwrap_or_else(|| nearest(&prints, current, &unvisited));
             current = unvisited.remove(next);
             walk.push(current);
         }
     }
     walk.extend(blank);
     walk.into_iter().map(|index| elements[index]).collect()
+}
+
+/// Position in `candidates` of the most similar element to `from` among those `linked`
+/// accepts; `None` when it accepts none.
+fn nearest_linked(
+    prints: &[BTreeSet<String>],
+    from: usize,
+    candidates: &[usize],
+    linked: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let positions: Vec<usize> = (0..candidates.len())
+        .filter(|&position| linked(candidates[position]))
+        .collect();
+    let subset: Vec<usize> = positions.iter().map(|&p| candidates[p]).collect();
+    (!subset.is_empty()).then(|| positions[nearest(prints, from, &subset)])
 }
 
 /// Position in `candidates` of the most similar element to `from`; the first one on ties.
@@ -200,6 +232,7 @@ pub(crate) mod tests {
             study_mode: mode,
             seed: 11,
             prior_scores: scores,
+            links: None,
         }
     }
 

@@ -89,7 +89,7 @@ impl World {
             defaults: PlanDefaults::default(),
             prior_scores: &prior,
         };
-        ExamCore::create(new, self.acs.catalog(crate::exam::acs::Rating::Private))
+        ExamCore::create(new, &self.acs)
             .expect("PA.I.A has oral elements")
     }
 

@@ -9,6 +9,7 @@ use viva_protocol::server::Progress;
 use crate::exam::acs::Rating;
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
+use crate::exam::scenarios::{ScenarioPlan, ScenarioStep};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use crate::examiner::{AssessRequest, ExaminerCall, PreviousTurn, QuestionRequest};
 pub use crate::examiner::{QuestionDraft, question_id};
@@ -18,6 +19,7 @@ use crate::session::phase::Phase;
 pub use crate::session::lifecycle::Refusal;
 
 pub mod mode;
+pub mod scenario_turns;
 pub mod snapshot;
 pub mod transitions;
 
@@ -36,6 +38,8 @@ pub struct OpenQuestion {
     pub text: String,
     /// A committed answer awaiting assessment.
     pub pending_answer: Option<String>,
+    /// The scenario it comes from, if one.
+    pub scenario: Option<String>,
 }
 
 /// One question of the transcript.
@@ -57,6 +61,8 @@ pub struct Turn {
     pub feedback: Option<String>,
     /// The turn log: the model calls behind this turn's question and assessment.
     pub examiner: Vec<ExaminerCall>,
+    /// The scenario the question came from, if one.
+    pub scenario: Option<String>,
 }
 
 /// What comes after an assessment, until it is done.
@@ -82,10 +88,21 @@ pub enum PendingWork {
     Assess(AssessRequest),
     /// Phrase and commit this question.
     Ask(QuestionDraft),
+    /// Ask this scenario question: its words are the scenario's, so it is a pure step.
+    AskScenario(ScenarioDraft),
     /// Grade the exam.
     Finish,
     /// Nothing: waiting for the candidate, paused, or ended.
     Nothing,
+}
+
+/// A scenario question chosen but not yet asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioDraft {
+    /// Where it stands in its scenario.
+    pub step: ScenarioStep,
+    /// The 1-based number it will have once asked.
+    pub number: u32,
 }
 
 /// The state of one exam session.
@@ -111,6 +128,8 @@ pub struct ExamCore {
     pub result: Option<ExamResult>,
     /// Questions, answers and assessments.
     pub transcript: Vec<Turn>,
+    /// The exam's scenarios, when its config turns them on.
+    pub scenarios: Option<ScenarioPlan>,
 }
 
 impl ExamCore {
@@ -126,6 +145,7 @@ impl ExamCore {
                 kind: turn.kind.as_str().to_owned(),
                 answer: turn.answer.clone(),
                 score: turn.score.map(|score| score.as_str().to_owned()),
+                scenario: turn.scenario.clone(),
                 examiner: turn.examiner.clone(),
             })
             .collect();
@@ -189,6 +209,9 @@ impl ExamCore {
         if open.pending_answer.is_some() || self.plan.quota_reached() {
             return None;
         }
+        if self.scenario_step().is_some() {
+            return None;
+        }
         let pending = |code: &str| code != open.element_code && self.plan.is_pending(code);
         let index = self.planner.next_element(pending)?;
         let number = self.questions_asked + 1;
@@ -216,6 +239,10 @@ impl ExamCore {
     fn next_element_work(&self, kind: QuestionKind) -> PendingWork {
         if self.plan.quota_reached() {
             return PendingWork::Finish;
+        }
+        if let Some(step) = self.scenario_step() {
+            let number = self.questions_asked + 1;
+            return PendingWork::AskScenario(ScenarioDraft { step, number });
         }
         match self.planner.next_element(|code| self.plan.is_pending(code)) {
             Some(index) => {
@@ -322,6 +349,10 @@ mod tests {
                 draft.planner_index,
                 draft.request.missing_terms,
             ),
+            PendingWork::AskScenario(draft) => format!(
+                "scenario q{} {} {}",
+                draft.number, draft.step.scenario_id, draft.step.element_code
+            ),
             PendingWork::Finish => "finish".into(),
             PendingWork::Nothing => "nothing".into(),
         }
@@ -335,6 +366,7 @@ mod tests {
             number: 1,
             text: "Which documents?".into(),
             pending_answer: pending_answer.map(str::to_owned),
+            scenario: None,
         }
     }
 

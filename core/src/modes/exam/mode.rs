@@ -10,7 +10,7 @@ use crate::checkpoint::format::TurnCheckpoint;
 use crate::checkpoint::sections::ModeCheckpoint;
 use crate::modes::exam::snapshot::{exam_checkpoint, parse_scores, turn_checkpoint};
 use crate::modes::exam::transitions::NewExam;
-use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft, rating_of};
+use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft};
 use crate::modes::opening::Opening;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::mode::{
@@ -40,14 +40,13 @@ pub fn open(
     ctx: StepContext<'_>,
 ) -> Result<ExamCore, Refusal> {
     let prior = parse_scores(&opening.history).unwrap_or_default();
-    let rating = rating_of(&config);
     let new = NewExam {
         config,
         default_seed: opening.seed,
         defaults: ctx.plan_defaults,
         prior_scores: &prior,
     };
-    ExamCore::create(new, ctx.acs.catalog(rating))
+    ExamCore::create(new, ctx.acs)
 }
 
 impl SessionMode for ExamCore {
@@ -63,7 +62,7 @@ impl SessionMode for ExamCore {
         match self.pending_work(life) {
             PendingWork::Assess(request) => Work::Assess(request),
             PendingWork::Ask(draft) => Work::Phrase(draft),
-            PendingWork::Finish => Work::Step,
+            PendingWork::AskScenario(_) | PendingWork::Finish => Work::Step,
             PendingWork::Nothing => Work::Nothing,
         }
     }
@@ -74,18 +73,21 @@ impl SessionMode for ExamCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        if self.pending_work(life) != PendingWork::Finish {
-            return Err(Refusal::new(ErrorCode::Internal, "no exam step is due"));
+        match self.pending_work(life) {
+            PendingWork::AskScenario(draft) => self.ask_scenario(life, draft, ctx.acs, now_ms),
+            PendingWork::Finish => {
+                let catalog = ctx.acs.catalog(self.rating());
+                self.complete(life, Trigger::AllTasksCovered, catalog, now_ms)
+            }
+            _ => Err(Refusal::new(ErrorCode::Internal, "no exam step is due")),
         }
-        let catalog = ctx.acs.catalog(self.rating());
-        self.complete(life, Trigger::AllTasksCovered, catalog, now_ms)
     }
 
     fn take_reply(
         &mut self,
         life: &mut Lifecycle,
         reply: WorkReply,
-        _: StepContext<'_>,
+        ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match (self.work(life), reply) {
@@ -93,6 +95,7 @@ impl SessionMode for ExamCore {
                 self.store_assessment(life, verdict, now_ms)
             }
             (Work::Phrase(wanted), WorkReply::Phrased(draft, words)) if wanted == draft => {
+                let words = self.bridged(&draft, words, ctx.acs);
                 self.commit_question(life, draft, words, now_ms)
             }
             _ => Err(unasked_reply()),

@@ -4,10 +4,11 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::checkpoint::format::{
     ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint, PlannerCheckpoint,
-    TurnCheckpoint,
+    RunningScenarioCheckpoint, ScenarioOutlineCheckpoint, ScenarioPlanCheckpoint, TurnCheckpoint,
 };
 use crate::exam::plan::{Coverage, ExamPlan};
 use crate::exam::planner::PlannerState;
+use crate::exam::scenarios::{RunningScenario, ScenarioOutline, ScenarioPlan};
 use crate::exam::types::{QuestionKind, Score};
 
 use crate::modes::exam::{ExamCore, OpenQuestion, StepAfter, Turn};
@@ -24,6 +25,45 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
         answered: core.answered,
         open_question: core.open_question.as_ref().map(open_checkpoint),
         result: core.result.clone(),
+        scenarios: core.scenarios.as_ref().map(scenarios_checkpoint),
+    }
+}
+
+fn scenarios_checkpoint(plan: &ScenarioPlan) -> ScenarioPlanCheckpoint {
+    ScenarioPlanCheckpoint {
+        outlines: plan
+            .outlines
+            .iter()
+            .map(|outline| ScenarioOutlineCheckpoint {
+                id: outline.id.clone(),
+                elements: outline.elements.clone(),
+            })
+            .collect(),
+        running: plan.running.as_ref().map(|running| RunningScenarioCheckpoint {
+            id: running.id.clone(),
+            next: running.next,
+            asked: running.asked,
+        }),
+        finished: plan.finished.clone(),
+    }
+}
+
+fn restore_scenarios(stored: &ScenarioPlanCheckpoint) -> ScenarioPlan {
+    ScenarioPlan {
+        outlines: stored
+            .outlines
+            .iter()
+            .map(|outline| ScenarioOutline {
+                id: outline.id.clone(),
+                elements: outline.elements.clone(),
+            })
+            .collect(),
+        running: stored.running.as_ref().map(|running| RunningScenario {
+            id: running.id.clone(),
+            next: running.next,
+            asked: running.asked,
+        }),
+        finished: stored.finished.clone(),
     }
 }
 
@@ -96,6 +136,7 @@ fn open_checkpoint(open: &OpenQuestion) -> OpenQuestionCheckpoint {
         number: open.number,
         text: open.text.clone(),
         pending_answer: open.pending_answer.clone(),
+        scenario: open.scenario.clone(),
     }
 }
 
@@ -110,6 +151,7 @@ pub fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
         score: turn.score.map(|s| s.as_str().to_owned()),
         feedback: turn.feedback.clone(),
         examiner: turn.examiner.clone(),
+        scenario: turn.scenario.clone(),
     }
 }
 
@@ -136,6 +178,7 @@ pub fn restore_exam(
         open_question,
         result: exam.result.clone(),
         transcript,
+        scenarios: exam.scenarios.as_ref().map(restore_scenarios),
     })
 }
 
@@ -209,6 +252,7 @@ fn restore_open(stored: &OpenQuestionCheckpoint) -> Result<OpenQuestion, String>
         number: stored.number,
         text: stored.text.clone(),
         pending_answer: stored.pending_answer.clone(),
+        scenario: stored.scenario.clone(),
     })
 }
 
@@ -227,6 +271,7 @@ fn restore_turn(stored: &TurnCheckpoint) -> Result<Turn, String> {
         score,
         feedback: stored.feedback.clone(),
         examiner: stored.examiner.clone(),
+        scenario: stored.scenario.clone(),
     })
 }
 

@@ -6,16 +6,15 @@ use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use crate::exam::acs::AcsCatalog;
+use crate::exam::acs::{AcsCatalog, AcsLibrary};
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
 use crate::exam::planner::PlannerState;
 use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
+use crate::exam::scenarios::ScenarioPlan;
 use crate::exam::types::{QuestionKind, Score};
 use crate::examiner::{Examined, ExaminerAssessment};
-use crate::modes::exam::{
-    ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id,
-};
+use crate::modes::exam::{ExamCore, QuestionDraft, Refusal, StepAfter, rating_of};
 use crate::session::lifecycle::Lifecycle;
 use crate::session::phase::PhaseEvent;
 
@@ -33,8 +32,11 @@ pub struct NewExam<'a> {
 }
 
 impl ExamCore {
-    /// Builds the plan of a new exam; refuses a config whose scope has no oral element.
-    pub fn create(new: NewExam<'_>, catalog: &AcsCatalog) -> Result<ExamCore, Refusal> {
+    /// Builds the plan of a new exam (and, when its config turns them on, the scenarios
+    /// that fit its scope); refuses a config whose scope has no oral element.
+    pub fn create(new: NewExam<'_>, library: &AcsLibrary) -> Result<ExamCore, Refusal> {
+        let catalog = library.catalog(rating_of(&new.config));
+        let with_scenarios = new.config.scenarios;
         let seed = new.config.seed.unwrap_or(new.default_seed);
         let class = new.config.aircraft_class.as_str();
         let spec = QueueSpec {
@@ -44,6 +46,7 @@ impl ExamCore {
             study_mode: new.config.study_mode,
             seed,
             prior_scores: new.prior_scores,
+            links: with_scenarios.then(|| library.links()),
         };
         let queue = build_queue(catalog, &spec);
         if queue.is_empty() {
@@ -52,6 +55,13 @@ impl ExamCore {
             return Err(Refusal::new(ErrorCode::InvalidConfig, message));
         }
         let plan = ExamPlan::new(&queue, oral_elements(catalog, class).len(), &new.defaults);
+        let scenarios = with_scenarios.then(|| {
+            let all = library.scenarios().iter().map(|scenario| {
+                let steps = scenario.doc.steps.iter().map(|s| s.element.as_str());
+                (scenario.id(), steps.collect())
+            });
+            ScenarioPlan::fitting(all, |code| plan.coverage.contains_key(code))
+        });
         Ok(ExamCore {
             config: new.config,
             seed,
@@ -63,6 +73,7 @@ impl ExamCore {
             open_question: None,
             result: None,
             transcript: Vec::new(),
+            scenarios,
         })
     }
 
@@ -90,6 +101,7 @@ impl ExamCore {
         let Examined { value: text, call } = phrased;
         life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
+        let scenario = self.scenario_of_asked(&code, draft.planner_index.is_some());
         let kind = match draft.planner_index {
             Some(index) => {
                 self.planner.record_asked(index);
@@ -101,28 +113,8 @@ impl ExamCore {
                 QuestionKind::FollowUp
             }
         };
-        self.questions_asked += 1;
-        self.next_step = None;
-        let open = OpenQuestion {
-            question_id: question_id(self.questions_asked),
-            element_code: code,
-            kind,
-            number: self.questions_asked,
-            text,
-            pending_answer: None,
-        };
-        self.transcript.push(Turn {
-            question_id: open.question_id.clone(),
-            element_code: open.element_code.clone(),
-            kind,
-            question: open.text.clone(),
-            answer: None,
-            score: None,
-            feedback: None,
-            examiner: call.into_iter().collect(),
-        });
-        self.open_question = Some(open);
-        self.emit_open_question(life);
+        let examiner = call.into_iter().collect();
+        self.open_new_question(life, code, kind, text, scenario, examiner);
         Ok(())
     }
 
@@ -138,6 +130,7 @@ impl ExamCore {
             number: open.number,
             kind: Some(open.kind.as_str().to_owned()),
             element_code: Some(open.element_code.clone()),
+            scenario: open.scenario.clone(),
             total: None,
             time_remaining_seconds: None,
         };
@@ -236,7 +229,11 @@ impl ExamCore {
         self.plan.close();
         self.open_question = None;
         self.next_step = None;
-        let result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        let mut result = grade(&self.plan, &self.planner.queue, catalog, trigger);
+        self.tag_scenarios(&mut result);
+        if let Some(scenarios) = self.scenarios.as_mut() {
+            scenarios.finish_running();
+        }
         self.result = Some(result);
         self.emit_completed(life);
         Ok(())

@@ -406,6 +406,7 @@ impl TutorCore {
                 .fallback
                 .map(|reason| format!("{FALLBACK_PREFIX}{reason}")),
             examiner: self.model_call.take().into_iter().collect(),
+            scenario: None,
         });
     }
 
