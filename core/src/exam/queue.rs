@@ -341,6 +341,36 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn with_links_the_walk_steps_to_a_linked_element_whenever_one_is_left() {
+        let library = crate::exam::test_scenarios::library();
+        let catalog = library.catalog(Rating::Private);
+        let scores = HashMap::new();
+        let linked = QueueSpec {
+            links: Some(library.links()),
+            ..spec(StudyMode::CrossAcs, &scores)
+        };
+        let queue = build_queue(catalog, &linked);
+        assert_eq!(queue.len(), 292);
+        let is_linked = |a: &str, b: &str| library.links().between(a, b).is_some();
+        let mut chained = 0;
+        for step in 0..queue.len() - 1 {
+            let current = &queue[step];
+            let left = queue[step + 1..].iter().any(|later| is_linked(current, later));
+            assert_eq!(is_linked(current, &queue[step + 1]), left, "step {step}: {current}");
+            chained += usize::from(left);
+        }
+        assert!(chained >= 20, "{chained} linked steps");
+        let plain = build_queue(catalog, &spec(StudyMode::CrossAcs, &scores));
+        assert_ne!(queue, plain, "links change the walk");
+        let linear = QueueSpec {
+            links: Some(library.links()),
+            ..spec(StudyMode::Linear, &scores)
+        };
+        let natural = build_queue(catalog, &spec(StudyMode::Linear, &scores));
+        assert_eq!(build_queue(catalog, &linear), natural, "only cross_acs follows links");
+    }
+
+    #[test]
     fn jaccard_values() {
         let set = |items: &[&str]| items.iter().map(|s| s.to_string()).collect::<BTreeSet<_>>();
         assert_eq!(jaccard(&set(&["a", "b"]), &set(&["b", "c"])), 1.0 / 3.0);

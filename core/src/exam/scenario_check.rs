@@ -83,3 +83,53 @@ pub fn silent_links(library: &AcsLibrary) -> Vec<String> {
     }
     found
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exam::test_scenarios::library;
+
+    #[test]
+    fn the_shipped_scenarios_cover_every_oral_private_area() {
+        let library = library();
+        assert!(library.scenarios().len() >= 12, "{}", library.scenarios().len());
+        assert_eq!(uncovered_areas(library, Rating::Private), Vec::<String>::new());
+        let commercial = uncovered_areas(library, Rating::Commercial);
+        assert!(!commercial.is_empty(), "the scenarios are Private ones");
+    }
+
+    #[test]
+    fn no_shipped_scenario_question_gives_away_a_fact_it_expects() {
+        assert_eq!(giveaways(library()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn every_shipped_link_bridges_both_ways_without_stating_a_fact() {
+        assert!(library().links().len() >= 40);
+        assert_eq!(silent_links(library()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_question_that_states_its_fact_is_a_giveaway() {
+        let library = library();
+        let stated = stated_facts(
+            library,
+            "PA.I.A.K1",
+            "You need three takeoffs and three landings in the last 90 days, right?",
+        );
+        assert!(stated.contains(&"passenger-currency".to_owned()), "{stated:?}");
+        assert!(stated.contains(&"passenger-currency-window".to_owned()), "{stated:?}");
+        let asked = "What recent experience do you need to take friends along?";
+        assert!(stated_facts(library, "PA.I.A.K1", asked).is_empty());
+    }
+
+    #[test]
+    fn elements_must_exist_and_be_asked_orally() {
+        let library = library();
+        let check = |code: &str| oral_element(library, code).map_err(|why| why.contains(code));
+        assert_eq!(check("PA.I.A.K1"), Ok(()));
+        assert_eq!(check("PA.IV.A.K1"), Err(true), "a flight skill area");
+        assert_eq!(check("PA.I.A.K99"), Err(true), "no such element");
+        assert_eq!(check("CA.I.A.K1"), Ok(()));
+    }
+}
