@@ -20,6 +20,7 @@ mod new_sessions_switch;
 mod one_question;
 mod plan_audit;
 mod restart;
+mod scenarios;
 mod talk_cli;
 mod tutor;
 mod tutor_model;

@@ -37,7 +37,7 @@ impl ExamCore {
         library: &AcsLibrary,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        let closing = self.leaves_scenario(Some(&draft.step.scenario_id));
+        let closing = self.leaves_scenario(Some(draft.step.scenario_id.as_str()));
         let step = &draft.step;
         let text = library.scenarios().get(&step.scenario_id).and_then(|scenario| {
             scenario_question(scenario, &step.element_code, step.opens, closing)
