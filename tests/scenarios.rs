@@ -24,7 +24,10 @@ async fn start_scenario_exam(client: &mut Client) -> (String, Value) {
         .await;
     let events = client
         .collect_until(|events| {
-            count(events, "session.started") > 0 && count(events, "question") > 0
+            let acked = events
+                .iter()
+                .any(|event| event["type"] == "ack" && event["event_id"] == event_id);
+            count(events, "session.started") > 0 && count(events, "question") > 0 && acked
         })
         .await;
     let started = find(&events, "session.started");
