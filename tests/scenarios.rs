@@ -50,7 +50,9 @@ async fn a_scenario_exam_reads_its_setup_once_resumes_in_place_and_names_the_sce
 
     let mut phone = Client::connect(&server, Auth::bearer("alice")).await;
     let resumed = resume(&mut phone, "B", Some(&session_id)).await;
-    assert_eq!(resumed.question, second, "the same open question, scenario and all");
+    for key in ["question_id", "text", "scenario", "element_code"] {
+        assert_eq!(resumed.question[key], second[key], "the same open question: {key}");
+    }
     let third = answer(&mut phone, &satisfactory_for(&second)).await.question();
     assert_eq!(third["scenario"], NIGHT, "{third}");
     assert!(!field_str(&third, "text").contains(OPENING), "{third}");
