@@ -135,10 +135,7 @@ impl ScenarioPlan {
             .filter(|outline| outline.elements.iter().any(|code| code == queue_next))
             .map(|outline| (pending_count(outline), outline))
             .filter(|(pending, _)| *pending >= MIN_PENDING_STEPS)
-            .fold(None, |best: Option<(usize, &ScenarioOutline)>, candidate| match best {
-                Some(best) if best.0 >= candidate.0 => Some(best),
-                _ => Some(candidate),
-            })?;
+            .min_by_key(|(pending, _)| std::cmp::Reverse(*pending))?;
         let (index, code) = first_pending(chosen.1, 0, is_pending)?;
         Some(ScenarioStep {
             scenario_id: chosen.1.id.clone(),
