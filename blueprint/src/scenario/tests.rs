@@ -3,10 +3,30 @@
 
 use super::*;
 
-const RUBRICS: &str = "task: PA.I.A\nelements:\n\
-  - element: PA.I.A.K1\n    facts:\n      - id: currency\n        claim: Three takeoffs and landings.\n        source: 14 CFR 61.57(a)\n        terms: [three takeoffs and landings]\n    satisfactory: [currency]\n\
-  - element: PA.I.A.K2\n    facts:\n      - id: privileges\n        claim: No compensation.\n        source: 14 CFR 61.113(a)\n        terms: [compensation]\n    satisfactory: [privileges]\n\
-  - element: PA.I.A.K3\n    facts:\n      - id: medical\n        claim: A third-class medical.\n        source: 14 CFR 61.23(a)\n        terms: [third class]\n    satisfactory: [medical]\n";
+const RUBRICS: &str = "task: PA.I.A
+elements:
+  - element: PA.I.A.K1
+    facts:
+      - id: currency
+        claim: Three takeoffs and landings.
+        source: 14 CFR 61.57(a)
+        terms: [three takeoffs and landings]
+    satisfactory: [currency]
+  - element: PA.I.A.K2
+    facts:
+      - id: privileges
+        claim: No compensation.
+        source: 14 CFR 61.113(a)
+        terms: [compensation]
+    satisfactory: [privileges]
+  - element: PA.I.A.K3
+    facts:
+      - id: medical
+        claim: A third-class medical.
+        source: 14 CFR 61.23(a)
+        terms: [third class]
+    satisfactory: [medical]
+";
 
 const SCENARIO: &str = "id: sunday-trip
 title: A Sunday trip
