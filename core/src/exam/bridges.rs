@@ -44,8 +44,21 @@ pub fn bridge(link: LinkBetween, previous_topic: &str, next_topic: &str) -> Stri
     capitalised(&text)
 }
 
-/// What opens the question on a new element `next` after `previous`: the bridge of their
-/// link, if they are linked and the bridge states no fact of `next`'s rubric.
+/// The bridge of a link without naming the topics, for when a topic's title would state a
+/// fact of the next element: the same move, in plain words.
+pub fn plain_bridge(link: LinkBetween) -> &'static str {
+    match (link.kind, link.from_previous) {
+        (LinkKind::Requires, false) => "Let's build on that.",
+        (LinkKind::Requires, true) => "That rests on something more basic, so let's step back.",
+        (LinkKind::AppliesInScenario, true) => "Let's see how that plays out on a real flight.",
+        (LinkKind::AppliesInScenario, false) => "Let's look at something that comes into play there.",
+        (LinkKind::ContrastsWith, _) => "Now for something that works differently.",
+    }
+}
+
+/// What opens the question on a new element `next` after `previous`, when they are linked:
+/// the bridge naming both topics, or, if that would state a fact of `next`'s rubric, the
+/// plain bridge; `None` when they are not linked or both would give a fact away.
 pub fn lead_in(library: &AcsLibrary, rating: Rating, previous: &str, next: &str) -> Option<String> {
     if previous == next {
         return None;
@@ -55,8 +68,10 @@ pub fn lead_in(library: &AcsLibrary, rating: Rating, previous: &str, next: &str)
         let element = library.catalog(rating).element(code)?;
         Some(readable_phrase(element.task_title.trim()))
     };
-    let said = bridge(link, &topic(previous)?, &topic(next)?);
-    stated_facts(library, next, &said).is_empty().then_some(said)
+    let titled = bridge(link, &topic(previous)?, &topic(next)?);
+    [titled, plain_bridge(link).to_owned()]
+        .into_iter()
+        .find(|said| stated_facts(library, next, said).is_empty())
 }
 
 /// The words of a scenario question: the closing of the scenario before it (`closing`),
@@ -156,6 +171,23 @@ mod tests {
         for (link, previous, expected) in cases {
             assert_eq!(bridge(link, previous, n), expected, "{link:?}");
         }
+    }
+
+    #[test]
+    fn a_bridge_that_would_name_a_fact_falls_back_to_plain_words() {
+        let library = crate::exam::test_scenarios::library();
+        // "cross-country flight planning" says "flight plan", a fact of the ELT element.
+        let titled = bridge(
+            link(LinkKind::ContrastsWith, true),
+            "cross-country flight planning",
+            "emergency approach and landing (simulated)",
+        );
+        assert!(!stated_facts(library, "PA.IX.B.K5", &titled).is_empty(), "{titled}");
+        let said = lead_in(library, Rating::Private, "PA.I.D.K5", "PA.IX.B.K5");
+        assert_eq!(said.as_deref(), Some("Now for something that works differently."));
+        let linked = lead_in(library, Rating::Private, "PA.I.C.K2", "PA.I.D.K1");
+        assert!(linked.is_some_and(|said| said.starts_with("Since we talked about weather")));
+        assert_eq!(lead_in(library, Rating::Private, "PA.I.C.K2", "PA.I.D.K4"), None);
     }
 
     #[test]
