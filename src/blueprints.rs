@@ -46,8 +46,12 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
     let rubrics = load_rubrics(blueprints)?;
     let bare = AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?);
     let oral = |code: &str| oral_element(&bare, code);
-    let scenarios = ScenarioSet::load(&read_sources(&blueprints.join("scenarios"))?, &rubrics, &oral)
-        .map_err(|errors| load_errors("scenario", &errors))?;
+    let scenarios = ScenarioSet::load(
+        &read_sources(&blueprints.join("scenarios"))?,
+        &rubrics,
+        &oral,
+    )
+    .map_err(|errors| load_errors("scenario", &errors))?;
     let links = LinkSet::load(&read_sources(&blueprints.join("links"))?, &oral)
         .map_err(|errors| load_errors("link", &errors))?;
     Ok(bare

@@ -19,8 +19,10 @@ async fn start_scenario_exam(client: &mut Client) -> (String, Value) {
     let config = json!({"rating": "private", "study_mode": "linear",
         "tasks": ["PA.I.A", "PA.XI.A", "PA.XII.A"], "scenarios": true});
     client
-        .send_json(json!({"type": "session.start", "event_id": event_id, "device_id": "A",
-            "mode": "exam", "config": config}))
+        .send_json(
+            json!({"type": "session.start", "event_id": event_id, "device_id": "A",
+            "mode": "exam", "config": config}),
+        )
         .await;
     let events = client
         .collect_until(|events| {
@@ -44,16 +46,26 @@ async fn a_scenario_exam_reads_its_setup_once_resumes_in_place_and_names_the_sce
     assert_eq!(first["scenario"], NIGHT, "{first}");
     assert!(field_str(&first, "text").starts_with(OPENING), "{first}");
 
-    let second = answer(&mut laptop, &satisfactory_for(&first)).await.question();
+    let second = answer(&mut laptop, &satisfactory_for(&first))
+        .await
+        .question();
     assert_eq!(second["scenario"], NIGHT, "{second}");
-    assert!(!field_str(&second, "text").contains(OPENING), "setup once: {second}");
+    assert!(
+        !field_str(&second, "text").contains(OPENING),
+        "setup once: {second}"
+    );
 
     let mut phone = Client::connect(&server, Auth::bearer("alice")).await;
     let resumed = resume(&mut phone, "B", Some(&session_id)).await;
     for key in ["question_id", "text", "scenario", "element_code"] {
-        assert_eq!(resumed.question[key], second[key], "the same open question: {key}");
+        assert_eq!(
+            resumed.question[key], second[key],
+            "the same open question: {key}"
+        );
     }
-    let third = answer(&mut phone, &satisfactory_for(&second)).await.question();
+    let third = answer(&mut phone, &satisfactory_for(&second))
+        .await
+        .question();
     assert_eq!(third["scenario"], NIGHT, "{third}");
     assert!(!field_str(&third, "text").contains(OPENING), "{third}");
 
@@ -68,5 +80,8 @@ async fn a_scenario_exam_reads_its_setup_once_resumes_in_place_and_names_the_sce
     assert_eq!(first_element["scenario"], NIGHT, "{first_element}");
     let turns = result["transcript"].as_array().expect("a transcript");
     assert_eq!(turns.len(), 3, "{result}");
-    assert!(turns.iter().all(|turn| turn["scenario"] == NIGHT), "{result}");
+    assert!(
+        turns.iter().all(|turn| turn["scenario"] == NIGHT),
+        "{result}"
+    );
 }

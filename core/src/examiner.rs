@@ -271,7 +271,9 @@ impl EmbeddedExaminer {
             };
         };
         let answer = ReadAnswer::of(&request.answer);
-        let asked = self.library.asked_question(&element.code, &request.question);
+        let asked = self
+            .library
+            .asked_question(&element.code, &request.question);
         let judged = assess_asked(prepared, asked.as_ref(), &answer);
         ExaminerAssessment {
             score: judged.score,

@@ -42,7 +42,11 @@ pub fn check_scenario(
         if cite.says.trim().is_empty() {
             errors.at(&format!("cites[{index}].says"), line, "must not be empty");
         }
-        if !cite.source.split(';').all(|c| is_precise_citation(c.trim())) {
+        if !cite
+            .source
+            .split(';')
+            .all(|c| is_precise_citation(c.trim()))
+        {
             let message = format!("{:?} is not a precise citation", cite.source);
             errors.at(&format!("cites[{index}].source"), line, message);
         }
@@ -71,7 +75,11 @@ fn check_setup(errors: &mut Errors<'_>, setup: &Setup) {
         errors.at("setup", line, message);
     }
     if setup.sentences().any(|text| text.contains('?')) {
-        errors.at("setup", line, "the setup states the flight; it asks nothing");
+        errors.at(
+            "setup",
+            line,
+            "the setup states the flight; it asks nothing",
+        );
     }
 }
 

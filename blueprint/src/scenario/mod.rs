@@ -65,7 +65,8 @@ impl ScenarioSet {
                     continue;
                 }
             };
-            let found = check::check_scenario(&source.path, &source.text, &doc, rubrics, element_ok);
+            let found =
+                check::check_scenario(&source.path, &source.text, &doc, rubrics, element_ok);
             if !found.is_empty() {
                 errors.extend(found);
                 continue;
@@ -137,7 +138,10 @@ pub struct LinkSet {
 impl LinkSet {
     /// Loads and checks link files; `element_ok` says whether a code exists and is asked
     /// orally. A pair of elements is linked once. Every error is reported together.
-    pub fn load(sources: &[Source], element_ok: ElementCheck<'_>) -> Result<LinkSet, Vec<LoadError>> {
+    pub fn load(
+        sources: &[Source],
+        element_ok: ElementCheck<'_>,
+    ) -> Result<LinkSet, Vec<LoadError>> {
         let mut set = LinkSet::default();
         let mut errors = Vec::new();
         let mut seen = BTreeSet::new();

@@ -90,13 +90,22 @@ fn a_valid_scenario_loads_and_finds_its_questions() {
     );
     let question = set.asked_question("PA.I.A.K2", &asked).unwrap();
     assert_eq!(question.facts, ["privileges"]);
-    assert_eq!(set.asked_question("PA.I.A.K1", &asked), None, "another step's words");
+    assert_eq!(
+        set.asked_question("PA.I.A.K1", &asked),
+        None,
+        "another step's words"
+    );
 }
 
 #[test]
 fn broken_scenarios_are_refused_with_field_line_and_reason() {
     let cases: [(&str, &str, &str, &str); 9] = [
-        ("id: sunday-trip", "id: Sunday Trip", "s.yaml: id (line 1)", "kebab-case"),
+        (
+            "id: sunday-trip",
+            "id: Sunday Trip",
+            "s.yaml: id (line 1)",
+            "kebab-case",
+        ),
         (
             "    expects: [privileges]",
             "    expects: [privilege]",
@@ -150,7 +159,9 @@ fn broken_scenarios_are_refused_with_field_line_and_reason() {
         assert!(SCENARIO.contains(from), "{from}");
         let errors = scenario_errors(&SCENARIO.replacen(from, to, 1));
         assert!(
-            errors.iter().any(|e| e.starts_with(place) && e.contains(reason)),
+            errors
+                .iter()
+                .any(|e| e.starts_with(place) && e.contains(reason)),
             "{to:?}: expected {place} … {reason}, got {errors:?}"
         );
     }
@@ -160,7 +171,10 @@ fn broken_scenarios_are_refused_with_field_line_and_reason() {
 fn a_scenario_too_short_or_defined_twice_is_refused() {
     let short = SCENARIO.split("  - element: PA.I.A.K2").next().unwrap();
     let errors = scenario_errors(short);
-    assert!(errors.iter().any(|e| e.contains("3 to 8 steps, not 1")), "{errors:?}");
+    assert!(
+        errors.iter().any(|e| e.contains("3 to 8 steps, not 1")),
+        "{errors:?}"
+    );
     let twice = ScenarioSet::load(
         &[source("a.yaml", SCENARIO), source("b.yaml", SCENARIO)],
         &rubrics(),
@@ -191,12 +205,18 @@ fn link_errors(text: &str) -> Vec<String> {
 fn links_are_found_from_either_end() {
     let set = LinkSet::load(&[source("l.yaml", LINKS)], &oral).unwrap();
     let check = |previous: &str, next: &str, expected: Option<(LinkKind, bool)>| {
-        let found = set.between(previous, next).map(|l| (l.kind, l.from_previous));
+        let found = set
+            .between(previous, next)
+            .map(|l| (l.kind, l.from_previous));
         assert_eq!(found, expected, "{previous} → {next}");
     };
     check("PA.I.A.K2", "PA.I.A.K1", Some((LinkKind::Requires, true)));
     check("PA.I.A.K1", "PA.I.A.K2", Some((LinkKind::Requires, false)));
-    check("PA.I.A.K1", "PA.I.A.K3", Some((LinkKind::ContrastsWith, false)));
+    check(
+        "PA.I.A.K1",
+        "PA.I.A.K3",
+        Some((LinkKind::ContrastsWith, false)),
+    );
     check("PA.I.A.K2", "PA.I.A.K3", None);
     assert_eq!(set.of("PA.I.A.K1").count(), 2);
 }
@@ -204,15 +224,37 @@ fn links_are_found_from_either_end() {
 #[test]
 fn broken_links_are_refused_with_field_line_and_reason() {
     let cases = [
-        ("to: PA.I.A.K1\n    kind: requires", "to: PA.IV.A.K1\n    kind: requires", "l.yaml: links[0].to (line 2)", "not asked orally"),
-        ("to: PA.I.A.K1\n    kind: requires", "to: PA.I.A.K2\n    kind: requires", "l.yaml: links[0].to (line 2)", "linked to itself"),
-        ("from: PA.I.A.K3", "from: PA.I.A.K2", "l.yaml: links[1] (line 5)", "linked twice"),
-        ("kind: contrasts_with", "kind: opposes", "l.yaml", "unknown variant"),
+        (
+            "to: PA.I.A.K1\n    kind: requires",
+            "to: PA.IV.A.K1\n    kind: requires",
+            "l.yaml: links[0].to (line 2)",
+            "not asked orally",
+        ),
+        (
+            "to: PA.I.A.K1\n    kind: requires",
+            "to: PA.I.A.K2\n    kind: requires",
+            "l.yaml: links[0].to (line 2)",
+            "linked to itself",
+        ),
+        (
+            "from: PA.I.A.K3",
+            "from: PA.I.A.K2",
+            "l.yaml: links[1] (line 5)",
+            "linked twice",
+        ),
+        (
+            "kind: contrasts_with",
+            "kind: opposes",
+            "l.yaml",
+            "unknown variant",
+        ),
     ];
     for (from, to, place, reason) in cases {
         let errors = link_errors(&LINKS.replacen(from, to, 1));
         assert!(
-            errors.iter().any(|e| e.starts_with(place) && e.contains(reason)),
+            errors
+                .iter()
+                .any(|e| e.starts_with(place) && e.contains(reason)),
             "{to:?}: expected {place} … {reason}, got {errors:?}"
         );
     }

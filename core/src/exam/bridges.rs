@@ -31,7 +31,9 @@ pub fn bridge(link: LinkBetween, previous_topic: &str, next_topic: &str) -> Stri
         return format!("Let's stay with {p} a moment longer.");
     }
     let text = match (link.kind, link.from_previous) {
-        (LinkKind::Requires, false) => format!("Since we talked about {p}, let's build on it with {n}."),
+        (LinkKind::Requires, false) => {
+            format!("Since we talked about {p}, let's build on it with {n}.")
+        }
         (LinkKind::Requires, true) => format!("{p} rests on {n}, so let's look at that next."),
         (LinkKind::AppliesInScenario, true) => {
             format!("Since we talked about {p}, let's talk about how that shapes {n}.")
@@ -51,7 +53,9 @@ pub fn plain_bridge(link: LinkBetween) -> &'static str {
         (LinkKind::Requires, false) => "Let's build on that.",
         (LinkKind::Requires, true) => "That rests on something more basic, so let's step back.",
         (LinkKind::AppliesInScenario, true) => "Let's see how that plays out on a real flight.",
-        (LinkKind::AppliesInScenario, false) => "Let's look at something that comes into play there.",
+        (LinkKind::AppliesInScenario, false) => {
+            "Let's look at something that comes into play there."
+        }
         (LinkKind::ContrastsWith, _) => "Now for something that works differently.",
     }
 }
@@ -182,12 +186,21 @@ mod tests {
             "cross-country flight planning",
             "emergency approach and landing (simulated)",
         );
-        assert!(!stated_facts(library, "PA.IX.B.K5", &titled).is_empty(), "{titled}");
+        assert!(
+            !stated_facts(library, "PA.IX.B.K5", &titled).is_empty(),
+            "{titled}"
+        );
         let said = lead_in(library, Rating::Private, "PA.I.D.K5", "PA.IX.B.K5");
-        assert_eq!(said.as_deref(), Some("Now for something that works differently."));
+        assert_eq!(
+            said.as_deref(),
+            Some("Now for something that works differently.")
+        );
         let linked = lead_in(library, Rating::Private, "PA.I.C.K2", "PA.I.D.K1");
         assert!(linked.is_some_and(|said| said.starts_with("Since we talked about weather")));
-        assert_eq!(lead_in(library, Rating::Private, "PA.I.C.K2", "PA.I.D.K4"), None);
+        assert_eq!(
+            lead_in(library, Rating::Private, "PA.I.C.K2", "PA.I.D.K4"),
+            None
+        );
     }
 
     #[test]

@@ -355,8 +355,14 @@ pub(crate) mod tests {
         let mut chained = 0;
         for step in 0..queue.len() - 1 {
             let current = &queue[step];
-            let left = queue[step + 1..].iter().any(|later| is_linked(current, later));
-            assert_eq!(is_linked(current, &queue[step + 1]), left, "step {step}: {current}");
+            let left = queue[step + 1..]
+                .iter()
+                .any(|later| is_linked(current, later));
+            assert_eq!(
+                is_linked(current, &queue[step + 1]),
+                left,
+                "step {step}: {current}"
+            );
             chained += usize::from(left);
         }
         assert!(chained >= 20, "{chained} linked steps");
@@ -367,7 +373,11 @@ pub(crate) mod tests {
             ..spec(StudyMode::Linear, &scores)
         };
         let natural = build_queue(catalog, &spec(StudyMode::Linear, &scores));
-        assert_eq!(build_queue(catalog, &linear), natural, "only cross_acs follows links");
+        assert_eq!(
+            build_queue(catalog, &linear),
+            natural,
+            "only cross_acs follows links"
+        );
     }
 
     #[test]

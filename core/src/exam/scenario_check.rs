@@ -77,7 +77,9 @@ pub fn silent_links(library: &AcsLibrary) -> Vec<String> {
         };
         for (previous, next) in [(&link.from, &link.to), (&link.to, &link.from)] {
             if lead_in(library, rating, previous, next).is_none() {
-                found.push(format!("{previous} → {next}: the bridge states a fact of {next}"));
+                found.push(format!(
+                    "{previous} → {next}: the bridge states a fact of {next}"
+                ));
             }
         }
     }
@@ -92,8 +94,15 @@ mod tests {
     #[test]
     fn the_shipped_scenarios_cover_every_oral_private_area() {
         let library = library();
-        assert!(library.scenarios().len() >= 12, "{}", library.scenarios().len());
-        assert_eq!(uncovered_areas(library, Rating::Private), Vec::<String>::new());
+        assert!(
+            library.scenarios().len() >= 12,
+            "{}",
+            library.scenarios().len()
+        );
+        assert_eq!(
+            uncovered_areas(library, Rating::Private),
+            Vec::<String>::new()
+        );
         let commercial = uncovered_areas(library, Rating::Commercial);
         assert!(!commercial.is_empty(), "the scenarios are Private ones");
     }
@@ -117,8 +126,14 @@ mod tests {
             "PA.I.A.K1",
             "You need three takeoffs and three landings in the last 90 days, right?",
         );
-        assert!(stated.contains(&"passenger-currency".to_owned()), "{stated:?}");
-        assert!(stated.contains(&"passenger-currency-window".to_owned()), "{stated:?}");
+        assert!(
+            stated.contains(&"passenger-currency".to_owned()),
+            "{stated:?}"
+        );
+        assert!(
+            stated.contains(&"passenger-currency-window".to_owned()),
+            "{stated:?}"
+        );
         let asked = "What recent experience do you need to take friends along?";
         assert!(stated_facts(library, "PA.I.A.K1", asked).is_empty());
     }

@@ -126,7 +126,8 @@ impl ScenarioPlan {
             let pending = outline.elements.iter().filter(|code| is_pending(code));
             pending.count()
         };
-        let ran = |id: &str| self.finished.iter().any(|done| done == id) || self.running_id() == Some(id);
+        let ran =
+            |id: &str| self.finished.iter().any(|done| done == id) || self.running_id() == Some(id);
         let needed = MIN_PENDING_STEPS as u32;
         let chosen = self
             .outlines
@@ -197,7 +198,10 @@ mod tests {
     /// The step as `id index code opens`, or `-`.
     fn describe(step: Option<ScenarioStep>) -> String {
         step.map_or("-".into(), |s| {
-            format!("{} {} {} {}", s.scenario_id, s.index, s.element_code, s.opens)
+            format!(
+                "{} {} {} {}",
+                s.scenario_id, s.index, s.element_code, s.opens
+            )
         })
     }
 
@@ -217,11 +221,31 @@ mod tests {
     fn a_scenario_starts_by_the_rule() {
         // (pending elements, the queue's next element, room left, what is asked)
         let cases: [(&[&str], Option<&str>, u32, &str); 8] = [
-            (&["a", "b", "c", "d", "x", "y", "z", "w"], Some("a"), 10, "night 0 a true"),
-            (&["a", "b", "c", "d", "x", "y", "z", "w"], Some("c"), 10, "night 0 a true"),
-            (&["a", "b", "c", "d", "x", "y", "z", "w"], Some("b"), 10, "storm 0 x true"),
+            (
+                &["a", "b", "c", "d", "x", "y", "z", "w"],
+                Some("a"),
+                10,
+                "night 0 a true",
+            ),
+            (
+                &["a", "b", "c", "d", "x", "y", "z", "w"],
+                Some("c"),
+                10,
+                "night 0 a true",
+            ),
+            (
+                &["a", "b", "c", "d", "x", "y", "z", "w"],
+                Some("b"),
+                10,
+                "storm 0 x true",
+            ),
             (&["b", "c", "d", "x", "y"], Some("b"), 10, "night 1 b true"),
-            (&["b", "c", "d", "x", "y", "z", "w"], Some("b"), 10, "storm 0 x true"),
+            (
+                &["b", "c", "d", "x", "y", "z", "w"],
+                Some("b"),
+                10,
+                "storm 0 x true",
+            ),
             (&["a", "b", "c", "d"], Some("q"), 10, "-"),
             (&["a", "b", "c", "d"], Some("a"), 2, "-"),
             (&["a", "b", "x", "y"], Some("a"), 10, "-"),
@@ -229,9 +253,17 @@ mod tests {
         let plan = plan(&[NIGHT, STORM]);
         for (pending, next, room, expected) in cases {
             let step = plan.next_step(|code| pending.contains(&code), next, room);
-            assert_eq!(describe(step), expected, "{pending:?} next {next:?} room {room}");
+            assert_eq!(
+                describe(step),
+                expected,
+                "{pending:?} next {next:?} room {room}"
+            );
         }
-        assert_eq!(describe(plan.next_step(|_| true, None, 10)), "-", "no queue element");
+        assert_eq!(
+            describe(plan.next_step(|_| true, None, 10)),
+            "-",
+            "no queue element"
+        );
     }
 
     #[test]
@@ -266,7 +298,11 @@ mod tests {
         );
         assert_eq!(plan.finished, ["night"]);
         assert_eq!(plan.running_id(), Some("storm"));
-        assert_eq!(describe(plan.next_step(|_| true, Some("a"), 10)), "-", "both ran");
+        assert_eq!(
+            describe(plan.next_step(|_| true, Some("a"), 10)),
+            "-",
+            "both ran"
+        );
         plan.finish_running();
         assert_eq!(plan.finished, ["night", "storm"]);
         assert_eq!(plan.running, None);

@@ -89,8 +89,7 @@ impl World {
             defaults: PlanDefaults::default(),
             prior_scores: &prior,
         };
-        ExamCore::create(new, &self.acs)
-            .expect("PA.I.A has oral elements")
+        ExamCore::create(new, &self.acs).expect("PA.I.A has oral elements")
     }
 
     /// A new session's lifecycle.

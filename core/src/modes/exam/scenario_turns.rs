@@ -39,9 +39,12 @@ impl ExamCore {
     ) -> Result<(), Refusal> {
         let closing = self.leaves_scenario(Some(draft.step.scenario_id.as_str()));
         let step = &draft.step;
-        let text = library.scenarios().get(&step.scenario_id).and_then(|scenario| {
-            scenario_question(scenario, &step.element_code, step.opens, closing)
-        });
+        let text = library
+            .scenarios()
+            .get(&step.scenario_id)
+            .and_then(|scenario| {
+                scenario_question(scenario, &step.element_code, step.opens, closing)
+            });
         let Some(text) = text else {
             self.forget_scenario(&step.scenario_id);
             return Ok(());
@@ -67,13 +70,22 @@ impl ExamCore {
         phrased: Examined<String>,
         library: &AcsLibrary,
     ) -> Examined<String> {
-        let new_topic = draft.planner_index.is_some() && draft.request.kind == QuestionKind::Primary;
+        let new_topic =
+            draft.planner_index.is_some() && draft.request.kind == QuestionKind::Primary;
         if self.scenarios.is_none() || !new_topic {
             return phrased;
         }
-        let previous = self.transcript.last().map(|turn| turn.element_code.as_str());
+        let previous = self
+            .transcript
+            .last()
+            .map(|turn| turn.element_code.as_str());
         let bridge = previous.and_then(|previous| {
-            lead_in(library, self.rating(), previous, &draft.request.element_code)
+            lead_in(
+                library,
+                self.rating(),
+                previous,
+                &draft.request.element_code,
+            )
         });
         let closing = self.leaves_scenario(None).then_some(SCENARIO_CLOSING);
         let opening: Vec<&str> = closing.into_iter().chain(bridge.as_deref()).collect();
@@ -87,7 +99,10 @@ impl ExamCore {
 
     /// Whether the last question came from a scenario other than `next`.
     fn leaves_scenario(&self, next: Option<&str>) -> bool {
-        let last = self.transcript.last().and_then(|turn| turn.scenario.as_deref());
+        let last = self
+            .transcript
+            .last()
+            .and_then(|turn| turn.scenario.as_deref());
         last.is_some_and(|last| Some(last) != next)
     }
 
@@ -227,7 +242,11 @@ mod tests {
             done.expect("the question is asked");
             self.life.mark_delivered(START_MS);
             let open = self.core.open_question.as_ref()?;
-            Some((open.element_code.clone(), open.scenario.clone(), open.text.clone()))
+            Some((
+                open.element_code.clone(),
+                open.scenario.clone(),
+                open.text.clone(),
+            ))
         }
 
         /// Answers the open question; the examiner scores it and credits `mentioned`.
@@ -251,7 +270,10 @@ mod tests {
     }
 
     fn night() -> &'static viva_blueprint::scenario::Scenario {
-        library().scenarios().get("night-passengers-lancaster").unwrap()
+        library()
+            .scenarios()
+            .get("night-passengers-lancaster")
+            .unwrap()
     }
 
     fn linear(scenarios: bool) -> serde_json::Value {
@@ -269,13 +291,25 @@ mod tests {
             exam.answer(Score::Satisfactory, &[]);
         }
         let codes: Vec<&str> = asked.iter().map(|(code, _, _)| code.as_str()).collect();
-        let steps: Vec<&str> = scenario.doc.steps.iter().map(|s| s.element.as_str()).collect();
+        let steps: Vec<&str> = scenario
+            .doc
+            .steps
+            .iter()
+            .map(|s| s.element.as_str())
+            .collect();
         assert_eq!(codes, steps, "the queue's first element opens the scenario");
         let setup = scenario.doc.setup.spoken();
         for (index, (_, tag, text)) in asked.iter().enumerate() {
             assert_eq!(tag.as_deref(), Some(scenario.id()), "q{index}");
-            assert!(text.ends_with(&scenario.doc.steps[index].ask), "q{index}: {text}");
-            assert_eq!(text.contains(&setup), index == 0, "q{index}: the setup once");
+            assert!(
+                text.ends_with(&scenario.doc.steps[index].ask),
+                "q{index}: {text}"
+            );
+            assert_eq!(
+                text.contains(&setup),
+                index == 0,
+                "q{index}: the setup once"
+            );
         }
         assert!(asked[0].2.starts_with(SCENARIO_OPENING), "{}", asked[0].2);
         let (code, tag, text) = exam.ask().expect("the exam goes on");
@@ -296,7 +330,10 @@ mod tests {
         let follow_up = exam.ask().expect("a follow-up");
         assert_eq!(follow_up.0, steps[0].element);
         assert_eq!(follow_up.1.as_deref(), Some(night().id()));
-        assert_eq!(exam.core.open_question.as_ref().unwrap().kind, QuestionKind::FollowUp);
+        assert_eq!(
+            exam.core.open_question.as_ref().unwrap().kind,
+            QuestionKind::FollowUp
+        );
         exam.answer(Score::Satisfactory, &[]);
         let next: Vec<String> = (0..2)
             .map(|_| {
@@ -305,7 +342,11 @@ mod tests {
                 code
             })
             .collect();
-        assert_eq!(next, [steps[1].element.clone(), steps[3].element.clone()], "step 2 credited");
+        assert_eq!(
+            next,
+            [steps[1].element.clone(), steps[3].element.clone()],
+            "step 2 credited"
+        );
     }
 
     #[test]
@@ -315,7 +356,9 @@ mod tests {
         exam.answer(Score::Satisfactory, &[]);
         let catalog = library().catalog(exam.core.rating());
         let trigger = viva_protocol::result::Trigger::UserEnded;
-        exam.core.complete(&mut exam.life, trigger, catalog, START_MS).unwrap();
+        exam.core
+            .complete(&mut exam.life, trigger, catalog, START_MS)
+            .unwrap();
         let result = exam.core.result_with_transcript().unwrap();
         let tagged: Vec<(&str, Option<&str>)> = result
             .elements
@@ -348,7 +391,10 @@ mod tests {
         restored.step(&mut life, ctx, START_MS).unwrap();
         let open = restored.open_question.as_ref().unwrap();
         assert_eq!(open.element_code, night().doc.steps[2].element);
-        assert!(!open.text.contains(&night().doc.setup.spoken()), "read once, even after a restore");
+        assert!(
+            !open.text.contains(&night().doc.setup.spoken()),
+            "read once, even after a restore"
+        );
         let mut old = json;
         old.as_object_mut().unwrap().remove("scenarios");
         let read = serde_json::from_value(old).unwrap();
@@ -361,7 +407,11 @@ mod tests {
         let mut codes = Vec::new();
         for _ in 0..6 {
             let (code, tag, text) = exam.ask().expect("a question");
-            assert_eq!((tag, text.as_str()), (None, "Question?"), "phrased words, untouched");
+            assert_eq!(
+                (tag, text.as_str()),
+                (None, "Question?"),
+                "phrased words, untouched"
+            );
             codes.push(code);
             exam.answer(Score::Satisfactory, &[]);
         }
@@ -412,9 +462,21 @@ mod tests {
             "Since we talked about weather information, let's talk about how that shapes \
              cross-country flight planning. What would you check?"
         );
-        assert_eq!(words(&bonus, &core), "What would you check?", "a bonus has its lead-in");
-        assert_eq!(words(&unlinked, &core), "What would you check?", "no link, no bridge");
+        assert_eq!(
+            words(&bonus, &core),
+            "What would you check?",
+            "a bonus has its lead-in"
+        );
+        assert_eq!(
+            words(&unlinked, &core),
+            "What would you check?",
+            "no link, no bridge"
+        );
         core.scenarios = None;
-        assert_eq!(words(&primary, &core), "What would you check?", "scenarios off");
+        assert_eq!(
+            words(&primary, &core),
+            "What would you check?",
+            "scenarios off"
+        );
     }
 }

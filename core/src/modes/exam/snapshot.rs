@@ -39,11 +39,14 @@ fn scenarios_checkpoint(plan: &ScenarioPlan) -> ScenarioPlanCheckpoint {
                 elements: outline.elements.clone(),
             })
             .collect(),
-        running: plan.running.as_ref().map(|running| RunningScenarioCheckpoint {
-            id: running.id.clone(),
-            next: running.next,
-            asked: running.asked,
-        }),
+        running: plan
+            .running
+            .as_ref()
+            .map(|running| RunningScenarioCheckpoint {
+                id: running.id.clone(),
+                next: running.next,
+                asked: running.asked,
+            }),
         finished: plan.finished.clone(),
     }
 }
