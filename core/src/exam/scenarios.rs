@@ -16,6 +16,8 @@
 //!   scenario comes, and the scenario decides the order within it.
 //! - Else the queue goes on, and a scenario that ran out is finished.
 
+use std::collections::HashMap;
+
 /// Fewest pending elements a scenario needs to start (and to fit an exam's scope).
 pub const MIN_PENDING_STEPS: usize = 3;
 
@@ -43,7 +45,9 @@ pub struct RunningScenario {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ScenarioPlan {
     /// The scenarios that fit the exam, in id order.
-    pub outlines: Vec<ScenarioOutline>,
+    outlines: Vec<ScenarioOutline>,
+    /// Element code → positions in `outlines` of the scenarios asking it (derived).
+    by_element: HashMap<String, Vec<usize>>,
     /// The scenario under way.
     pub running: Option<RunningScenario>,
     /// Scenarios that ran, in the order they ran.
@@ -81,10 +85,44 @@ impl ScenarioPlan {
             })
             .filter(|outline| outline.elements.len() >= MIN_PENDING_STEPS)
             .collect();
+        ScenarioPlan::new(outlines, None, Vec::new())
+    }
+
+    /// A plan of these fitting scenarios, this one running and these finished (a restore).
+    pub fn new(
+        outlines: Vec<ScenarioOutline>,
+        running: Option<RunningScenario>,
+        finished: Vec<String>,
+    ) -> ScenarioPlan {
+        let mut by_element: HashMap<String, Vec<usize>> = HashMap::new();
+        for (position, outline) in outlines.iter().enumerate() {
+            for code in &outline.elements {
+                by_element.entry(code.clone()).or_default().push(position);
+            }
+        }
         ScenarioPlan {
             outlines,
-            ..ScenarioPlan::default()
+            by_element,
+            running,
+            finished,
         }
+    }
+
+    /// The scenarios that fit the exam, in id order.
+    pub fn outlines(&self) -> &[ScenarioOutline] {
+        &self.outlines
+    }
+
+    /// Drops scenario `id` (the library no longer holds it), running or not.
+    pub fn forget(&mut self, id: &str) {
+        if self.running_id() == Some(id) {
+            self.running = None;
+        }
+        let mut outlines = std::mem::take(&mut self.outlines);
+        outlines.retain(|outline| outline.id != id);
+        let running = self.running.take();
+        let finished = std::mem::take(&mut self.finished);
+        *self = ScenarioPlan::new(outlines, running, finished);
     }
 
     /// The id of the scenario under way.
@@ -128,12 +166,15 @@ impl ScenarioPlan {
         };
         let ran =
             |id: &str| self.finished.iter().any(|done| done == id) || self.running_id() == Some(id);
-        let needed = MIN_PENDING_STEPS as u32;
+        if room < MIN_PENDING_STEPS as u32 {
+            return None;
+        }
         let chosen = self
-            .outlines
+            .by_element
+            .get(queue_next)?
             .iter()
-            .filter(|outline| !ran(&outline.id) && room >= needed)
-            .filter(|outline| outline.elements.iter().any(|code| code == queue_next))
+            .map(|&position| &self.outlines[position])
+            .filter(|outline| !ran(&outline.id))
             .map(|outline| (pending_count(outline), outline))
             .filter(|(pending, _)| *pending >= MIN_PENDING_STEPS)
             .min_by_key(|(pending, _)| std::cmp::Reverse(*pending))?;
@@ -212,9 +253,9 @@ mod tests {
     fn only_scenarios_with_enough_elements_in_scope_fit() {
         let all = [NIGHT, STORM].map(|(id, codes)| (id, codes.to_vec()));
         let fitted = ScenarioPlan::fitting(all, |code| code != "a" && code != "c");
-        let ids: Vec<&str> = fitted.outlines.iter().map(|o| o.id.as_str()).collect();
+        let ids: Vec<&str> = fitted.outlines().iter().map(|o| o.id.as_str()).collect();
         assert_eq!(ids, ["storm"], "night keeps b and d only");
-        assert_eq!(fitted.outlines[0].elements, ["x", "b", "y", "z", "w"]);
+        assert_eq!(fitted.outlines()[0].elements, ["x", "b", "y", "z", "w"]);
     }
 
     #[test]
@@ -306,6 +347,19 @@ mod tests {
         plan.finish_running();
         assert_eq!(plan.finished, ["night", "storm"]);
         assert_eq!(plan.running, None);
+    }
+
+    #[test]
+    fn a_forgotten_scenario_is_neither_run_nor_started() {
+        let mut plan = plan(&[NIGHT, STORM]);
+        let step = plan.next_step(|_| true, Some("a"), 10).unwrap();
+        plan.record_asked(&step);
+        plan.forget("night");
+        assert_eq!(plan.running, None);
+        assert_eq!(plan.outlines().len(), 1);
+        assert_eq!(describe(plan.next_step(|_| true, Some("a"), 10)), "-");
+        let storm = plan.next_step(|_| true, Some("b"), 10);
+        assert_eq!(describe(storm), "storm 0 x true", "the index follows the outlines");
     }
 
     #[test]

@@ -240,11 +240,12 @@ impl ExamCore {
         if self.plan.quota_reached() {
             return PendingWork::Finish;
         }
-        if let Some(step) = self.scenario_step() {
+        let next = self.planner.next_element(|code| self.plan.is_pending(code));
+        if let Some(step) = self.scenario_step_at(next) {
             let number = self.questions_asked + 1;
             return PendingWork::AskScenario(ScenarioDraft { step, number });
         }
-        match self.planner.next_element(|code| self.plan.is_pending(code)) {
+        match next {
             Some(index) => {
                 let code = self.planner.queue[index].clone();
                 PendingWork::Ask(self.draft(Some(index), code, kind, Vec::new()))

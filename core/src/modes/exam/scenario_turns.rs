@@ -18,13 +18,18 @@ use crate::session::phase::PhaseEvent;
 impl ExamCore {
     /// The next question from a scenario, if the exam has scenarios and the rule gives one.
     pub fn scenario_step(&self) -> Option<ScenarioStep> {
+        self.scenarios.as_ref()?;
+        let queue_next = self.planner.next_element(|code| self.plan.is_pending(code));
+        self.scenario_step_at(queue_next)
+    }
+
+    /// [`ExamCore::scenario_step`] when the queue's next element (its index) is known.
+    pub fn scenario_step_at(&self, queue_next: Option<usize>) -> Option<ScenarioStep> {
         let scenarios = self.scenarios.as_ref()?;
-        let pending = |code: &str| self.plan.is_pending(code);
-        let queue_next = self.planner.next_element(pending);
         let queue_next = queue_next.map(|index| self.planner.queue[index].as_str());
         let allowed = self.plan.planned_question_count + self.plan.bonus_used;
         let room = allowed.saturating_sub(self.plan.asked_count);
-        scenarios.next_step(pending, queue_next, room)
+        scenarios.next_step(|code| self.plan.is_pending(code), queue_next, room)
     }
 
     /// Asks a scenario question in the scenario's words (its setup first, on its first
@@ -108,10 +113,7 @@ impl ExamCore {
 
     fn forget_scenario(&mut self, id: &str) {
         if let Some(scenarios) = self.scenarios.as_mut() {
-            scenarios.outlines.retain(|outline| outline.id != id);
-            if scenarios.running_id() == Some(id) {
-                scenarios.running = None;
-            }
+            scenarios.forget(id);
         }
     }
 

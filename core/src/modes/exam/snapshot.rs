@@ -32,7 +32,7 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
 fn scenarios_checkpoint(plan: &ScenarioPlan) -> ScenarioPlanCheckpoint {
     ScenarioPlanCheckpoint {
         outlines: plan
-            .outlines
+            .outlines()
             .iter()
             .map(|outline| ScenarioOutlineCheckpoint {
                 id: outline.id.clone(),
@@ -52,22 +52,20 @@ fn scenarios_checkpoint(plan: &ScenarioPlan) -> ScenarioPlanCheckpoint {
 }
 
 fn restore_scenarios(stored: &ScenarioPlanCheckpoint) -> ScenarioPlan {
-    ScenarioPlan {
-        outlines: stored
-            .outlines
-            .iter()
-            .map(|outline| ScenarioOutline {
-                id: outline.id.clone(),
-                elements: outline.elements.clone(),
-            })
-            .collect(),
-        running: stored.running.as_ref().map(|running| RunningScenario {
-            id: running.id.clone(),
-            next: running.next,
-            asked: running.asked,
-        }),
-        finished: stored.finished.clone(),
-    }
+    let outlines = stored
+        .outlines
+        .iter()
+        .map(|outline| ScenarioOutline {
+            id: outline.id.clone(),
+            elements: outline.elements.clone(),
+        })
+        .collect();
+    let running = stored.running.as_ref().map(|running| RunningScenario {
+        id: running.id.clone(),
+        next: running.next,
+        asked: running.asked,
+    });
+    ScenarioPlan::new(outlines, running, stored.finished.clone())
 }
 
 fn plan_checkpoint(plan: &ExamPlan) -> PlanCheckpoint {
