@@ -359,7 +359,11 @@ mod tests {
         assert_eq!(plan.outlines().len(), 1);
         assert_eq!(describe(plan.next_step(|_| true, Some("a"), 10)), "-");
         let storm = plan.next_step(|_| true, Some("b"), 10);
-        assert_eq!(describe(storm), "storm 0 x true", "the index follows the outlines");
+        assert_eq!(
+            describe(storm),
+            "storm 0 x true",
+            "the index follows the outlines"
+        );
     }
 
     #[test]
