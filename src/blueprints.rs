@@ -1,6 +1,6 @@
-//! Reading blueprint files: every YAML under `<dir>/skills/`, `<dir>/assessments/` and
-//! `<dir>/rubrics/`, and the ACS catalogs under `<dir>/acs/`, handed to the pure loaders.
-//! Also `viva blueprints check`.
+//! Reading blueprint files: every YAML under `<dir>/skills/`, `<dir>/assessments/`,
+//! `<dir>/rubrics/`, `<dir>/scenarios/` and `<dir>/links/`, and the ACS catalogs under
+//! `<dir>/acs/`, handed to the pure loaders. Also `viva blueprints check`.
 
 use std::path::{Path, PathBuf};
 
@@ -8,11 +8,13 @@ use anyhow::{Context, bail};
 use viva_blueprint::course::CourseSet;
 use viva_blueprint::library::{BlueprintLibrary, Source};
 use viva_blueprint::rubric::RubricSet;
+use viva_blueprint::scenario::{LinkSet, ScenarioSet};
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::exam::examiner::judge::mutants::KillReport;
 use viva_core::exam::examiner::judge::self_check::self_check;
 use viva_core::exam::examiner::judge::{feedback, judge};
 use viva_core::exam::rubrics::coverage;
+use viva_core::exam::scenario_check::{giveaways, oral_element, silent_links, uncovered_areas};
 
 /// Loads every skill and assessment under `dir`; all errors are reported together.
 pub fn load(dir: &Path) -> anyhow::Result<BlueprintLibrary> {
@@ -29,7 +31,8 @@ pub fn load_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
 }
 
 /// Loads both airplane ACS catalogs from `<blueprints>/acs/`, with the rubrics under
-/// `<blueprints>/rubrics/`.
+/// `<blueprints>/rubrics/`, the scenarios under `<blueprints>/scenarios/` and the links
+/// under `<blueprints>/links/` (each checked against the catalogs and rubrics).
 pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
     let load = |rating: Rating| -> anyhow::Result<AcsCatalog> {
         let name = rating.as_str();
@@ -41,7 +44,20 @@ pub fn load_library(blueprints: &Path) -> anyhow::Result<AcsLibrary> {
         Ok(AcsCatalog::from_json(rating, &elements, &tasks)?)
     };
     let rubrics = load_rubrics(blueprints)?;
-    Ok(AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?).with_rubrics(rubrics))
+    let bare = AcsLibrary::new(load(Rating::Private)?, load(Rating::Commercial)?);
+    let oral = |code: &str| oral_element(&bare, code);
+    let scenarios = ScenarioSet::load(
+        &read_sources(&blueprints.join("scenarios"))?,
+        &rubrics,
+        &oral,
+    )
+    .map_err(|errors| load_errors("scenario", &errors))?;
+    let links = LinkSet::load(&read_sources(&blueprints.join("links"))?, &oral)
+        .map_err(|errors| load_errors("link", &errors))?;
+    Ok(bare
+        .with_rubrics(rubrics)
+        .with_scenarios(scenarios)
+        .with_links(links))
 }
 
 fn load_errors(what: &str, errors: &[viva_blueprint::error::LoadError]) -> anyhow::Error {
@@ -117,7 +133,40 @@ fn check_rubrics(dir: &Path) -> anyhow::Result<RubricSet> {
     }
     check_rubrics_judge_themselves(&rubrics)?;
     check_mutants_are_refused(&rubrics)?;
+    check_scenarios(dir, &library)?;
     Ok(rubrics)
+}
+
+/// Scenarios and links load (every element exists, is asked orally and has the facts its
+/// questions expect); every oral area of the Private ACS has a scenario; no scenario
+/// question states a fact it expects; every link's bridge can be said.
+fn check_scenarios(dir: &Path, library: &AcsLibrary) -> anyhow::Result<()> {
+    let uncovered = uncovered_areas(library, Rating::Private);
+    if !uncovered.is_empty() {
+        bail!(
+            "no scenario asks an element of Private area(s) {}",
+            uncovered.join(", ")
+        );
+    }
+    let problems: Vec<String> = giveaways(library)
+        .into_iter()
+        .chain(silent_links(library))
+        .collect();
+    if !problems.is_empty() {
+        bail!(
+            "{} scenario or link problem(s):\n  {}",
+            problems.len(),
+            problems.join("\n  ")
+        );
+    }
+    let steps: usize = library.scenarios().iter().map(|s| s.doc.steps.len()).sum();
+    println!(
+        "{}: {} scenarios ({steps} questions) cover every oral Private area; {} links",
+        dir.display(),
+        library.scenarios().len(),
+        library.links().len()
+    );
+    Ok(())
 }
 
 /// `viva blueprints judge ELEMENT ANSWER`: the embedded examiner's verdict on one answer.

@@ -50,6 +50,46 @@ fn shipped_blueprints_pass_the_check() {
         .find(|line| line.starts_with("mutants: "))
         .unwrap_or_else(|| panic!("a mutant total: {stdout}"));
     assert!(total.contains("goal 98 %: met"), "{total}");
+    assert!(
+        stdout.contains("14 scenarios (86 questions) cover every oral Private area; 51 links"),
+        "{stdout}"
+    );
+}
+
+/// A scenario expecting a fact its element's rubric does not have, then a link from an
+/// element to itself: each refused with its file, field and line.
+#[test]
+fn a_bad_scenario_or_link_is_reported_with_file_field_and_line() {
+    let dir = tempfile::tempdir().expect("blueprints dir");
+    let shipped = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints"));
+    for folder in ["acs", "rubrics"] {
+        std::os::unix::fs::symlink(shipped.join(folder), dir.path().join(folder))
+            .expect("link the shipped data");
+    }
+    std::fs::create_dir(dir.path().join("scenarios")).expect("scenarios dir");
+    let night = std::fs::read_to_string(shipped.join("scenarios/night-passengers-lancaster.yaml"))
+        .expect("a shipped scenario");
+    let broken = night.replace("expects: [night-currency]", "expects: [night-curency]");
+    std::fs::write(dir.path().join("scenarios/night.yaml"), broken).expect("write");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("night.yaml: steps[0].expects (line 17)")
+            && stderr.contains("\"night-curency\" is not a fact of PA.I.A.K1's rubric"),
+        "{stderr}"
+    );
+    std::fs::write(dir.path().join("scenarios/night.yaml"), night).expect("write");
+    std::fs::create_dir(dir.path().join("links")).expect("links dir");
+    let self_link = "links:\n  - from: PA.I.A.K1\n    to: PA.I.A.K1\n    kind: requires\n";
+    std::fs::write(dir.path().join("links/bad.yaml"), self_link).expect("write");
+    let output = check(dir.path());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("bad.yaml: links[0].to (line 2)") && stderr.contains("linked to itself"),
+        "{stderr}"
+    );
 }
 
 /// A rubric whose slot names an undeclared domain member, and a domain whose two members

@@ -24,6 +24,7 @@ mod one_question;
 mod plan_audit;
 mod progress;
 mod restart;
+mod scenarios;
 mod talk_cli;
 mod tutor;
 mod tutor_model;

@@ -9,6 +9,7 @@
 //! - [`plan`]: an assessment session's item plan.
 //! - [`rubric`]: what an examiner knows about each ACS element (facts, sources, misconceptions).
 //! - [`course`]: tutoring courses — units, prerequisites, drill sources, tiered exam questions.
+//! - [`scenario`]: flight scenarios threading ACS elements, and links between elements.
 //! - [`scoring`]: weighted percent, section results, grade band, pass or fail.
 //! - [`normalize`]: typed and spoken answers to canonical form ("eighty five" → 85); its
 //!   [`normalize::vocab`] is the one table of number words, and [`normalize::spell`] says
@@ -30,5 +31,6 @@ pub mod normalize;
 pub mod plan;
 pub mod rng;
 pub mod rubric;
+pub mod scenario;
 pub mod scoring;
 pub mod skill;

@@ -79,6 +79,7 @@ fn exam(fates: &[Fate], asked: u32, bonus_used: u32, phase: PhaseName) -> Sessio
         came_back: Vec::new(),
         adaptive: None,
         assessed_at_ms: Default::default(),
+        scenarios: None,
     };
     SessionCheckpoint {
         format: CHECKPOINT_FORMAT,
@@ -236,6 +237,7 @@ fn turn(code: &str, kind: &str) -> TurnCheckpoint {
         feedback: None,
         examiner: Vec::new(),
         sources: None,
+        scenario: None,
     }
 }
 
@@ -262,6 +264,7 @@ fn the_detail_lists_every_element_in_plan_order() {
         number: 3,
         text: "?".into(),
         pending_answer: None,
+        scenario: None,
     });
     exam_part.next_step = Some(NextStepCheckpoint {
         step: "bonus".into(),

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use crate::exam::acs::{AcsElement, AcsLibrary, Rating};
 use crate::exam::examiner::judge;
 use crate::exam::examiner::judge::ReadAnswer;
-use crate::exam::examiner::rubric_exam::{assess_prepared, rubric_question};
+use crate::exam::examiner::rubric_exam::{assess_asked, rubric_question};
 use crate::exam::examiner::{assess_answer, phrase_question, source_summary};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 
@@ -271,7 +271,10 @@ impl EmbeddedExaminer {
             };
         };
         let answer = ReadAnswer::of(&request.answer);
-        let judged = assess_prepared(prepared, &request.question, &answer);
+        let asked = self
+            .library
+            .asked_question(&element.code, &request.question);
+        let judged = assess_asked(prepared, asked.as_ref(), &answer);
         ExaminerAssessment {
             score: judged.score,
             feedback: judged.feedback,

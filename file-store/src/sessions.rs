@@ -230,6 +230,7 @@ mod tests {
             feedback: None,
             examiner: Vec::new(),
             sources: None,
+            scenario: None,
         }
     }
 

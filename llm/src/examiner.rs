@@ -19,7 +19,6 @@ use viva_core::examiner::{
 };
 
 use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
-use viva_core::exam::examiner::rubric_exam::asked_question;
 
 use crate::call_log::CallLog;
 pub use crate::call_log::prompt_hash;
@@ -319,7 +318,8 @@ impl LlmExaminer {
             .insert(reply.map_err(|err| failed(log.call, &err))?);
         let findings = check_findings(&reply.text, reply.truncated, rubric)
             .map_err(|rejection| rejection.label())?;
-        let asked = asked_question(rubric, &request.question);
+        let asked = self.library.asked_question(code, &request.question);
+        let asked = asked.as_ref();
         let own = judge_read(prepared, &ReadAnswer::of(&request.answer), asked);
         let verdict = merge(rubric, asked, &request.answer, &own, &findings);
         let said = feedback(rubric, &verdict, asked);

@@ -98,6 +98,7 @@ pub fn synthetic_turn(n: usize) -> TurnCheckpoint {
         feedback: Some(words(100, seed + 600)),
         examiner: Vec::new(),
         sources: None,
+        scenario: None,
     }
 }
 

@@ -97,13 +97,13 @@ impl SessionConfig {
 /// ```json
 /// {"rating": "private", "study_mode": "cross_acs", "difficulty": "mixed",
 ///  "aircraft_class": "ASEL", "areas": ["I", "III"], "tasks": ["PA.I.A"],
-///  "input": "voice", "seed": 7, "thinking_pause_ms": 4000}
+///  "input": "voice", "seed": 7, "thinking_pause_ms": 4000, "scenarios": true}
 /// ```
 /// Only `rating` is required. Defaults: `study_mode` linear, `difficulty` mixed,
 /// `aircraft_class` ASEL, `input` text, no area or task filter, `seed` drawn by the server,
-/// `examiner_style` study (`"examiner_style": "checkride"` keeps every verdict for the
-/// debrief at the end). `"difficulty": "adaptive"` starts at medium and moves with the
-/// candidate's scores ([`crate::difficulty`]).
+/// `scenarios` off, `examiner_style` study (`"examiner_style": "checkride"` keeps every
+/// verdict for the debrief at the end). `"difficulty": "adaptive"` starts at medium and moves
+/// with the candidate's scores ([`crate::difficulty`]).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct ExamConfig {
     /// `private` or `commercial`.
@@ -137,6 +137,11 @@ pub struct ExamConfig {
     /// `checkride` (nothing said until the debrief that ends the exam).
     #[serde(default, skip_serializing_if = "ExaminerStyle::is_study")]
     pub examiner_style: ExaminerStyle,
+    /// Ask elements through flight scenarios where one fits, chain `cross_acs` topics by
+    /// their links, and bridge topic changes (docs/scenarios.md). Off by default: the exam
+    /// then runs exactly as it did before scenarios existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub scenarios: bool,
 }
 
 /// How an examiner treats each answer.
@@ -159,6 +164,11 @@ impl ExaminerStyle {
     pub fn is_study(&self) -> bool {
         *self == ExaminerStyle::Study
     }
+}
+
+/// Whether a flag is off (left out when serialized).
+fn is_false(flag: &bool) -> bool {
+    !*flag
 }
 
 /// The certificate an exam is for.
@@ -275,4 +285,21 @@ pub struct AssessmentConfig {
 pub struct TutorConfig {
     /// The course to tutor.
     pub course_id: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenarios_are_off_unless_asked_for_and_left_out_when_off() {
+        let plain: ExamConfig = serde_json::from_str(r#"{"rating": "private"}"#).unwrap();
+        assert!(!plain.scenarios);
+        let json = serde_json::to_value(&plain).unwrap();
+        assert!(json.get("scenarios").is_none(), "{json}");
+        let on: ExamConfig =
+            serde_json::from_str(r#"{"rating": "private", "scenarios": true}"#).unwrap();
+        assert!(on.scenarios);
+        assert_eq!(serde_json::to_value(&on).unwrap()["scenarios"], true);
+    }
 }

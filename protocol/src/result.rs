@@ -101,10 +101,12 @@ pub struct TierEarned {
 ///  "planned_questions": 7, "asked": 6, "credited_by_mention": 1, "bonus_used": 1,
 ///  "areas": [{"area": "I", "title": "Preflight Preparation", "satisfactory": 4,
 ///             "partial": 1, "unsatisfactory": 1, "credited_by_mention": 1, "not_covered": 0}],
-///  "elements": [{"code": "PA.I.A.K1", "area": "I", "score": "partial", "status": "asked"}]}
+///  "elements": [{"code": "PA.I.A.K1", "area": "I", "score": "partial", "status": "asked",
+///                "scenario": "night-passengers-frederick"}]}
 /// ```
 /// An adaptive exam adds `"adaptive_difficulty": {"start": "medium", "end": "hard",
 /// "levels": [{"level": "medium", "from_question": 1}, {"level": "hard", "from_question": 5}]}`.
+/// `scenario` names the flight scenario an element was asked through (`scenarios` on).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ExamResult {
     /// `satisfactory`, `unsatisfactory` or `incomplete`.
@@ -182,8 +184,11 @@ pub struct DebriefItem {
 /// # Format
 /// ```json
 /// {"question_id": "q3", "element_code": "PA.I.A.K2", "kind": "follow_up",
-///  "answer": "privileges and limitations", "score": "partial"}
+///  "answer": "privileges and limitations", "score": "partial",
+///  "scenario": "night-passengers-frederick"}
 /// ```
+/// `scenario` is present when the question came from a flight scenario (a follow-up inside
+/// one names it too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TranscriptTurn {
     /// The question's id.
@@ -198,6 +203,9 @@ pub struct TranscriptTurn {
     /// Its score (absent until assessed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub score: Option<String>,
+    /// The scenario the question came from, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
     /// The turn log: each model call made for this turn (phrasing the question, assessing
     /// the answer), absent when the embedded examiner answered without a model.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -291,6 +299,9 @@ pub struct ElementResult {
     pub score: Option<String>,
     /// `pending`, `asked`, `credited_by_mention` or `skipped`.
     pub status: String,
+    /// The scenario it was asked through, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 /// The graded result of a blueprint assessment.
@@ -436,6 +447,25 @@ mod tests {
         let expected: serde_json::Value = serde_json::from_str(example).unwrap();
         let result: SessionResult = serde_json::from_value(expected.clone()).unwrap();
         assert_eq!(serde_json::to_value(&result).unwrap(), expected);
+    }
+
+    #[test]
+    fn scenario_fields_round_trip_and_are_left_out_when_absent() {
+        let example = r#"{"mode":"exam","outcome":"satisfactory","trigger":"all_tasks_covered",
+            "planned_questions":5,"asked":5,"credited_by_mention":0,"bonus_used":0,"areas":[],
+            "elements":[{"code":"PA.I.A.K1","area":"I","score":"satisfactory","status":"asked",
+            "scenario":"night-passengers-frederick"},
+            {"code":"PA.I.A.K2","area":"I","status":"skipped"}],
+            "transcript":[{"question_id":"q1","element_code":"PA.I.A.K1","kind":"primary",
+            "answer":"three takeoffs and landings","score":"satisfactory",
+            "scenario":"night-passengers-frederick"}]}"#;
+        let expected: serde_json::Value = serde_json::from_str(example).unwrap();
+        let result: SessionResult = serde_json::from_value(expected.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&result).unwrap(), expected);
+        let SessionResult::Exam(exam) = result else {
+            panic!("an exam result");
+        };
+        assert_eq!(exam.elements[1].scenario, None);
     }
 
     #[test]

@@ -281,6 +281,8 @@ pub struct QuestionDelta {
 ///  "kind": "primary", "element_code": "PA.I.A.K2"}
 /// ```
 /// An adaptive exam's questions add the level each is asked at: `"difficulty": "hard"`.
+/// An exam question asked through a flight scenario (`scenarios` on) names it:
+/// `"scenario": "night-passengers-frederick"`; its first carries the scenario's setup.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Question {
     /// Unique within the session; echoed on the `assessment`.
@@ -298,6 +300,9 @@ pub struct Question {
     /// Exam only: the ACS element asked about.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub element_code: Option<String>,
+    /// Exam only: the scenario the question comes from, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
     /// Assessment only, when it shows progress: how many items there are.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total: Option<u32>,

@@ -254,6 +254,7 @@ mod tests {
             feedback: None,
             examiner: Vec::new(),
             sources: None,
+            scenario: None,
         };
         assert_eq!(encode_turn(&turn)[0], FORMAT_BYTE, "short: plain");
         turn.feedback = Some("the airworthiness certificate, the registration; ".repeat(8));

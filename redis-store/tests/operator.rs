@@ -29,6 +29,7 @@ fn turn(n: usize) -> TurnCheckpoint {
         feedback: None,
         examiner: Vec::new(),
         sources: None,
+        scenario: None,
     }
 }
 

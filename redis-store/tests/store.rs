@@ -32,6 +32,7 @@ fn turn(n: usize, answer: Option<&str>) -> TurnCheckpoint {
         feedback: None,
         examiner: Vec::new(),
         sources: None,
+        scenario: None,
     }
 }
 

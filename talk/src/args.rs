@@ -146,6 +146,7 @@ impl SessionArgs {
             seed: self.seed,
             thinking_pause_ms: self.thinking_pause_ms,
             examiner_style: Default::default(),
+            scenarios: false,
         }
     }
 }

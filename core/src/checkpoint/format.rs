@@ -14,7 +14,8 @@ use viva_protocol::server::SessionStatus;
 pub use super::mode_format::{
     AdaptiveCheckpoint, AssessmentCheckpoint, ExamCheckpoint, GeneratedCheckpoint, ItemCheckpoint,
     NextStepCheckpoint, OpenQuestionCheckpoint, PendingCheckpoint, PlanCheckpoint,
-    PlannerCheckpoint, ResponseCheckpoint,
+    PlannerCheckpoint, ResponseCheckpoint, RunningScenarioCheckpoint, ScenarioOutlineCheckpoint,
+    ScenarioPlanCheckpoint,
 };
 use super::sections::{ModeCheckpoint, OneQuestionCheckpoint};
 use super::tutor_format::TutorCheckpoint;
@@ -130,6 +131,10 @@ pub struct TurnCheckpoint {
     /// checkride debrief, and in modes that give none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sources: Option<String>,
+    /// The scenario the question came from (absent when none, and in checkpoints written
+    /// before scenarios existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 /// Per-user state: which sessions the user has, which is active, and earlier element scores.

@@ -44,6 +44,10 @@ pub struct ExamCheckpoint {
     /// checkpoints written before adaptive difficulty existed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub adaptive: Option<AdaptiveCheckpoint>,
+    /// The exam's scenarios, when its config turns them on (absent otherwise, and in
+    /// checkpoints written before scenarios existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenarios: Option<ScenarioPlanCheckpoint>,
 }
 
 /// An adaptive exam's level as stored.
@@ -58,6 +62,39 @@ pub struct AdaptiveCheckpoint {
     /// Each level questions were asked at, with the number of the first asked at it.
     #[serde(default)]
     pub asked: Vec<LevelSpan>,
+}
+
+/// `ScenarioPlan` as stored: the scenarios that fit, the one running, those done.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioPlanCheckpoint {
+    /// Each fitting scenario's id and its elements in scope, in order.
+    pub outlines: Vec<ScenarioOutlineCheckpoint>,
+    /// The scenario under way.
+    #[serde(default)]
+    pub running: Option<RunningScenarioCheckpoint>,
+    /// Scenarios that ran, in order.
+    #[serde(default)]
+    pub finished: Vec<String>,
+}
+
+/// One fitting scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioOutlineCheckpoint {
+    /// Its id.
+    pub id: String,
+    /// Its elements in scope, in order.
+    pub elements: Vec<String>,
+}
+
+/// The scenario under way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunningScenarioCheckpoint {
+    /// Its id.
+    pub id: String,
+    /// Where the next scan of its elements starts.
+    pub next: usize,
+    /// Its questions asked so far.
+    pub asked: u32,
 }
 
 /// ExamPlanV1 as stored.
@@ -127,6 +164,9 @@ pub struct OpenQuestionCheckpoint {
     pub text: String,
     /// A committed answer not yet assessed.
     pub pending_answer: Option<String>,
+    /// The scenario it comes from, if one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
 }
 
 /// The assessment part of a checkpoint, answer keys included (checkpoints never leave the

@@ -7,7 +7,8 @@ use serde::Deserialize;
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
-use viva_blueprint::rubric::{ElementRubric, RubricSet};
+use viva_blueprint::rubric::{ElementRubric, Question, RubricSet};
+use viva_blueprint::scenario::{LinkSet, ScenarioSet};
 
 use super::examiner::judge::PreparedRubric;
 
@@ -204,12 +205,15 @@ impl AcsCatalog {
     }
 }
 
-/// The ACS catalogs of every rating the server examines, and the rubrics of their elements.
+/// The ACS catalogs of every rating the server examines, the rubrics of their elements,
+/// the scenarios that thread them and the links between them.
 #[derive(Debug, Clone)]
 pub struct AcsLibrary {
     private: AcsCatalog,
     commercial: AcsCatalog,
     rubrics: BTreeMap<String, LazyRubric>,
+    scenarios: ScenarioSet,
+    links: LinkSet,
 }
 
 /// A rubric, prepared for judging the first time it is needed (so start-up stays quick).
@@ -226,7 +230,38 @@ impl AcsLibrary {
             private,
             commercial,
             rubrics: BTreeMap::new(),
+            scenarios: ScenarioSet::default(),
+            links: LinkSet::default(),
         }
+    }
+
+    /// The library with these scenarios (checked against its rubrics when loaded).
+    pub fn with_scenarios(self, scenarios: ScenarioSet) -> AcsLibrary {
+        AcsLibrary { scenarios, ..self }
+    }
+
+    /// The library with these links between elements.
+    pub fn with_links(self, links: LinkSet) -> AcsLibrary {
+        AcsLibrary { links, ..self }
+    }
+
+    /// Every scenario.
+    pub fn scenarios(&self) -> &ScenarioSet {
+        &self.scenarios
+    }
+
+    /// Every link between elements.
+    pub fn links(&self) -> &LinkSet {
+        &self.links
+    }
+
+    /// The question `asked` on `element`, with the facts it expects: one of the rubric's
+    /// questions, else a scenario's (the words asked end with the question's; a bonus
+    /// question, a setup or a bridge may come before).
+    pub fn asked_question(&self, element: &str, asked: &str) -> Option<Question> {
+        let rubric = self.rubric(element)?;
+        let own = super::examiner::rubric_exam::asked_question(rubric, asked).cloned();
+        own.or_else(|| self.scenarios.asked_question(element, asked))
     }
 
     /// The library with these rubrics (by element code, both ratings); each is prepared

@@ -50,6 +50,7 @@ pub fn grade(
                 .unwrap_or(Coverage::Pending)
                 .as_str()
                 .to_owned(),
+            scenario: None,
         })
         .collect();
     ExamResult {

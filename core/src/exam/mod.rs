@@ -9,10 +9,14 @@
 //! - [`grading`]: the outcome rule and per-area counts.
 //! - [`examiner`]: the embedded examiner — question phrasing and a deterministic assessor.
 //! - [`rubrics`]: how the rubrics cover a catalog's oral-eligible elements.
+//! - [`scenarios`]: which scenarios fit an exam, the rule that starts one, where it stands.
+//! - [`bridges`]: what the examiner says when the topic changes (links, scenario setups).
+//! - [`scenario_check`]: the checks of scenarios and links against the catalogs and rubrics.
 //! - [`types`]: scores, question kinds and difficulties.
 
 pub mod acs;
 pub mod adaptive;
+pub mod bridges;
 pub mod examiner;
 pub mod grading;
 pub mod plan;
@@ -20,4 +24,8 @@ pub mod planner;
 pub mod progress;
 pub mod queue;
 pub mod rubrics;
+pub mod scenario_check;
+pub mod scenarios;
+#[cfg(test)]
+pub(crate) mod test_scenarios;
 pub mod types;

@@ -7,6 +7,8 @@
 //!   starts at a seeded random element and greedily steps to the unvisited element with the
 //!   highest Jaccard similarity (ties: natural code order). References alone are too coarse:
 //!   every element of a task shares them. Elements with an empty fingerprint go last, linearly.
+//!   With links (an exam with `scenarios` on), the walk steps to an unvisited element linked to
+//!   the current one first (the most similar of them), and by similarity only when none is.
 //! - `weak_areas`: spaced review (`crate::review`, docs/review.md): the elements due now,
 //!   weakest then most overdue first (a satisfactory element that has come due is asked
 //!   again); then those never asked; then the rest, soonest due first. Ties (and the
@@ -20,6 +22,7 @@ use super::acs::{AcsCatalog, AcsElement, ElementType, Rating, compare_codes};
 use super::examiner::text::content_terms;
 use crate::review::{ReviewBook, standing, urgency};
 use viva_blueprint::rng::SeededRng;
+use viva_blueprint::scenario::LinkSet;
 
 /// Areas never asked orally: they are flight skills (Takeoffs, Landings and Go-Arounds;
 /// Performance and Ground Reference Maneuvers). Both ratings leave out IV and V.
@@ -53,6 +56,8 @@ pub struct QueueSpec<'a> {
     pub review: &'a ReviewBook,
     /// Now (the session clock), for what is due in `weak_areas`.
     pub now_ms: u64,
+    /// Links between elements, for `cross_acs` to chain on purpose (`None`: similarity only).
+    pub links: Option<&'a LinkSet>,
 }
 
 /// Every oral-eligible element of the catalog's rating that applies to the class, in
@@ -84,7 +89,7 @@ pub fn build_queue(catalog: &AcsCatalog, spec: &QueueSpec<'_>) -> Vec<String> {
     elements.sort_by(|a, b| compare_codes(&a.code, &b.code));
     let ordered = match spec.study_mode {
         StudyMode::Linear => elements,
-        StudyMode::CrossAcs => cross_acs_walk(&elements, spec.seed),
+        StudyMode::CrossAcs => cross_acs_walk(&elements, spec.seed, spec.links),
         StudyMode::WeakAreas => weak_areas_order(&elements, spec),
     };
     ordered.iter().map(|element| element.code.clone()).collect()
@@ -113,8 +118,13 @@ pub fn jaccard(a: &BTreeSet<String>, b: &BTreeSet<String>) -> f64 {
     }
 }
 
-/// Greedy nearest-neighbour walk; `elements` must be in natural order (ties follow it).
-fn cross_acs_walk<'c>(elements: &[&'c AcsElement], seed: u64) -> Vec<&'c AcsElement> {
+/// Greedy nearest-neighbour walk, linked elements first; `elements` must be in natural order
+/// (ties follow it).
+fn cross_acs_walk<'c>(
+    elements: &[&'c AcsElement],
+    seed: u64,
+    links: Option<&LinkSet>,
+) -> Vec<&'c AcsElement> {
     let prints: Vec<BTreeSet<String>> = elements.iter().map(|e| fingerprint(e)).collect();
     let (mut unvisited, blank): (Vec<usize>, Vec<usize>) =
         (0..elements.len()).partition(|&index| !prints[index].is_empty());
@@ -124,13 +134,35 @@ fn cross_acs_walk<'c>(elements: &[&'c AcsElement], seed: u64) -> Vec<&'c AcsElem
         let mut current = unvisited.remove(start);
         walk.push(current);
         while !unvisited.is_empty() {
-            let next = nearest(&prints, current, &unvisited);
+            let linked = |candidate: usize| {
+                links.is_some_and(|links| {
+                    let (from, to) = (&elements[current].code, &elements[candidate].code);
+                    links.between(from, to).is_some()
+                })
+            };
+            let next = nearest_linked(&prints, current, &unvisited, linked)
+                .unwrap_or_else(|| nearest(&prints, current, &unvisited));
             current = unvisited.remove(next);
             walk.push(current);
         }
     }
     walk.extend(blank);
     walk.into_iter().map(|index| elements[index]).collect()
+}
+
+/// Position in `candidates` of the most similar element to `from` among those `linked`
+/// accepts; `None` when it accepts none.
+fn nearest_linked(
+    prints: &[BTreeSet<String>],
+    from: usize,
+    candidates: &[usize],
+    linked: impl Fn(usize) -> bool,
+) -> Option<usize> {
+    let positions: Vec<usize> = (0..candidates.len())
+        .filter(|&position| linked(candidates[position]))
+        .collect();
+    let subset: Vec<usize> = positions.iter().map(|&p| candidates[p]).collect();
+    (!subset.is_empty()).then(|| positions[nearest(prints, from, &subset)])
 }
 
 /// Position in `candidates` of the most similar element to `from`; the first one on ties.
@@ -198,6 +230,7 @@ pub(crate) mod tests {
             seed: 11,
             review,
             now_ms: NOW,
+            links: None,
         }
     }
 
@@ -303,6 +336,46 @@ pub(crate) mod tests {
         let linear = mean_step(&build_queue(&catalog, &spec(StudyMode::Linear, &scores)));
         let walk = mean_step(&build_queue(&catalog, &spec(StudyMode::CrossAcs, &scores)));
         assert!(walk > linear, "walk {walk} vs linear {linear}");
+    }
+
+    #[test]
+    fn with_links_the_walk_steps_to_a_linked_element_whenever_one_is_left() {
+        let library = crate::exam::test_scenarios::library();
+        let catalog = library.catalog(Rating::Private);
+        let scores = ReviewBook::new();
+        let linked = QueueSpec {
+            links: Some(library.links()),
+            ..spec(StudyMode::CrossAcs, &scores)
+        };
+        let queue = build_queue(catalog, &linked);
+        assert_eq!(queue.len(), 292);
+        let is_linked = |a: &str, b: &str| library.links().between(a, b).is_some();
+        let mut chained = 0;
+        for step in 0..queue.len() - 1 {
+            let current = &queue[step];
+            let left = queue[step + 1..]
+                .iter()
+                .any(|later| is_linked(current, later));
+            assert_eq!(
+                is_linked(current, &queue[step + 1]),
+                left,
+                "step {step}: {current}"
+            );
+            chained += usize::from(left);
+        }
+        assert!(chained >= 20, "{chained} linked steps");
+        let plain = build_queue(catalog, &spec(StudyMode::CrossAcs, &scores));
+        assert_ne!(queue, plain, "links change the walk");
+        let linear = QueueSpec {
+            links: Some(library.links()),
+            ..spec(StudyMode::Linear, &scores)
+        };
+        let natural = build_queue(catalog, &spec(StudyMode::Linear, &scores));
+        assert_eq!(
+            build_queue(catalog, &linear),
+            natural,
+            "only cross_acs follows links"
+        );
     }
 
     #[test]

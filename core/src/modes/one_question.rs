@@ -87,6 +87,7 @@ impl OneQuestion {
             number: 1,
             kind: None,
             element_code: None,
+            scenario: None,
             total: None,
             time_remaining_seconds: None,
             difficulty: None,

@@ -108,8 +108,7 @@ impl World {
             review: &review,
             now_ms: START_MS,
         };
-        ExamCore::create(new, self.acs.catalog(crate::exam::acs::Rating::Private))
-            .expect("PA.I.A has oral elements")
+        ExamCore::create(new, &self.acs).expect("PA.I.A has oral elements")
     }
 
     /// A new session's lifecycle.

@@ -93,8 +93,17 @@ pub fn assess_prepared(
     asked: &str,
     answer: &ReadAnswer,
 ) -> RubricAssessment {
+    assess_asked(prepared, asked_question(&prepared.rubric, asked), answer)
+}
+
+/// Judges `answer` (already read) against a prepared rubric, as the answer to `question`
+/// (a rubric's or a scenario's, with the facts it expects), if one was asked.
+pub fn assess_asked(
+    prepared: &PreparedRubric,
+    question: Option<&Question>,
+    answer: &ReadAnswer,
+) -> RubricAssessment {
     let rubric = &prepared.rubric;
-    let question = asked_question(rubric, asked);
     let verdict = judge::judge_read(prepared, answer, question);
     let said = judge::feedback(rubric, &verdict, question);
     RubricAssessment {

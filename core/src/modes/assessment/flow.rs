@@ -68,6 +68,7 @@ impl AssessmentCore {
             number: index as u32 + 1,
             kind: None,
             element_code: None,
+            scenario: None,
             total: show_progress.then_some(self.items.len() as u32),
             time_remaining_seconds: self.seconds_remaining(now_ms),
             difficulty: None,

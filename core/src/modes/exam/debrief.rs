@@ -171,6 +171,7 @@ mod tests {
             area: "I".to_owned(),
             score: score.map(str::to_owned),
             status: "asked".to_owned(),
+            scenario: None,
         }
     }
 
@@ -201,6 +202,7 @@ mod tests {
             feedback: Some(feedback.to_owned()),
             examiner: Vec::new(),
             sources: Some(format!("source of {code}")),
+            scenario: None,
         }
     }
 

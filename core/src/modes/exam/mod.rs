@@ -12,6 +12,7 @@ use crate::exam::acs::Rating;
 use crate::exam::adaptive::{self, AdaptiveDifficulty};
 use crate::exam::plan::ExamPlan;
 use crate::exam::planner::PlannerState;
+use crate::exam::scenarios::{ScenarioPlan, ScenarioStep};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 use crate::examiner::{AssessRequest, ExaminerCall, PreviousTurn, QuestionRequest};
 pub use crate::examiner::{QuestionDraft, question_id};
@@ -22,6 +23,7 @@ pub use crate::session::lifecycle::Refusal;
 
 pub mod debrief;
 pub mod mode;
+pub mod scenario_turns;
 pub mod snapshot;
 pub mod transitions;
 
@@ -43,6 +45,8 @@ pub struct OpenQuestion {
     pub text: String,
     /// A committed answer awaiting assessment.
     pub pending_answer: Option<String>,
+    /// The scenario it comes from, if one.
+    pub scenario: Option<String>,
 }
 
 /// One question of the transcript.
@@ -66,6 +70,8 @@ pub struct Turn {
     pub examiner: Vec<ExaminerCall>,
     /// The sources behind the feedback, `; `-separated.
     pub sources: Option<String>,
+    /// The scenario the question came from, if one.
+    pub scenario: Option<String>,
 }
 
 /// What comes after an assessment, until it is done.
@@ -91,10 +97,21 @@ pub enum PendingWork {
     Assess(AssessRequest),
     /// Phrase and commit this question.
     Ask(QuestionDraft),
+    /// Ask this scenario question: its words are the scenario's, so it is a pure step.
+    AskScenario(ScenarioDraft),
     /// Grade the exam.
     Finish,
     /// Nothing: waiting for the candidate, paused, or ended.
     Nothing,
+}
+
+/// A scenario question chosen but not yet asked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScenarioDraft {
+    /// Where it stands in its scenario.
+    pub step: ScenarioStep,
+    /// The 1-based number it will have once asked.
+    pub number: u32,
 }
 
 /// The state of one exam session.
@@ -129,6 +146,8 @@ pub struct ExamCore {
     /// When each answered element was last assessed (the session clock), for the user's
     /// review history.
     pub assessed_at: BTreeMap<String, u64>,
+    /// The exam's scenarios, when its config turns them on.
+    pub scenarios: Option<ScenarioPlan>,
 }
 
 impl ExamCore {
@@ -144,6 +163,7 @@ impl ExamCore {
                 kind: turn.kind.as_str().to_owned(),
                 answer: turn.answer.clone(),
                 score: turn.score.map(|score| score.as_str().to_owned()),
+                scenario: turn.scenario.clone(),
                 examiner: turn.examiner.clone(),
             })
             .collect();
@@ -207,6 +227,9 @@ impl ExamCore {
         if open.pending_answer.is_some() || self.plan.quota_reached() {
             return None;
         }
+        if self.scenario_step().is_some() {
+            return None;
+        }
         let pending = |code: &str| code != open.element_code && self.plan.is_pending(code);
         let index = self.planner.next_element(pending)?;
         let number = self.questions_asked + 1;
@@ -235,7 +258,12 @@ impl ExamCore {
         if self.plan.quota_reached() {
             return self.come_back_or_finish();
         }
-        match self.planner.next_element(|code| self.plan.is_pending(code)) {
+        let next = self.planner.next_element(|code| self.plan.is_pending(code));
+        if let Some(step) = self.scenario_step_at(next) {
+            let number = self.questions_asked + 1;
+            return PendingWork::AskScenario(ScenarioDraft { step, number });
+        }
+        match next {
             Some(index) => {
                 let code = self.planner.queue[index].clone();
                 PendingWork::Ask(self.draft(Some(index), code, kind, Vec::new()))
@@ -374,6 +402,10 @@ mod tests {
                 draft.planner_index,
                 draft.request.missing_terms,
             ),
+            PendingWork::AskScenario(draft) => format!(
+                "scenario q{} {} {}",
+                draft.number, draft.step.scenario_id, draft.step.element_code
+            ),
             PendingWork::Finish => "finish".into(),
             PendingWork::Nothing => "nothing".into(),
         }
@@ -387,6 +419,7 @@ mod tests {
             number: 1,
             text: "Which documents?".into(),
             pending_answer: pending_answer.map(str::to_owned),
+            scenario: None,
         }
     }
 

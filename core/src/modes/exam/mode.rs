@@ -11,7 +11,7 @@ use crate::checkpoint::sections::ModeCheckpoint;
 use crate::exam::types::Score;
 use crate::modes::exam::snapshot::{exam_checkpoint, turn_checkpoint};
 use crate::modes::exam::transitions::NewExam;
-use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft, rating_of};
+use crate::modes::exam::{ExamCore, PendingWork, QuestionDraft};
 use crate::modes::opening::Opening;
 use crate::review::{ElementOutcome, review_book};
 use crate::session::lifecycle::Lifecycle;
@@ -42,7 +42,6 @@ pub fn open(
     ctx: StepContext<'_>,
 ) -> Result<ExamCore, Refusal> {
     let review = review_book(&opening.element_history, &opening.history);
-    let rating = rating_of(&config);
     let new = NewExam {
         config,
         default_seed: opening.seed,
@@ -50,7 +49,7 @@ pub fn open(
         review: &review,
         now_ms: opening.now_ms,
     };
-    ExamCore::create(new, ctx.acs.catalog(rating))
+    ExamCore::create(new, ctx.acs)
 }
 
 impl SessionMode for ExamCore {
@@ -66,7 +65,7 @@ impl SessionMode for ExamCore {
         match self.pending_work(life) {
             PendingWork::Assess(request) => Work::Assess(request),
             PendingWork::Ask(draft) => Work::Phrase(draft),
-            PendingWork::Finish => Work::Step,
+            PendingWork::AskScenario(_) | PendingWork::Finish => Work::Step,
             PendingWork::Nothing => Work::Nothing,
         }
     }
@@ -77,18 +76,21 @@ impl SessionMode for ExamCore {
         ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
-        if self.pending_work(life) != PendingWork::Finish {
-            return Err(Refusal::new(ErrorCode::Internal, "no exam step is due"));
+        match self.pending_work(life) {
+            PendingWork::AskScenario(draft) => self.ask_scenario(life, draft, ctx.acs, now_ms),
+            PendingWork::Finish => {
+                let catalog = ctx.acs.catalog(self.rating());
+                self.complete(life, Trigger::AllTasksCovered, catalog, now_ms)
+            }
+            _ => Err(Refusal::new(ErrorCode::Internal, "no exam step is due")),
         }
-        let catalog = ctx.acs.catalog(self.rating());
-        self.complete(life, Trigger::AllTasksCovered, catalog, now_ms)
     }
 
     fn take_reply(
         &mut self,
         life: &mut Lifecycle,
         reply: WorkReply,
-        _: StepContext<'_>,
+        ctx: StepContext<'_>,
         now_ms: u64,
     ) -> Result<(), Refusal> {
         match (self.work(life), reply) {
@@ -96,6 +98,7 @@ impl SessionMode for ExamCore {
                 self.store_assessment(life, verdict, now_ms)
             }
             (Work::Phrase(wanted), WorkReply::Phrased(draft, words)) if wanted == draft => {
+                let words = self.bridged(&draft, words, ctx.acs);
                 self.commit_question(life, draft, words, now_ms)
             }
             _ => Err(unasked_reply()),

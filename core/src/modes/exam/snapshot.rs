@@ -7,11 +7,13 @@ use viva_protocol::difficulty::LevelSpan;
 
 use crate::checkpoint::format::{
     AdaptiveCheckpoint, ExamCheckpoint, NextStepCheckpoint, OpenQuestionCheckpoint, PlanCheckpoint,
-    PlannerCheckpoint, TurnCheckpoint,
+    PlannerCheckpoint, RunningScenarioCheckpoint, ScenarioOutlineCheckpoint,
+    ScenarioPlanCheckpoint, TurnCheckpoint,
 };
 use crate::exam::adaptive::{AdaptiveDifficulty, from_wire, wire_level};
 use crate::exam::plan::{Coverage, ExamPlan};
 use crate::exam::planner::PlannerState;
+use crate::exam::scenarios::{RunningScenario, ScenarioOutline, ScenarioPlan};
 use crate::exam::types::{QuestionKind, Score};
 
 use crate::modes::exam::{ExamCore, OpenQuestion, StepAfter, Turn};
@@ -32,6 +34,7 @@ pub fn exam_checkpoint(core: &ExamCore) -> ExamCheckpoint {
         come_back: core.come_back.clone(),
         came_back: core.came_back.clone(),
         adaptive: core.adaptive.as_ref().map(adaptive_checkpoint),
+        scenarios: core.scenarios.as_ref().map(scenarios_checkpoint),
     }
 }
 
@@ -52,6 +55,45 @@ fn adaptive_checkpoint(adaptive: &AdaptiveDifficulty) -> AdaptiveCheckpoint {
             })
             .collect(),
     }
+}
+
+fn scenarios_checkpoint(plan: &ScenarioPlan) -> ScenarioPlanCheckpoint {
+    ScenarioPlanCheckpoint {
+        outlines: plan
+            .outlines()
+            .iter()
+            .map(|outline| ScenarioOutlineCheckpoint {
+                id: outline.id.clone(),
+                elements: outline.elements.clone(),
+            })
+            .collect(),
+        running: plan
+            .running
+            .as_ref()
+            .map(|running| RunningScenarioCheckpoint {
+                id: running.id.clone(),
+                next: running.next,
+                asked: running.asked,
+            }),
+        finished: plan.finished.clone(),
+    }
+}
+
+fn restore_scenarios(stored: &ScenarioPlanCheckpoint) -> ScenarioPlan {
+    let outlines = stored
+        .outlines
+        .iter()
+        .map(|outline| ScenarioOutline {
+            id: outline.id.clone(),
+            elements: outline.elements.clone(),
+        })
+        .collect();
+    let running = stored.running.as_ref().map(|running| RunningScenario {
+        id: running.id.clone(),
+        next: running.next,
+        asked: running.asked,
+    });
+    ScenarioPlan::new(outlines, running, stored.finished.clone())
 }
 
 fn plan_checkpoint(plan: &ExamPlan) -> PlanCheckpoint {
@@ -123,6 +165,7 @@ fn open_checkpoint(open: &OpenQuestion) -> OpenQuestionCheckpoint {
         number: open.number,
         text: open.text.clone(),
         pending_answer: open.pending_answer.clone(),
+        scenario: open.scenario.clone(),
     }
 }
 
@@ -138,6 +181,7 @@ pub fn turn_checkpoint(turn: &Turn) -> TurnCheckpoint {
         feedback: turn.feedback.clone(),
         examiner: turn.examiner.clone(),
         sources: turn.sources.clone(),
+        scenario: turn.scenario.clone(),
     }
 }
 
@@ -168,6 +212,7 @@ pub fn restore_exam(
         came_back: exam.came_back.clone(),
         adaptive: restore_adaptive(exam)?,
         assessed_at: exam.assessed_at_ms.clone(),
+        scenarios: exam.scenarios.as_ref().map(restore_scenarios),
     })
 }
 
@@ -263,6 +308,7 @@ fn restore_open(stored: &OpenQuestionCheckpoint) -> Result<OpenQuestion, String>
         number: stored.number,
         text: stored.text.clone(),
         pending_answer: stored.pending_answer.clone(),
+        scenario: stored.scenario.clone(),
     })
 }
 
@@ -282,6 +328,7 @@ fn restore_turn(stored: &TurnCheckpoint) -> Result<Turn, String> {
         feedback: stored.feedback.clone(),
         examiner: stored.examiner.clone(),
         sources: stored.sources.clone(),
+        scenario: stored.scenario.clone(),
     })
 }
 

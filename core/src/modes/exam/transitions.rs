@@ -8,18 +8,17 @@ use viva_protocol::result::Trigger;
 use viva_protocol::server::{Assessment, PlanSummary, Question, SessionStatus};
 use viva_protocol::{ErrorCode, Mode, ServerEvent};
 
-use crate::exam::acs::AcsCatalog;
+use crate::exam::acs::{AcsCatalog, AcsLibrary};
 use crate::exam::adaptive::{AdaptiveDifficulty, wire_level};
 use crate::exam::grading::grade;
 use crate::exam::plan::{ExamPlan, NextStep, PlanDefaults};
 use crate::exam::planner::PlannerState;
 use crate::exam::queue::{QueueSpec, build_queue, oral_elements};
+use crate::exam::scenarios::ScenarioPlan;
 use crate::exam::types::{QuestionKind, Score};
 use crate::examiner::{Examined, ExaminerAssessment};
 use crate::modes::exam::debrief::debrief;
-use crate::modes::exam::{
-    ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, Turn, question_id,
-};
+use crate::modes::exam::{ExamCore, QuestionDraft, Refusal, StepAfter, rating_of};
 use crate::review::ReviewBook;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::phase::PhaseEvent;
@@ -43,8 +42,11 @@ pub struct NewExam<'a> {
 }
 
 impl ExamCore {
-    /// Builds the plan of a new exam; refuses a config whose scope has no oral element.
-    pub fn create(new: NewExam<'_>, catalog: &AcsCatalog) -> Result<ExamCore, Refusal> {
+    /// Builds the plan of a new exam (and, when its config turns them on, the scenarios
+    /// that fit its scope); refuses a config whose scope has no oral element.
+    pub fn create(new: NewExam<'_>, library: &AcsLibrary) -> Result<ExamCore, Refusal> {
+        let catalog = library.catalog(rating_of(&new.config));
+        let with_scenarios = new.config.scenarios;
         let seed = new.config.seed.unwrap_or(new.default_seed);
         let class = new.config.aircraft_class.as_str();
         let spec = QueueSpec {
@@ -55,6 +57,7 @@ impl ExamCore {
             seed,
             review: new.review,
             now_ms: new.now_ms,
+            links: with_scenarios.then(|| library.links()),
         };
         let queue = build_queue(catalog, &spec);
         if queue.is_empty() {
@@ -69,6 +72,13 @@ impl ExamCore {
             plan.bonus_max = 0;
         }
         let adaptive = new.config.difficulty == Difficulty::Adaptive;
+        let scenarios = with_scenarios.then(|| {
+            let all = library.scenarios().iter().map(|scenario| {
+                let steps = scenario.doc.steps.iter().map(|s| s.element.as_str());
+                (scenario.id(), steps.collect())
+            });
+            ScenarioPlan::fitting(all, |code| plan.coverage.contains_key(code))
+        });
         Ok(ExamCore {
             config: new.config,
             seed,
@@ -84,6 +94,7 @@ impl ExamCore {
             came_back: Vec::new(),
             adaptive: adaptive.then(AdaptiveDifficulty::default),
             assessed_at: BTreeMap::new(),
+            scenarios,
         })
     }
 
@@ -117,6 +128,7 @@ impl ExamCore {
             false => text,
         };
         self.note_come_back(&code);
+        let scenario = self.scenario_of_asked(&code, draft.planner_index.is_some());
         let kind = match draft.planner_index {
             Some(index) => {
                 self.planner.record_asked(index);
@@ -128,32 +140,8 @@ impl ExamCore {
                 QuestionKind::FollowUp
             }
         };
-        self.questions_asked += 1;
-        if let Some(adaptive) = &mut self.adaptive {
-            adaptive.asked_at(self.questions_asked);
-        }
-        self.next_step = None;
-        let open = OpenQuestion {
-            question_id: question_id(self.questions_asked),
-            element_code: code,
-            kind,
-            number: self.questions_asked,
-            text,
-            pending_answer: None,
-        };
-        self.transcript.push(Turn {
-            question_id: open.question_id.clone(),
-            element_code: open.element_code.clone(),
-            kind,
-            question: open.text.clone(),
-            answer: None,
-            score: None,
-            feedback: None,
-            examiner: call.into_iter().collect(),
-            sources: None,
-        });
-        self.open_question = Some(open);
-        self.emit_open_question(life);
+        let examiner = call.into_iter().collect();
+        self.open_new_question(life, code, kind, text, scenario, examiner);
         Ok(())
     }
 
@@ -169,6 +157,7 @@ impl ExamCore {
             number: open.number,
             kind: Some(open.kind.as_str().to_owned()),
             element_code: Some(open.element_code.clone()),
+            scenario: open.scenario.clone(),
             total: None,
             time_remaining_seconds: None,
             difficulty: self
@@ -334,6 +323,10 @@ impl ExamCore {
             result.debrief = Some(debrief(&result, &self.transcript, catalog));
         }
         result.adaptive_difficulty = self.adaptive.as_ref().map(AdaptiveDifficulty::report);
+        self.tag_scenarios(&mut result);
+        if let Some(scenarios) = self.scenarios.as_mut() {
+            scenarios.finish_running();
+        }
         self.result = Some(result);
         self.emit_completed(life);
         Ok(())

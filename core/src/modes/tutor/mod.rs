@@ -407,6 +407,7 @@ impl TutorCore {
                 .map(|reason| format!("{FALLBACK_PREFIX}{reason}")),
             examiner: self.model_call.take().into_iter().collect(),
             sources: None,
+            scenario: None,
         });
     }
 
