@@ -4,7 +4,7 @@
 //! hangs, give the embedded brain's turn, with the reason in the turn log's metrics; a card
 //! event never waits for the model. A free-form answer to a rubric drill is judged by the
 //! model examiner (its quotes checked in code): "I don't know" stays wrong, a complete
-//! answer is right.
+//! answer is right, and the device is told (`answer.assessing`) while the model judges.
 
 use std::time::Duration;
 
@@ -12,8 +12,8 @@ use serde_json::json;
 use viva_testkit::openai::{Behaviour, endpoint};
 
 use crate::harness::{
-    Auth, Client, Server, card, http_get, satisfactory_answer, start_tutor, stored_checkpoint,
-    tutor_send, tutor_send_streamed,
+    Auth, Client, Server, card, http_get, next_event_id, satisfactory_answer, start_tutor,
+    stored_checkpoint, tutor_send, tutor_send_streamed,
 };
 
 const SAYS: &str = r#"{"action": "socratic_question", "target_unit": "add-1digit", "text": "What do you add to 8 to make ten?", "exam_question_id": null, "key_ideas": [], "worked_example": null, "mapped_units": []}"#;
@@ -109,7 +109,19 @@ async fn a_rubric_drill_answer_is_judged_by_the_model_examiner_on_evidence() {
             answer.to_owned()
         };
         let before = requests.count();
-        let result = tutor_send(&mut ann, json!({"type": "answer.text", "text": text})).await;
+        let frame = json!({"type": "answer.text", "event_id": next_event_id("d"), "text": text});
+        ann.send_json(frame).await;
+        let events = ann
+            .collect_until(|events| events.iter().any(|e| e["type"] == "tutor.turn"))
+            .await;
+        let result = events[events.len() - 1].clone();
+        let assessing = events.iter().find(|e| e["type"] == "answer.assessing");
+        let assessing = assessing.unwrap_or_else(|| panic!("no cue: {events:?}"));
+        assert_eq!(
+            assessing["question_id"],
+            card(&drill)["drill_id"],
+            "{assessing}"
+        );
         assert_eq!(result["action"], "drill_result", "{result}");
         assert_eq!(card(&result)["correct"], right, "{text}: {result}");
         assert!(requests.count() > before, "the model examiner was asked");

@@ -930,7 +930,16 @@ function tutorScreen(started) {
       box.restore(refused);
     },
     event(event) {
-      if (event.type === "tutor.delta") {
+      if (event.type === "tutor.delta" || event.type === "tutor.turn") {
+        state.checking?.remove();
+        state.checking = null;
+      }
+      if (event.type === "answer.assessing") {
+        // A model examiner is judging a drill's answer; its tutor.turn replaces this.
+        state.checking?.remove();
+        state.checking = el("div", { class: "msg muted", id: "checking" }, "Checking your answer…");
+        timeline.append(state.checking);
+      } else if (event.type === "tutor.delta") {
         if (!state.streaming || state.streaming.dataset.turn !== String(event.turn)) {
           state.streaming = el("div", { class: "msg streaming", "data-turn": String(event.turn) });
           timeline.append(state.streaming);

@@ -388,9 +388,10 @@ pub struct AnswerUnclear {
 /// answer stored but not yet assessed sends it again after `session.resumed`, and so does a
 /// takeover while the examiner is still judging (to the device that took over).
 ///
-/// Today only an exam's answers can be judged slowly. An assessment's items are judged by code
-/// at once (its `assessment` follows the `ack` in the same write), and a tutor answers every
-/// input with one `tutor.turn`, which a model tutor streams as `tutor.delta`.
+/// Which answers: an exam's (`question_id` is the question's), and a tutor's rubric drill when
+/// a model examiner judges it (`question_id` is the drill's `drill_id`; the `tutor.turn` with
+/// the drill's result follows). An assessment's items are judged by code at once (their
+/// `assessment` follows the `ack` in the same write), so they never get one.
 ///
 /// A cue for the device, like `question.delta`: no `seq`, never replayed. No `question.delta`
 /// of the next question reaches the device before this answer's `assessment`.
@@ -401,7 +402,8 @@ pub struct AnswerUnclear {
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AnswerAssessing {
-    /// The question whose answer is being judged; its `assessment` carries the same id.
+    /// The question whose answer is being judged (its `assessment` carries the same id), or a
+    /// tutor drill's `drill_id`.
     pub question_id: String,
 }
 

@@ -37,6 +37,8 @@ pub async fn tutor_send_streamed(client: &mut Client, mut frame: Value) -> (Vec<
         let event = client.next_event().await;
         match event["type"].as_str() {
             Some("tutor.delta") => deltas.push(event),
+            // A model examiner judging a drill's answer says so first.
+            Some("answer.assessing") => continue,
             Some("tutor.turn") => return (deltas, event),
             _ => panic!("expected tutor.delta or tutor.turn, got {event}"),
         }
