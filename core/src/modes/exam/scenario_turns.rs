@@ -127,6 +127,7 @@ impl ExamCore {
         scenario: Option<String>,
         examiner: Vec<crate::examiner::ExaminerCall>,
     ) {
+        let text = self.with_come_back(&code, text);
         self.questions_asked += 1;
         if let Some(adaptive) = &mut self.adaptive {
             adaptive.asked_at(self.questions_asked);

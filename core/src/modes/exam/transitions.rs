@@ -46,7 +46,9 @@ impl ExamCore {
     /// that fit its scope); refuses a config whose scope has no oral element.
     pub fn create(new: NewExam<'_>, library: &AcsLibrary) -> Result<ExamCore, Refusal> {
         let catalog = library.catalog(rating_of(&new.config));
-        let with_scenarios = new.config.scenarios;
+        // A checkride is asked through flight scenarios, as a practical test is.
+        let with_scenarios =
+            new.config.scenarios || new.config.examiner_style == ExaminerStyle::Checkride;
         let seed = new.config.seed.unwrap_or(new.default_seed);
         let class = new.config.aircraft_class.as_str();
         let spec = QueueSpec {
@@ -123,11 +125,6 @@ impl ExamCore {
         let Examined { value: text, call } = phrased;
         life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
-        let text = match self.leaves_one_for_later(&code) {
-            true => format!("{COME_BACK_LATER} {text}"),
-            false => text,
-        };
-        self.note_come_back(&code);
         let scenario = self.scenario_of_asked(&code, draft.planner_index.is_some());
         let kind = match draft.planner_index {
             Some(index) => {
@@ -257,6 +254,17 @@ impl ExamCore {
         };
         life.emit(ServerEvent::Assessment(self.shown(assessment)));
         Ok(())
+    }
+
+    /// `text` as a checkride asks it: after "Let's come back to that later." when it moves on
+    /// from an element to come back to; a question on such an element is that second look.
+    pub(super) fn with_come_back(&mut self, code: &str, text: String) -> String {
+        let text = match self.leaves_one_for_later(code) {
+            true => format!("{COME_BACK_LATER} {text}"),
+            false => text,
+        };
+        self.note_come_back(code);
+        text
     }
 
     /// Whether the question on `code` leaves the element just answered for later: a
