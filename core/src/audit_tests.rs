@@ -257,6 +257,7 @@ fn the_detail_lists_every_element_in_plan_order() {
         number: 3,
         text: "?".into(),
         pending_answer: None,
+        missing_terms: Vec::new(),
     });
     exam_part.next_step = Some(NextStepCheckpoint {
         step: "bonus".into(),

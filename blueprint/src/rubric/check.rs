@@ -145,6 +145,12 @@ fn check_fact(errors: &mut Errors<'_>, field: &str, line: usize, fact: &Fact) {
     if let Some(value) = &fact.value {
         check_value(errors, &format!("{field}.value"), line, value);
     }
+    if let Some(probe) = &fact.probe
+        && (probe.trim().is_empty() || !probe.trim_end().ends_with('?'))
+    {
+        let message = "a probe is one question: not empty, ending with \"?\"";
+        errors.at(&format!("{field}.probe"), line, message);
+    }
 }
 
 fn check_grading(

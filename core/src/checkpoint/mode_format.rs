@@ -98,6 +98,10 @@ pub struct OpenQuestionCheckpoint {
     pub text: String,
     /// A committed answer not yet assessed.
     pub pending_answer: Option<String>,
+    /// A follow-up's missing terms, which its answer is judged on (absent in checkpoints
+    /// written before issue 36, and for any other question).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_terms: Vec<String>,
 }
 
 /// The assessment part of a checkpoint, answer keys included (checkpoints never leave the

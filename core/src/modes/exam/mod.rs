@@ -36,6 +36,9 @@ pub struct OpenQuestion {
     pub text: String,
     /// A committed answer awaiting assessment.
     pub pending_answer: Option<String>,
+    /// A follow-up's missing terms: what the answer before it left out, which its answer is
+    /// judged on; empty for any other question.
+    pub missing_terms: Vec<String>,
 }
 
 /// One question of the transcript.
@@ -62,7 +65,7 @@ pub struct Turn {
 /// What comes after an assessment, until it is done.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StepAfter {
-    /// A follow-up on this element, naming what was missing.
+    /// A follow-up on this element, asking about what was missing.
     FollowUp {
         /// The element.
         element_code: String,
@@ -271,6 +274,7 @@ impl ExamCore {
             answer: answer.to_owned(),
             other_pending,
             follow_ups_left: self.follow_ups_left(&open.element_code),
+            missing_terms: open.missing_terms.clone(),
         }
     }
 
@@ -335,6 +339,7 @@ mod tests {
             number: 1,
             text: "Which documents?".into(),
             pending_answer: pending_answer.map(str::to_owned),
+            missing_terms: Vec::new(),
         }
     }
 

@@ -96,6 +96,7 @@ fn open_checkpoint(open: &OpenQuestion) -> OpenQuestionCheckpoint {
         number: open.number,
         text: open.text.clone(),
         pending_answer: open.pending_answer.clone(),
+        missing_terms: open.missing_terms.clone(),
     }
 }
 
@@ -209,6 +210,7 @@ fn restore_open(stored: &OpenQuestionCheckpoint) -> Result<OpenQuestion, String>
         number: stored.number,
         text: stored.text.clone(),
         pending_answer: stored.pending_answer.clone(),
+        missing_terms: stored.missing_terms.clone(),
     })
 }
 
