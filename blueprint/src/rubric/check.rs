@@ -560,6 +560,20 @@ elements:
             "    colour: red\n    facts:",
             "unknown field `colour`",
         );
+        check(
+            "terms: [flight review]",
+            "terms: [flight review]\n        probe: Tell me about your checkride",
+            "elements[0].facts[1].probe (line 10): a probe is one question",
+        );
+    }
+
+    #[test]
+    fn a_probe_that_is_one_question_loads() {
+        let probe = "terms: [flight review]\n        probe: How long may you go between checks?";
+        assert_eq!(
+            errors_with("terms: [flight review]", probe),
+            Vec::<String>::new()
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //!   gets "Can you expand on that?", by difficulty, naming nothing;
 //! - any other partial answer gets a probe for the first missing fact that can be asked
 //!   cleanly: its authored `probe:` if it has one, else one generated from the ACS and the
-//!   fact's kind (`generated`); with more facts missing, "and what else would you add?";
+//!   fact's kind (`generated`); with more facts missing, "What else would you add?";
 //! - whatever its source, a follow-up is said only if, judged as if the candidate had said
 //!   it, it credits no missing fact and holds none of their values (`judge::give_away`);
 //!   else the next candidate is tried, down to an open question on the task, then "that".
@@ -120,25 +120,25 @@ pub fn choose(input: FollowUpInput<'_>, prepared: &PreparedRubric, missing: &[&F
     first_clean(candidates, |text| is_clean(prepared, text, missing))
 }
 
+/// What a probe adds when other facts are missing too: the answer must state them all.
+const MORE_MISSING: &str = "What else would you add?";
+
 /// The probes of one fact, its authored one first; `more`: other facts are missing too.
 fn fact_probes(element: &AcsElement, fact: &Fact, more: bool) -> Vec<Probe> {
+    let with_more = |probe: String| match more && !generated::is_open_frame(&probe) {
+        true => format!("{probe} {MORE_MISSING}"),
+        false => probe,
+    };
     let authored = fact.probe.iter().map(|p| Probe {
-        text: p.trim().to_owned(),
+        text: with_more(p.trim().to_owned()),
         source: ProbeSource::Authored,
     });
-    let generated = generated::probes(element, fact).into_iter().map(|probe| {
-        let text = match more && !generated::is_open_frame(&probe) {
-            true => format!(
-                "{}, and what else would you add?",
-                probe.trim_end_matches('?')
-            ),
-            false => probe,
-        };
-        Probe {
-            text,
+    let generated = generated::probes(element, fact)
+        .into_iter()
+        .map(|probe| Probe {
+            text: with_more(probe),
             source: ProbeSource::Generated,
-        }
-    });
+        });
     authored.chain(generated).collect()
 }
 
