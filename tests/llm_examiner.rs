@@ -88,7 +88,14 @@ async fn a_working_model_streams_its_questions_and_logs_every_call() {
     let started = start_exam(&mut client, "d1").await;
     assert_eq!(started.question["text"], GOOD_QUESTION);
 
-    let answered = answer(&mut client, "My pilot certificate, medical and photo ID.").await;
+    // A long answer: a short one that states nothing wrong would be drawn out with a
+    // follow-up instead of scored at once (docs/rubrics.md, "Probes").
+    let answered = answer(
+        &mut client,
+        "My pilot certificate, my medical and a photo ID, which I always carry with me in my \
+         flight bag whenever I go flying anywhere at all.",
+    )
+    .await;
     // Rubric elements: the feedback and the sources are the judge's, from the facts.
     let sources = answered.assessment["source_summary"].as_str().unwrap_or("");
     assert!(

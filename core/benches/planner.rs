@@ -74,6 +74,11 @@ fn satisfactory() -> Examined<ExaminerAssessment> {
         missing_terms: Vec::new(),
         mentioned_elements: Vec::new(),
         source_summary: String::new(),
+        draw_out: false,
+        interim: viva_core::examiner::Interim {
+            feedback: String::new(),
+            source_summary: String::new(),
+        },
     })
 }
 

@@ -265,6 +265,7 @@ fn the_detail_lists_every_element_in_plan_order() {
         text: "?".into(),
         pending_answer: None,
         scenario: None,
+        missing_terms: Vec::new(),
     });
     exam_part.next_step = Some(NextStepCheckpoint {
         step: "bonus".into(),

@@ -13,7 +13,10 @@ use std::sync::Arc;
 use crate::exam::acs::{AcsElement, AcsLibrary, Rating};
 use crate::exam::examiner::judge;
 use crate::exam::examiner::judge::ReadAnswer;
-use crate::exam::examiner::rubric_exam::{assess_asked, rubric_question};
+use crate::exam::examiner::judge::feedback::{DRAWN_OUT, PARTLY_RIGHT_SO_FAR};
+use crate::exam::examiner::judge::give_away::is_clean;
+use crate::exam::examiner::probe;
+use crate::exam::examiner::rubric_exam::{asked, assess_asked, missing_facts, rubric_question};
 use crate::exam::examiner::{assess_answer, phrase_question, source_summary};
 use crate::exam::types::{QuestionDifficulty, QuestionKind, Score};
 
@@ -138,6 +141,7 @@ pub const FALLBACK_REASONS: &[&str] = &[
     "empty_question",
     "not_a_question",
     "names_the_code",
+    "gives_away",
     "unknown_fact",
     "unknown_action",
     "empty_text",
@@ -168,6 +172,10 @@ pub struct AssessRequest {
     pub other_pending: Vec<String>,
     /// Follow-ups the plan still allows on this element.
     pub follow_ups_left: u32,
+    /// For the answer to a follow-up: the missing terms it asked about (the last answer's);
+    /// whatever the follow-up's words, its answer is judged on the facts they name. Empty
+    /// for any other question.
+    pub missing_terms: Vec<String>,
 }
 
 /// The examiner's verdict on one answer.
@@ -182,6 +190,25 @@ pub struct ExaminerAssessment {
     /// Other pending elements the answer covered.
     pub mentioned_elements: Vec<String>,
     /// Where to study the element.
+    pub source_summary: String,
+    /// The answer is correct as far as it goes, short and incomplete
+    /// ([`judge::draws_out`]): the plan asks to hear more, within its follow-up bound,
+    /// before the element is scored.
+    pub draw_out: bool,
+    /// What the candidate is told instead of `feedback` and `source_summary` when a
+    /// follow-up on the element comes next.
+    pub interim: Interim,
+}
+
+/// What the candidate is told of an answer while a follow-up on its element is still to
+/// come: how far it went, never what it left out (the element's last answer gets the full
+/// feedback: what was missing, the fact and its source).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Interim {
+    /// "Partly right so far.", "That's a start."
+    pub feedback: String,
+    /// The sources of what the answer stated (or the task's references), never of what it
+    /// left out.
     pub source_summary: String,
 }
 
@@ -218,8 +245,9 @@ impl EmbeddedExaminer {
         EmbeddedExaminer { library }
     }
 
-    /// Synchronous phrasing, for callers that are not async: the element's rubric question
-    /// where it has one, else a question phrased from the element's text.
+    /// Synchronous phrasing, for callers that are not async: a follow-up from `probe`
+    /// (asking about what is missing, never stating it); any other question the element's
+    /// rubric question where it has one, else a question phrased from the element's text.
     pub fn phrase_now(&self, request: &QuestionRequest) -> String {
         let catalog = self.library.catalog(request.rating);
         let Some(element) = catalog.element(&request.element_code) else {
@@ -228,24 +256,43 @@ impl EmbeddedExaminer {
                 request.element_code
             );
         };
-        let from_rubric = self.library.rubric(&element.code).and_then(|rubric| {
-            let previous = request.previous.as_ref().map(|p| p.question.as_str());
-            rubric_question(
-                rubric,
-                request.kind,
-                request.difficulty,
-                &request.missing_terms,
-                previous,
-            )
-        });
-        from_rubric.unwrap_or_else(|| {
-            phrase_question(
-                element,
-                request.kind,
-                request.difficulty,
-                &request.missing_terms,
-            )
-        })
+        if request.kind == QuestionKind::FollowUp {
+            return self.follow_up_now(element, request);
+        }
+        let from_rubric = self
+            .library
+            .rubric(&element.code)
+            .and_then(|rubric| rubric_question(rubric, request.kind, request.difficulty));
+        from_rubric.unwrap_or_else(|| phrase_question(element, request.kind, request.difficulty))
+    }
+
+    fn follow_up_now(&self, element: &AcsElement, request: &QuestionRequest) -> String {
+        let input = probe::FollowUpInput {
+            element,
+            difficulty: request.difficulty,
+            draw_out: follows_a_short_answer(request),
+        };
+        match self.library.prepared(&element.code) {
+            Some(prepared) => {
+                let missing = missing_facts(&prepared.rubric, &request.missing_terms);
+                probe::follow_up(input, prepared, &missing)
+            }
+            None => probe::key_term_follow_up(input, &request.missing_terms),
+        }
+    }
+
+    /// Whether `text`, offered as the follow-up `request` asks for (a model's phrasing),
+    /// gives away what the last answer left out: judged as if the candidate had said it, it
+    /// credits a missing fact or holds its value (`judge::give_away`), or, for an element
+    /// without a rubric, contains a missing key term.
+    pub fn gives_away(&self, request: &QuestionRequest, text: &str) -> bool {
+        match self.library.prepared(&request.element_code) {
+            Some(prepared) => {
+                let missing = missing_facts(&prepared.rubric, &request.missing_terms);
+                !is_clean(prepared, text, &missing)
+            }
+            None => !probe::names_no_key_term(text, &request.missing_terms),
+        }
     }
 
     /// Synchronous assessment.
@@ -262,25 +309,45 @@ impl EmbeddedExaminer {
         let task_sources = || source_summary(element, catalog.task(&element.task_code));
         let Some(prepared) = self.library.prepared(&element.code) else {
             let verdict = assess_answer(element, &request.answer, &others);
+            // The same rule as `judge::draws_out`, with no contradiction to find.
+            let draw_out = verdict.score != Score::Satisfactory
+                && judge::is_short(&request.answer)
+                && !judge::non_answer::is_non_answer(&request.answer);
+            let interim = match draw_out {
+                true => DRAWN_OUT,
+                false => PARTLY_RIGHT_SO_FAR,
+            };
             return ExaminerAssessment {
                 score: verdict.score,
                 feedback: verdict.feedback,
                 missing_terms: verdict.missing,
                 mentioned_elements: verdict.mentioned_elements,
                 source_summary: task_sources(),
+                draw_out,
+                interim: Interim {
+                    feedback: interim.to_owned(),
+                    source_summary: task_sources(),
+                },
             };
         };
         let answer = ReadAnswer::of(&request.answer);
-        let asked = self
-            .library
-            .asked_question(&element.code, &request.question);
-        let judged = assess_asked(prepared, asked.as_ref(), &answer);
+        let asked =
+            asked(&prepared.rubric, &request.question, &request.missing_terms).or_expected(|| {
+                self.library
+                    .asked_question(&element.code, &request.question)
+            });
+        let judged = assess_asked(prepared, &asked, &answer);
         ExaminerAssessment {
             score: judged.score,
             feedback: judged.feedback,
             missing_terms: judged.missing_terms,
             mentioned_elements: self.mentioned(element, &others, &request.answer, &answer),
             source_summary: judged.source_summary.unwrap_or_else(task_sources),
+            draw_out: judged.draw_out,
+            interim: Interim {
+                feedback: judged.interim_feedback,
+                source_summary: judged.interim_source_summary.unwrap_or_else(task_sources),
+            },
         }
     }
 
@@ -317,6 +384,15 @@ impl EmbeddedExaminer {
     }
 }
 
+/// Whether the answer a follow-up comes after was short (`judge::is_short`): a follow-up
+/// comes only after a partial answer or one drawn out, so a short one is asked to expand.
+pub fn follows_a_short_answer(request: &QuestionRequest) -> bool {
+    request.kind == QuestionKind::FollowUp
+        && (request.previous.as_ref())
+            .and_then(|previous| previous.answer.as_deref())
+            .is_some_and(judge::is_short)
+}
+
 fn unknown_element(code: &str) -> ExaminerAssessment {
     ExaminerAssessment {
         score: Score::Unsatisfactory,
@@ -324,6 +400,8 @@ fn unknown_element(code: &str) -> ExaminerAssessment {
         missing_terms: Vec::new(),
         mentioned_elements: Vec::new(),
         source_summary: "Study: the Airman Certification Standards.".to_owned(),
+        draw_out: false,
+        interim: Interim::default(),
     }
 }
 

@@ -298,6 +298,7 @@ impl AnswerWorld {
             answer,
             other_pending,
             follow_ups_left: 1,
+            missing_terms: Vec::new(),
         }
     }
 }

@@ -135,6 +135,7 @@ async fn run_script(
                 .map(|e| e.code.clone())
                 .collect(),
             follow_ups_left: 1,
+            missing_terms: Vec::new(),
         };
         let assessed = examiner.assess(&request).await;
         collected.note(n, element, answer_kind, &phrased, &assessed);

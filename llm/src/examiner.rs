@@ -15,10 +15,14 @@ use viva_core::exam::examiner::coverage::live_sub_elements;
 use viva_core::exam::types::{QuestionKind, Score};
 use viva_core::examiner::{
     AssessRequest, EmbeddedExaminer, Examined, Examiner, ExaminerAssessment, ExaminerCall,
-    ExaminerFuture, QuestionRequest, TextDeltas,
+    ExaminerFuture, Interim, QuestionRequest, TextDeltas, follows_a_short_answer, no_deltas,
 };
 
-use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, feedback, judge_read};
+use viva_core::exam::examiner::judge::{PreparedRubric, ReadAnswer, judge_read};
+use viva_core::exam::examiner::rubric_exam::{asked, assessment_of};
+
+/// The fallback reason of a model's follow-up that gives a missing fact away.
+pub const GIVES_AWAY: &str = "gives_away";
 
 use crate::call_log::CallLog;
 pub use crate::call_log::prompt_hash;
@@ -158,7 +162,10 @@ impl LlmExaminer {
     }
 
     /// The template and variables that phrase `request`: a follow-up builds on the last
-    /// answer; any other question may bridge from the previous topic.
+    /// answer; any other question may bridge from the previous topic. A follow-up's prompt
+    /// holds the embedded examiner's probe (which asks about what is missing without
+    /// stating it), never the missing facts' words: the model rephrases a question, it is
+    /// given nothing to repeat.
     fn question_prompt(&self, request: &QuestionRequest) -> (Template, serde_json::Value) {
         let rating = request.rating;
         let element_text = self.element_text(rating, &request.element_code);
@@ -170,7 +177,8 @@ impl LlmExaminer {
                 "element_text": element_text,
                 "question": previous.question,
                 "answer": previous.answer.clone().unwrap_or_default(),
-                "missing_terms": request.missing_terms,
+                "draw_out": follows_a_short_answer(request),
+                "probe": self.embedded.phrase_now(request),
             });
             return (Template::FollowUp, variables);
         }
@@ -229,7 +237,13 @@ impl LlmExaminer {
         if reply.truncated {
             return Err("truncated");
         }
-        check_phrasing(&reply.text).map_err(|rejection| rejection.label())
+        let text = check_phrasing(&reply.text).map_err(|rejection| rejection.label())?;
+        // The model may phrase a follow-up, never reveal: judged as if the candidate had
+        // said it, it must credit no missing fact and hold none of their values.
+        if request.kind == QuestionKind::FollowUp && self.embedded.gives_away(request, &text) {
+            return Err(GIVES_AWAY);
+        }
+        Ok(text)
     }
 
     async fn assess_by_model(
@@ -283,6 +297,10 @@ impl LlmExaminer {
             missing_terms: embedded.missing_terms.clone(),
             mentioned_elements: self.evidenced(request, verdict.mentioned_elements),
             source_summary: verdict.source_summary,
+            // Whether to draw the answer out, and what to say meanwhile, stay the embedded
+            // examiner's too: a model's feedback may name what is missing.
+            draw_out: embedded.draw_out,
+            interim: embedded.interim.clone(),
         })
     }
 }
@@ -318,20 +336,23 @@ impl LlmExaminer {
             .insert(reply.map_err(|err| failed(log.call, &err))?);
         let findings = check_findings(&reply.text, reply.truncated, rubric)
             .map_err(|rejection| rejection.label())?;
-        let asked = self.library.asked_question(code, &request.question);
-        let asked = asked.as_ref();
-        let own = judge_read(prepared, &ReadAnswer::of(&request.answer), asked);
-        let verdict = merge(rubric, asked, &request.answer, &own, &findings);
-        let said = feedback(rubric, &verdict, asked);
+        let asked = asked(rubric, &request.question, &request.missing_terms)
+            .or_expected(|| self.library.asked_question(code, &request.question));
+        let own = judge_read(prepared, &ReadAnswer::of(&request.answer), asked.question());
+        let verdict = merge(rubric, asked.question(), &request.answer, &own, &findings);
+        let said = assessment_of(rubric, &asked, verdict);
         Ok(ExaminerAssessment {
-            score: verdict.score,
-            feedback: said.text,
+            score: said.score,
+            feedback: said.feedback,
             missing_terms: said.missing_terms,
             mentioned_elements: embedded.mentioned_elements.clone(),
-            source_summary: if said.sources.is_empty() {
-                embedded.source_summary.clone()
-            } else {
-                format!("Study: {}.", said.sources)
+            source_summary: (said.source_summary)
+                .unwrap_or_else(|| embedded.source_summary.clone()),
+            draw_out: said.draw_out,
+            interim: Interim {
+                feedback: said.interim_feedback,
+                source_summary: (said.interim_source_summary)
+                    .unwrap_or_else(|| embedded.interim.source_summary.clone()),
             },
         })
     }
@@ -362,6 +383,12 @@ impl Examiner for LlmExaminer {
     ) -> ExaminerFuture<'a, Examined<String>> {
         Box::pin(async move {
             let mut log = CallLog::new("phrase");
+            // A follow-up is checked whole before anyone hears it (it must give nothing
+            // away), so none of it streams.
+            let deltas: TextDeltas<'_> = match request.kind {
+                QuestionKind::FollowUp => &no_deltas,
+                _ => deltas,
+            };
             let outcome = self.phrase_by_model(request, deltas, &mut log).await;
             let call = self.finish(log, outcome.as_ref().err().copied());
             let value = outcome.unwrap_or_else(|_| self.embedded.phrase_now(request));

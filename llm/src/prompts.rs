@@ -84,7 +84,8 @@ impl Template {
             Template::FollowUp => merge(
                 element,
                 json!({"question": "What must you carry?",
-                "answer": "My certificate.", "missing_terms": ["medical certificate"]}),
+                "answer": "My certificate.", "draw_out": false,
+                "probe": "What else must you have with you to act as pilot in command?"}),
             ),
             Template::Assessment => merge(
                 element,

@@ -45,6 +45,7 @@ fn assess_request() -> AssessRequest {
         question: "What documents must you have with you to act as pilot in command?".into(),
         answer: "My pilot certificate and photo ID.".into(),
         follow_ups_left: 1,
+        missing_terms: Vec::new(),
         other_pending: vec!["PA.I.A.K2".into(), "PA.I.A.K3".into()],
     }
 }
@@ -242,11 +243,100 @@ async fn the_previous_topic_and_the_last_answer_reach_the_prompts() {
         "{}",
         prompts[1]
     );
+    // The missing facts' words never reach the model: it is asked to draw them out.
     assert!(
-        prompts[1].contains("left out: medical certificate"),
+        !prompts[1].contains("medical certificate"),
         "{}",
         prompts[1]
     );
+    assert!(prompts[1].contains("say more"), "{}", prompts[1]);
+}
+
+/// A follow-up on PA.I.A.K1 (with its rubric) after a long answer that left the flight
+/// review out.
+fn flight_review_follow_up() -> QuestionRequest {
+    QuestionRequest {
+        kind: QuestionKind::FollowUp,
+        missing_terms: vec!["flight review".into()],
+        previous: Some(PreviousTurn {
+            element_code: "PA.I.A.K1".into(),
+            question: "What do you need to act as pilot in command?".into(),
+            answer: Some(
+                "Three takeoffs and three landings in the last ninety days before I carry \
+                 passengers, all logged in my logbook, with the right category and class."
+                    .into(),
+            ),
+        }),
+        ..question_request()
+    }
+}
+
+async fn examiner_with_rubrics(behaviour: Behaviour) -> (LlmExaminer, Requests) {
+    let (base_url, requests) = endpoint(behaviour).await;
+    let provider = Provider::new(LlmSettings {
+        base_url,
+        model: "test".into(),
+        api_key: None,
+        timeout: TIMEOUT,
+        max_in_flight: 2,
+        max_tokens: 128,
+    });
+    let acs = viva_testkit::courses::load(Default::default()).acs;
+    (
+        LlmExaminer::new(provider, Prompts::load(None).unwrap(), acs),
+        requests,
+    )
+}
+
+#[tokio::test]
+async fn a_model_follow_up_that_gives_a_missing_fact_away_falls_back_and_none_of_it_streams() {
+    let request = flight_review_follow_up();
+    let acs = viva_testkit::courses::load(Default::default()).acs;
+    let embedded = EmbeddedExaminer::new(acs).phrase_now(&request);
+    let cases = [
+        (
+            r#"{"question": "How often do you need a flight review?"}"#,
+            Some(embedded.as_str()),
+        ),
+        (
+            r#"{"question": "Is it every two years?"}"#,
+            Some(embedded.as_str()),
+        ),
+        (
+            r#"{"question": "What else keeps you legal to fly, beyond those landings?"}"#,
+            None,
+        ),
+    ];
+    for (said, fallback) in cases {
+        let (examiner, requests) = examiner_with_rubrics(Behaviour::Says(said, "stop")).await;
+        let pieces = Mutex::new(Vec::<String>::new());
+        let deltas = |piece: &str| pieces.lock().unwrap().push(piece.to_owned());
+        let phrased = examiner.phrase(&request, &deltas).await;
+        assert!(
+            pieces.lock().unwrap().is_empty(),
+            "{said}: a follow-up never streams"
+        );
+        let prompt = user_prompt(&requests.all()[0]);
+        assert!(
+            !prompt.contains("flight review"),
+            "no missing words: {prompt}"
+        );
+        assert!(
+            prompt.contains(&embedded),
+            "the probe to rephrase: {prompt}"
+        );
+        let tally = examiner.tally();
+        match fallback {
+            Some(embedded) => {
+                assert_eq!(phrased.value, embedded, "{said}");
+                assert_eq!(tally.fallbacks.get("phrase/gives_away"), Some(&1), "{said}");
+            }
+            None => {
+                assert_ne!(phrased.value, embedded, "{said}");
+                assert_eq!(tally.used, 1, "{said}");
+            }
+        }
+    }
 }
 
 #[tokio::test]

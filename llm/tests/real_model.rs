@@ -37,6 +37,7 @@ fn assess_request() -> AssessRequest {
         question: "What documents must you have with you to act as pilot in command?".into(),
         answer: "My pilot certificate, a medical certificate and a photo ID.".into(),
         follow_ups_left: 1,
+        missing_terms: Vec::new(),
         other_pending: vec!["PA.I.A.K2".into()],
     }
 }

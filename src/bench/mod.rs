@@ -177,6 +177,7 @@ async fn judge_all(
             answer: answer.answer.clone(),
             other_pending: Vec::new(),
             follow_ups_left: 0,
+            missing_terms: Vec::new(),
         };
         let started = Instant::now();
         let examined = examiner.assess(&request).await;

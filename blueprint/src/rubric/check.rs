@@ -145,6 +145,12 @@ fn check_fact(errors: &mut Errors<'_>, field: &str, line: usize, fact: &Fact) {
     if let Some(value) = &fact.value {
         check_value(errors, &format!("{field}.value"), line, value);
     }
+    if let Some(probe) = &fact.probe
+        && (probe.trim().is_empty() || !probe.trim_end().ends_with('?'))
+    {
+        let message = "a probe is one question: not empty, ending with \"?\"";
+        errors.at(&format!("{field}.probe"), line, message);
+    }
 }
 
 fn check_grading(
@@ -553,6 +559,20 @@ elements:
             "    facts:",
             "    colour: red\n    facts:",
             "unknown field `colour`",
+        );
+        check(
+            "terms: [flight review]",
+            "terms: [flight review]\n        probe: Tell me about your checkride",
+            "elements[0].facts[1].probe (line 10): a probe is one question",
+        );
+    }
+
+    #[test]
+    fn a_probe_that_is_one_question_loads() {
+        let probe = "terms: [flight review]\n        probe: How long may you go between checks?";
+        assert_eq!(
+            errors_with("terms: [flight review]", probe),
+            Vec::<String>::new()
         );
     }
 

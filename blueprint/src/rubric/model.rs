@@ -63,6 +63,12 @@ pub struct Fact {
     /// (docs/rubrics.md).
     #[serde(default)]
     pub slot: Option<Slot>,
+    /// The question an examiner asks to draw this fact out when an answer leaves it out,
+    /// without stating it ("What limits how long a flight review stays valid?"); without
+    /// one, the examiner generates a probe from the ACS and the fact's kind. `viva
+    /// blueprints check` refuses a probe that gives a fact away (docs/rubrics.md, "Probes").
+    #[serde(default)]
+    pub probe: Option<String>,
 }
 
 /// What a fact binds, so that code can tell an answer that binds something else to the same

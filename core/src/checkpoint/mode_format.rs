@@ -167,6 +167,10 @@ pub struct OpenQuestionCheckpoint {
     /// The scenario it comes from, if one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario: Option<String>,
+    /// A follow-up's missing terms, which its answer is judged on (absent in checkpoints
+    /// written before issue 36, and for any other question).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing_terms: Vec<String>,
 }
 
 /// The assessment part of a checkpoint, answer keys included (checkpoints never leave the

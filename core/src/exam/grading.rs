@@ -122,7 +122,7 @@ mod tests {
         let mut plan = ExamPlan::new(queue, 292, &PlanDefaults::default());
         for (code, score) in scores {
             plan.mark_asked(code);
-            plan.record_score(code, *score);
+            plan.record_score(code, *score, false);
         }
         let credited: Vec<String> = credited.iter().map(|c| c.to_string()).collect();
         plan.credit_mentions(&credited);

@@ -180,11 +180,15 @@ impl ExamPlan {
         credited
     }
 
-    /// Stores the score of an answer on `code` and decides what follows it.
-    pub fn record_score(&mut self, code: &str, score: Score) -> NextStep {
+    /// Stores the score of an answer on `code` and decides what follows it: a partial
+    /// answer, or one drawn out (`drawn_out`: correct as far as it goes, short and
+    /// incomplete; an unsatisfactory one is then not scored at once), gets a follow-up while
+    /// the element has follow-ups left; the follow-up's answer scores the element.
+    pub fn record_score(&mut self, code: &str, score: Score, drawn_out: bool) -> NextStep {
         self.scores.insert(code.to_owned(), score);
         let follow_ups = self.follow_ups.get(code).copied().unwrap_or(0);
-        if score == Score::Partial && follow_ups < self.follow_up_max_per_element {
+        let probed = score == Score::Partial || (drawn_out && score == Score::Unsatisfactory);
+        if probed && follow_ups < self.follow_up_max_per_element {
             return NextStep::FollowUp;
         }
         if score == Score::Unsatisfactory && self.bonus_used < self.bonus_max {
@@ -274,19 +278,19 @@ mod tests {
         for code in &codes(4) {
             plan.mark_asked(code);
             assert_eq!(
-                plan.record_score(code, Score::Satisfactory),
+                plan.record_score(code, Score::Satisfactory, false),
                 NextStep::Ask(QuestionKind::Primary)
             );
         }
         plan.mark_asked("PA.I.A.K5");
         assert_eq!(
-            plan.record_score("PA.I.A.K5", Score::Unsatisfactory),
+            plan.record_score("PA.I.A.K5", Score::Unsatisfactory, false),
             NextStep::Ask(QuestionKind::Bonus)
         );
         assert!(!plan.quota_reached(), "5 asked < 5 planned + 1 bonus");
         assert_eq!(plan.mark_asked("PA.I.A.K6"), QuestionKind::Bonus);
         assert_eq!(
-            plan.record_score("PA.I.A.K6", Score::Satisfactory),
+            plan.record_score("PA.I.A.K6", Score::Satisfactory, false),
             NextStep::Finish
         );
     }
@@ -297,7 +301,8 @@ mod tests {
         let mut granted = 0;
         for code in codes(4) {
             plan.mark_asked(&code);
-            if plan.record_score(&code, Score::Unsatisfactory) == NextStep::Ask(QuestionKind::Bonus)
+            if plan.record_score(&code, Score::Unsatisfactory, false)
+                == NextStep::Ask(QuestionKind::Bonus)
             {
                 granted += 1;
             }
@@ -311,15 +316,39 @@ mod tests {
         let mut plan = ExamPlan::new(&codes(7), 292, &PlanDefaults::default());
         plan.mark_asked("PA.I.A.K1");
         assert_eq!(
-            plan.record_score("PA.I.A.K1", Score::Partial),
+            plan.record_score("PA.I.A.K1", Score::Partial, false),
             NextStep::FollowUp
         );
         plan.mark_follow_up("PA.I.A.K1");
         assert_eq!(
-            plan.record_score("PA.I.A.K1", Score::Partial),
+            plan.record_score("PA.I.A.K1", Score::Partial, false),
             NextStep::Ask(QuestionKind::Primary)
         );
         assert_eq!(plan.asked_count, 1, "follow-ups are not new elements");
+    }
+
+    #[test]
+    fn an_answer_drawn_out_gets_a_follow_up_within_the_bound_before_it_is_scored() {
+        use NextStep::*;
+        // (score, drawn out, follow-ups used) -> next step, bonus granted
+        let table = [
+            (Score::Unsatisfactory, true, 0, FollowUp, 0),
+            (Score::Partial, true, 0, FollowUp, 0),
+            (Score::Partial, false, 0, FollowUp, 0),
+            (Score::Unsatisfactory, false, 0, Ask(QuestionKind::Bonus), 1),
+            (Score::Unsatisfactory, true, 1, Ask(QuestionKind::Bonus), 1),
+            (Score::Satisfactory, true, 0, Ask(QuestionKind::Primary), 0),
+        ];
+        for (score, drawn_out, used, expected, bonus) in table {
+            let mut plan = ExamPlan::new(&codes(7), 292, &PlanDefaults::default());
+            plan.mark_asked("PA.I.A.K1");
+            for _ in 0..used {
+                plan.mark_follow_up("PA.I.A.K1");
+            }
+            let next = plan.record_score("PA.I.A.K1", score, drawn_out);
+            let case = format!("{score:?} drawn out {drawn_out}, {used} used");
+            assert_eq!((next, plan.bonus_used), (expected, bonus), "{case}");
+        }
     }
 
     #[test]

@@ -162,5 +162,10 @@ pub(crate) fn verdict(score: Score) -> WorkReply {
         missing_terms: vec!["airworthiness".into()],
         mentioned_elements: Vec::new(),
         source_summary: "14 CFR 91.203".into(),
+        draw_out: false,
+        interim: crate::examiner::Interim {
+            feedback: "Partly right so far.".into(),
+            source_summary: "14 CFR 91.203(a)".into(),
+        },
     }))
 }

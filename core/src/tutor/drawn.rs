@@ -185,7 +185,7 @@ fn check_rubric(element: &str, ask: &str, input: &AnswerInput, acs: &AcsLibrary)
             feedback: "Answer this one in your own words.".to_owned(),
         };
     };
-    let assessed = assess_prepared(prepared, ask, &ReadAnswer::of(text));
+    let assessed = assess_prepared(prepared, ask, &[], &ReadAnswer::of(text));
     CheckedDrill {
         grade: DrillGrade {
             right: assessed.score == Score::Satisfactory,
@@ -325,6 +325,8 @@ mod tests {
             missing_terms: Vec::new(),
             mentioned_elements: Vec::new(),
             source_summary: String::new(),
+            draw_out: false,
+            interim: Default::default(),
         };
         let wrong = check_drill(
             &question,

@@ -35,6 +35,7 @@ pub fn answer_is_complete(text: &str, open: &Listening<'_>, examiner: &EmbeddedE
                 answer: text,
                 other_pending: Vec::new(),
                 follow_ups_left: 0,
+                missing_terms: Vec::new(),
             };
             examiner.assess_now(&request).score == Score::Satisfactory
         }

@@ -41,3 +41,38 @@ pub fn oral_elements(catalog: &AcsCatalog) -> impl Iterator<Item = &AcsElement> 
         .iter()
         .filter(|element| element.element_type != ElementType::Skill && !element.archived)
 }
+
+static LIBRARY: LazyLock<std::sync::Arc<super::super::acs::AcsLibrary>> = LazyLock::new(|| {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../blueprints/rubrics");
+    let mut paths = Vec::new();
+    collect_yaml(&root, &mut paths);
+    paths.sort();
+    let sources: Vec<viva_blueprint::library::Source> = paths
+        .into_iter()
+        .map(|path| viva_blueprint::library::Source {
+            text: std::fs::read_to_string(&path).expect("a rubric file reads"),
+            path: path.display().to_string(),
+        })
+        .collect();
+    let rubrics = viva_blueprint::rubric::RubricSet::load(&sources).expect("the rubrics load");
+    std::sync::Arc::new(
+        super::super::acs::AcsLibrary::new(PRIVATE.clone(), COMMERCIAL.clone())
+            .with_rubrics(rubrics),
+    )
+});
+
+/// Both real catalogs with the shipped rubrics (`blueprints/rubrics/`).
+pub fn library() -> std::sync::Arc<super::super::acs::AcsLibrary> {
+    LIBRARY.clone()
+}
+
+fn collect_yaml(dir: &std::path::Path, found: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("the rubrics folder lists") {
+        let path = entry.expect("a folder entry").path();
+        if path.is_dir() {
+            collect_yaml(&path, found);
+        } else if path.extension().is_some_and(|ext| ext == "yaml") {
+            found.push(path);
+        }
+    }
+}

@@ -6,6 +6,8 @@
 //! - `stemmer`: the Porter2 (Snowball English) stemmer.
 //! - `vocabulary`: the stopword list and the small aviation synonym table.
 //! - `phrasing`: questions from an ACS element, by kind and difficulty.
+//! - `probe`: follow-ups that ask about what an answer left out without stating it, each
+//!   checked by the judge (`judge::give_away`).
 //! - `assessor`: scores an answer by key-term coverage (elements without a rubric).
 //! - `judge`: an answer judged against the element's rubric: facts, values, negations,
 //!   misconceptions, non-answers, feedback.
@@ -18,8 +20,11 @@ pub mod assessor;
 pub mod coverage;
 #[cfg(test)]
 pub(crate) mod fixtures;
+#[cfg(test)]
+mod follow_up_audit;
 pub mod judge;
 pub mod phrasing;
+pub mod probe;
 pub mod rubric_exam;
 pub mod sources;
 pub mod stemmer;

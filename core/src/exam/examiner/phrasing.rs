@@ -8,10 +8,8 @@
 use super::super::acs::{AcsElement, ElementType};
 use super::super::types::{QuestionDifficulty, QuestionKind};
 use super::assessor::live_sub_elements;
-use super::text::{join_words, lowercase_unless_acronym, readable_phrase};
+use super::text::{lowercase_unless_acronym, readable_phrase};
 
-/// How many not-yet-heard points a follow-up names before counting the rest.
-const FOLLOW_UP_MAX_POINTS: usize = 4;
 /// What a bonus question opens with.
 const BONUS_LEAD_IN: &str = "Let's try one more area.";
 /// Words ending an element text that only introduce its sub-element list (`..., including:`).
@@ -32,20 +30,19 @@ struct Topic {
     is_risk: bool,
 }
 
-/// Phrases a question on `element`. `missing_terms` are readable words not yet heard (from
-/// the assessor); only follow-ups use them. Deterministic, never empty, and always ending in
-/// a question mark or an imperative sentence.
+/// Phrases a question on `element`. Deterministic, never empty, and always ending in a
+/// question mark or an imperative sentence. A follow-up phrased here names nothing the last
+/// answer left out (the examiner's follow-ups come from `probe`, which asks about it).
 pub fn phrase_question(
     element: &AcsElement,
     kind: QuestionKind,
     difficulty: QuestionDifficulty,
-    missing_terms: &[String],
 ) -> String {
     let topic = Topic::of(element);
     match kind {
         QuestionKind::Primary => primary_question(&topic, difficulty),
         QuestionKind::Bonus => format!("{BONUS_LEAD_IN} {}", primary_question(&topic, difficulty)),
-        QuestionKind::FollowUp => follow_up_question(&topic, difficulty, missing_terms),
+        QuestionKind::FollowUp => follow_up_question(&topic, difficulty),
     }
 }
 
@@ -72,14 +69,14 @@ impl Topic {
     }
 }
 
-fn trim_end_punctuation(text: &str) -> &str {
+pub(super) fn trim_end_punctuation(text: &str) -> &str {
     text.trim()
         .trim_end_matches(|c: char| matches!(c, '.' | ':' | ';' | ',') || c.is_whitespace())
 }
 
 /// Lowercases the first word for use mid-sentence, unless it is an acronym or starts a
 /// capitalised name (`Airworthiness Directives`, `Visual Meteorological Conditions`).
-fn embed(text: &str) -> String {
+pub(super) fn embed(text: &str) -> String {
     let mut words = text.splitn(3, ' ');
     let first = words.next().unwrap_or_default();
     let starts_name = words
@@ -94,7 +91,7 @@ fn embed(text: &str) -> String {
 
 /// The element text as a noun phrase: end punctuation and list introducers dropped, and
 /// `the following` added where a list would otherwise dangle (`effects of the following`).
-fn subject_of(text: &str, has_list: bool) -> String {
+pub(super) fn subject_of(text: &str, has_list: bool) -> String {
     let mut subject = trim_end_punctuation(text);
     for introducer in LIST_INTRODUCERS {
         if let Some(head) = subject.strip_suffix(introducer)
@@ -171,27 +168,19 @@ fn primary_question(topic: &Topic, difficulty: QuestionDifficulty) -> String {
     format!("{question}{cover}")
 }
 
-fn follow_up_question(topic: &Topic, difficulty: QuestionDifficulty, missing: &[String]) -> String {
+fn follow_up_question(topic: &Topic, difficulty: QuestionDifficulty) -> String {
     let lead = format!("Let's go back to that question on {}.", topic.task);
-    let named: Vec<String> = missing
-        .iter()
-        .map(|word| word.trim())
-        .filter(|word| !word.is_empty())
-        .map(str::to_owned)
-        .collect();
-    if named.is_empty() {
-        return format!("{lead} Tell me more: what else matters here, and why?");
-    }
-    let points = join_words(&named, FOLLOW_UP_MAX_POINTS);
     let probe = match (topic.is_risk, difficulty) {
-        (false, QuestionDifficulty::Easy) => "What can you tell me about that?",
-        (false, QuestionDifficulty::Medium) => "How does that apply on an actual flight?",
-        (false, QuestionDifficulty::Hard) => "How would that change what you decide, and why?",
-        (true, QuestionDifficulty::Easy) => "How does that bear on managing this risk?",
-        (true, QuestionDifficulty::Medium) => "How would you account for that on an actual flight?",
-        (true, QuestionDifficulty::Hard) => "How would that change what you do, and why?",
+        (false, QuestionDifficulty::Easy) => "Tell me more: what else matters here?",
+        (false, QuestionDifficulty::Medium) => "What else matters on an actual flight?",
+        (false, QuestionDifficulty::Hard) => "What else would change what you decide, and why?",
+        (true, QuestionDifficulty::Easy) => "What else would you do to manage this risk?",
+        (true, QuestionDifficulty::Medium) => {
+            "What else would you do about it on an actual flight?"
+        }
+        (true, QuestionDifficulty::Hard) => "What else would change what you do, and why?",
     };
-    format!("{lead} You haven't mentioned {points} yet. {probe}")
+    format!("{lead} {probe}")
 }
 
 #[cfg(test)]
@@ -205,19 +194,13 @@ mod tests {
         QuestionDifficulty::Hard,
     ];
 
-    fn ask(
-        code: &str,
-        kind: QuestionKind,
-        difficulty: QuestionDifficulty,
-        missing: &[&str],
-    ) -> String {
-        let missing: Vec<String> = missing.iter().map(|word| word.to_string()).collect();
-        phrase_question(private_element(code), kind, difficulty, &missing)
+    fn ask(code: &str, kind: QuestionKind, difficulty: QuestionDifficulty) -> String {
+        phrase_question(private_element(code), kind, difficulty)
     }
 
     fn check(code: &str, kind: QuestionKind, difficulty: QuestionDifficulty, expected: &str) {
         assert_eq!(
-            ask(code, kind, difficulty, &[]),
+            ask(code, kind, difficulty),
             expected,
             "{code} {kind:?} {difficulty:?}"
         );
@@ -260,7 +243,7 @@ mod tests {
              proficiency versus currency. Explain how you identify, assess and mitigate it.",
         );
         for difficulty in DIFFICULTIES {
-            let question = ask("PA.I.A.R1", QuestionKind::Primary, difficulty, &[]);
+            let question = ask("PA.I.A.R1", QuestionKind::Primary, difficulty);
             assert!(question.contains("mitigate"), "{question}");
         }
     }
@@ -279,7 +262,6 @@ mod tests {
             "PA.I.B.K3",
             QuestionKind::Primary,
             QuestionDifficulty::Medium,
-            &[],
         );
         assert!(
             question
@@ -294,49 +276,37 @@ mod tests {
             "PA.IX.C.K1",
             QuestionKind::Primary,
             QuestionDifficulty::Easy,
-            &[],
         );
         assert!(!archived.contains("Cover:"), "{archived}");
     }
 
     #[test]
-    fn follow_ups_name_what_was_missed() {
-        let missing = ["certification requirements", "recordkeeping"];
+    fn follow_ups_name_nothing() {
         assert_eq!(
             ask(
                 "PA.I.A.K1",
                 QuestionKind::FollowUp,
-                QuestionDifficulty::Easy,
-                &missing
+                QuestionDifficulty::Easy
             ),
-            "Let's go back to that question on pilot qualifications. You haven't mentioned \
-             certification requirements and recordkeeping yet. What can you tell me about that?"
+            "Let's go back to that question on pilot qualifications. Tell me more: what else \
+             matters here?"
         );
-        let many = ["a", "b", "c", "d", "e", "f"];
-        let question = ask(
+        let risk = ask(
             "PA.I.A.R1",
             QuestionKind::FollowUp,
             QuestionDifficulty::Hard,
-            &many,
         );
         assert!(
-            question.contains("mentioned a, b, c, d and 2 more yet."),
-            "{question}"
+            risk.ends_with("What else would change what you do, and why?"),
+            "{risk}"
         );
-        let nothing_named = ask(
-            "PA.I.A.K1",
-            QuestionKind::FollowUp,
-            QuestionDifficulty::Easy,
-            &[" "],
-        );
-        assert!(nothing_named.ends_with("Tell me more: what else matters here, and why?"));
     }
 
     #[test]
     fn bonus_questions_lead_in_to_a_primary_question() {
         for difficulty in DIFFICULTIES {
-            let bonus = ask("PA.I.A.K2", QuestionKind::Bonus, difficulty, &[]);
-            let primary = ask("PA.I.A.K2", QuestionKind::Primary, difficulty, &[]);
+            let bonus = ask("PA.I.A.K2", QuestionKind::Bonus, difficulty);
+            let primary = ask("PA.I.A.K2", QuestionKind::Primary, difficulty);
             assert_eq!(bonus, format!("Let's try one more area. {primary}"));
         }
     }
@@ -375,22 +345,17 @@ mod tests {
             QuestionKind::FollowUp,
             QuestionKind::Bonus,
         ];
-        let missing = vec!["recordkeeping".to_owned()];
         for catalog in catalogs() {
             for element in oral_elements(catalog) {
                 for kind in kinds {
-                    let questions =
-                        DIFFICULTIES.map(|d| phrase_question(element, kind, d, &missing));
+                    let questions = DIFFICULTIES.map(|d| phrase_question(element, kind, d));
                     assert!(
                         questions[0] != questions[1] && questions[1] != questions[2],
                         "{}",
                         element.code
                     );
                     for (question, difficulty) in questions.iter().zip(DIFFICULTIES) {
-                        assert_eq!(
-                            question,
-                            &phrase_question(element, kind, difficulty, &missing)
-                        );
+                        assert_eq!(question, &phrase_question(element, kind, difficulty));
                         assert!(
                             question.ends_with(['?', '.']) && !question.contains(".."),
                             "{question}"

@@ -47,6 +47,9 @@ pub struct OpenQuestion {
     pub pending_answer: Option<String>,
     /// The scenario it comes from, if one.
     pub scenario: Option<String>,
+    /// A follow-up's missing terms: what the answer before it left out, which its answer is
+    /// judged on; empty for any other question.
+    pub missing_terms: Vec<String>,
 }
 
 /// One question of the transcript.
@@ -77,7 +80,7 @@ pub struct Turn {
 /// What comes after an assessment, until it is done.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum StepAfter {
-    /// A follow-up on this element, naming what was missing.
+    /// A follow-up on this element, asking about what was missing.
     FollowUp {
         /// The element.
         element_code: String,
@@ -345,6 +348,7 @@ impl ExamCore {
             answer: answer.to_owned(),
             other_pending,
             follow_ups_left: self.follow_ups_left(&open.element_code),
+            missing_terms: open.missing_terms.clone(),
         }
     }
 
@@ -420,6 +424,7 @@ mod tests {
             text: "Which documents?".into(),
             pending_answer: pending_answer.map(str::to_owned),
             scenario: None,
+            missing_terms: Vec::new(),
         }
     }
 

@@ -141,6 +141,7 @@ impl ExamCore {
             text,
             pending_answer: None,
             scenario,
+            missing_terms: Vec::new(),
         };
         self.transcript.push(Turn {
             question_id: open.question_id.clone(),
@@ -268,6 +269,11 @@ mod tests {
                 missing_terms: Vec::new(),
                 mentioned_elements: mentioned.iter().map(|c| (*c).to_owned()).collect(),
                 source_summary: String::new(),
+                draw_out: false,
+                interim: crate::examiner::Interim {
+                    feedback: "Partly right so far.".into(),
+                    source_summary: String::new(),
+                },
             });
             let reply = WorkReply::Assessed(verdict);
             self.core

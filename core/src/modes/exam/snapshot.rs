@@ -166,6 +166,7 @@ fn open_checkpoint(open: &OpenQuestion) -> OpenQuestionCheckpoint {
         text: open.text.clone(),
         pending_answer: open.pending_answer.clone(),
         scenario: open.scenario.clone(),
+        missing_terms: open.missing_terms.clone(),
     }
 }
 
@@ -309,6 +310,7 @@ fn restore_open(stored: &OpenQuestionCheckpoint) -> Result<OpenQuestion, String>
         text: stored.text.clone(),
         pending_answer: stored.pending_answer.clone(),
         scenario: stored.scenario.clone(),
+        missing_terms: stored.missing_terms.clone(),
     })
 }
 

@@ -126,6 +126,10 @@ impl ExamCore {
         life.advance(PhaseEvent::QuestionCommitted, now_ms)?;
         let code = draft.request.element_code;
         let scenario = self.scenario_of_asked(&code, draft.planner_index.is_some());
+        let missing_terms = match draft.planner_index {
+            Some(_) => Vec::new(),
+            None => draft.request.missing_terms,
+        };
         let kind = match draft.planner_index {
             Some(index) => {
                 self.planner.record_asked(index);
@@ -139,6 +143,10 @@ impl ExamCore {
         };
         let examiner = call.into_iter().collect();
         self.open_new_question(life, code, kind, text, scenario, examiner);
+        // A follow-up's answer is judged on what the answer before it left out.
+        if let Some(open) = self.open_question.as_mut() {
+            open.missing_terms = missing_terms;
+        }
         Ok(())
     }
 
@@ -217,11 +225,17 @@ impl ExamCore {
             ));
         };
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
-        let step = self.plan.record_score(&open.element_code, verdict.score);
+        let step = (self.plan).record_score(&open.element_code, verdict.score, verdict.draw_out);
         if !matches!(step, NextStep::FollowUp) {
             self.defer_if_unsatisfactory(&open.element_code, verdict.score);
         }
         self.assessed_at.insert(open.element_code.clone(), now_ms);
+        // Study mode's feedback waits: an answer a follow-up comes after is told how far it
+        // went, never what it left out; the element's last answer gets the full feedback.
+        let (feedback, source_summary) = match step {
+            NextStep::FollowUp => (verdict.interim.feedback, verdict.interim.source_summary),
+            _ => (verdict.feedback, verdict.source_summary),
+        };
         let credited = self.plan.credit_mentions(&verdict.mentioned_elements);
         // The element is left (no follow-up on it): its final score may move the level.
         if let (Some(adaptive), false) = (&mut self.adaptive, step == NextStep::FollowUp) {
@@ -237,17 +251,17 @@ impl ExamCore {
         });
         if let Some(turn) = self.transcript.last_mut() {
             turn.score = Some(verdict.score);
-            turn.feedback = Some(verdict.feedback.clone());
-            turn.sources = Some(verdict.source_summary.clone());
+            turn.feedback = Some(feedback.clone());
+            turn.sources = Some(source_summary.clone());
             turn.examiner.extend(call);
         }
         self.open_question = None;
         let assessment = Assessment {
             question_id: open.question_id,
             score: Some(verdict.score.as_str().to_owned()),
-            feedback: Some(verdict.feedback),
+            feedback: Some(feedback),
             recorded: None,
-            source_summary: Some(verdict.source_summary),
+            source_summary: Some(source_summary),
             correct_answer: None,
             credited_elements: credited,
             understood_as: open.pending_answer,
@@ -381,7 +395,88 @@ mod tests {
             missing_terms: vec!["registration".into()],
             mentioned_elements: mentioned.iter().map(|c| (*c).to_owned()).collect(),
             source_summary: "14 CFR 91.203".into(),
+            draw_out: false,
+            interim: crate::examiner::Interim {
+                feedback: "Partly right so far.".into(),
+                source_summary: "14 CFR 91.9".into(),
+            },
         })
+    }
+
+    /// The last `assessment` queued: its score, feedback and source summary.
+    fn last_assessment(life: &Lifecycle) -> (Option<String>, Option<String>, Option<String>) {
+        let Some(ServerMessage {
+            event: ServerEvent::Assessment(assessment),
+            ..
+        }) = life.outbox.last()
+        else {
+            panic!("an assessment is queued");
+        };
+        let a = assessment.clone();
+        (a.score, a.feedback, a.source_summary)
+    }
+
+    #[test]
+    fn feedback_waits_until_the_element_closes() {
+        let world = World::new();
+        let partial = || assessed(Score::Partial, &[]);
+        let drawn_out = || {
+            let mut verdict = assessed(Score::Unsatisfactory, &[]);
+            verdict.value.draw_out = true;
+            verdict
+        };
+        type Verdict = fn() -> Examined<ExaminerAssessment>;
+        let cases: [(&str, Verdict); 2] = [("partial", partial), ("drawn out", drawn_out)];
+        for (what, first) in cases {
+            let (mut core, mut life) = asked(&world);
+            core.commit_answer(&mut life, "an answer".into(), None, START_MS + 1)
+                .unwrap();
+            core.store_assessment(&mut life, first(), START_MS + 2)
+                .unwrap();
+            let (_, feedback, sources) = last_assessment(&life);
+            let interim = (feedback.as_deref(), sources.as_deref());
+            assert_eq!(
+                interim,
+                (Some("Partly right so far."), Some("14 CFR 91.9")),
+                "{what}"
+            );
+            assert_eq!(
+                core.transcript.last().unwrap().feedback.as_deref(),
+                Some("Partly right so far."),
+                "{what}: the transcript keeps what was said"
+            );
+            let PendingWork::Ask(draft) = core.pending_work(&life) else {
+                panic!("{what}: a follow-up comes next");
+            };
+            assert_eq!(draft.request.kind, QuestionKind::FollowUp, "{what}");
+            core.commit_question(
+                &mut life,
+                draft,
+                Examined::offline("And?".into()),
+                START_MS + 3,
+            )
+            .unwrap();
+            life.mark_delivered(START_MS + 3);
+            core.commit_answer(&mut life, "more".into(), None, START_MS + 4)
+                .unwrap();
+            let PendingWork::Assess(request) = core.pending_work(&life) else {
+                panic!("{what}: the follow-up's answer is assessed");
+            };
+            assert_eq!(
+                request.missing_terms,
+                ["registration"],
+                "{what}: judged on them"
+            );
+            core.store_assessment(&mut life, partial(), START_MS + 5)
+                .unwrap();
+            let (_, feedback, sources) = last_assessment(&life);
+            let full = (feedback.as_deref(), sources.as_deref());
+            assert_eq!(
+                full,
+                (Some("feedback"), Some("14 CFR 91.203")),
+                "{what}: the element closes"
+            );
+        }
     }
 
     /// An exam with its first question asked and delivered.

@@ -61,6 +61,7 @@ impl PendingAnswer {
             answer: self.text.clone(),
             other_pending: Vec::new(),
             follow_ups_left: 0,
+            missing_terms: Vec::new(),
         }
     }
 }

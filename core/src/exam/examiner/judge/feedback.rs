@@ -20,13 +20,65 @@ pub struct Feedback {
     pub missing_terms: Vec<String>,
 }
 
+/// What the examiner says of an answer a follow-up on its element comes after, before it
+/// is asked: how far the answer went, and nothing of what it left out (which the follow-up
+/// asks about, and the feedback on the element's last answer names).
+pub const PARTLY_RIGHT_SO_FAR: &str = "Partly right so far.";
+
+/// What the examiner says of an answer drawn out ([`super::draws_out`]) before asking to
+/// hear more.
+pub const DRAWN_OUT: &str = "That's a start.";
+
 /// The feedback on `verdict`.
 pub fn feedback(
     rubric: &ElementRubric,
     verdict: &RubricVerdict,
     asked: Option<&Question>,
 ) -> Feedback {
-    let required = required_facts(rubric, asked);
+    feedback_on(rubric, verdict, required_facts(rubric, asked))
+}
+
+/// The facts a follow-up that asked for `probe`'s facts (the ones the answer before it left
+/// out) requires of its answer: those alone, in the probe's order.
+pub fn probe_facts<'r>(rubric: &'r ElementRubric, probe: &Question) -> Vec<&'r Fact> {
+    (probe.facts.iter())
+        .filter_map(|id| rubric.facts.iter().find(|f| &f.id == id))
+        .collect()
+}
+
+/// What the examiner says of `verdict` while a follow-up on the element is still to come
+/// (study mode's feedback waits until the element closes): [`DRAWN_OUT`] for an answer drawn
+/// out, [`PARTLY_RIGHT_SO_FAR`] for one with `required` facts left out, and never a missing
+/// fact, its claim or its source; the sources cited are those of the `required` facts it
+/// stated. Its `missing_terms` are the full feedback's (the follow-up asks about them).
+pub fn interim(rubric: &ElementRubric, verdict: &RubricVerdict, required: Vec<&Fact>) -> Feedback {
+    let stated: Vec<&str> = required
+        .iter()
+        .filter(|f| verdict.status(&f.id) == FactStatus::Stated)
+        .map(|f| f.source.as_str())
+        .collect();
+    let sources = dedup(stated).join("; ");
+    let full = feedback_on(rubric, verdict, required);
+    let text = if super::draws_out(verdict) {
+        DRAWN_OUT.to_owned()
+    } else if full.missing_terms.is_empty() {
+        full.text
+    } else {
+        PARTLY_RIGHT_SO_FAR.to_owned()
+    };
+    Feedback {
+        text,
+        sources,
+        missing_terms: full.missing_terms,
+    }
+}
+
+/// The feedback on `verdict` against the facts the answer had to state, in order.
+pub fn feedback_on(
+    rubric: &ElementRubric,
+    verdict: &RubricVerdict,
+    required: Vec<&Fact>,
+) -> Feedback {
     let missing: Vec<&Fact> = required
         .iter()
         .copied()
@@ -51,7 +103,7 @@ pub fn feedback(
 }
 
 /// The facts the answer had to state: the question's, then the element's core ones.
-fn required_facts<'r>(rubric: &'r ElementRubric, asked: Option<&Question>) -> Vec<&'r Fact> {
+pub fn required_facts<'r>(rubric: &'r ElementRubric, asked: Option<&Question>) -> Vec<&'r Fact> {
     let asked_ids = asked.map_or(&[][..], |q| q.facts.as_slice());
     let ids = asked_ids.iter().chain(rubric.satisfactory.iter());
     let mut facts: Vec<&Fact> = Vec::new();

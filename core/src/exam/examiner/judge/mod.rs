@@ -19,10 +19,12 @@
 //!   must refuse every mutant.
 //! - `verdict`: the verdict on one answer: its score and each fact's status.
 //! - `feedback`: what the examiner says, and the sources it cites.
+//! - `give_away`: whether words the examiner means to say (a follow-up) give a fact away.
 
 mod answer;
 mod evidence;
 pub mod feedback;
+pub mod give_away;
 pub mod mutants;
 pub mod non_answer;
 pub mod phrase;
@@ -48,10 +50,39 @@ pub use verdict::{FactStatus, RubricVerdict};
 /// How many facts of any kind make an answer at least partial.
 pub const PARTIAL_ANY_FACTS: usize = 2;
 
-/// An answer of at most this many content words is short: stating one fact and
-/// contradicting none, it is partial ("eight hours bottle to throttle"), and the examiner
-/// probes for the rest. A long answer that states one fact among much else is not.
+/// An answer of at most this many content words is short ([`is_short`]): stating one fact
+/// and contradicting none, it is partial ("eight hours bottle to throttle"); correct as far as
+/// it goes and incomplete, it is drawn out ([`draws_out`]). A long answer that states one
+/// fact among much else is not.
 pub const SHORT_ANSWER_WORDS: usize = 12;
+
+/// The one rule for "short": an answer is short when it has at most [`SHORT_ANSWER_WORDS`]
+/// content words as the judge reads them (little words such as "the", "is", "you", "I" and
+/// "um" are not counted; a spoken number is one word; a synonym phrase such as "air traffic
+/// control" is one).
+pub fn is_short(answer: &str) -> bool {
+    is_short_reading(&reading::Reading::of(answer))
+}
+
+fn is_short_reading(reading: &reading::Reading) -> bool {
+    reading.words.len() <= SHORT_ANSWER_WORDS
+}
+
+/// Whether an answer is drawn out rather than scored at once: it is correct as far as it
+/// goes (it says something, holds no misconception and contradicts no fact), short
+/// ([`is_short`]) and incomplete (not satisfactory). The examiner then asks the candidate to
+/// expand, naming nothing missing, if the plan still allows a follow-up on the element.
+pub fn draws_out(verdict: &RubricVerdict) -> bool {
+    let contradicted = verdict
+        .facts
+        .iter()
+        .any(|(_, s)| *s == FactStatus::Contradicted);
+    verdict.short
+        && !verdict.non_answer
+        && !contradicted
+        && verdict.misconceptions.is_empty()
+        && verdict.score != Score::Satisfactory
+}
 
 /// Judges `answer` against `rubric`; `asked` is the rubric question it answers, if the
 /// examiner asked one (its facts are then required too, and stating them all satisfies).
@@ -95,7 +126,7 @@ pub fn judge_read(
         misconceptions,
         non_answer: answer.non_answer,
         disclaimed: answer.disclaimed,
-        short: answer.reading.words.len() <= SHORT_ANSWER_WORDS,
+        short: is_short_reading(&answer.reading),
     };
     verdict.score = score_of(rubric, asked, &verdict);
     verdict
@@ -389,5 +420,56 @@ elements:
         let none = say("I don't know");
         assert!(none.text.starts_with("No answer"), "{none:?}");
         assert!(none.text.contains("Three takeoffs"), "{none:?}");
+    }
+
+    #[test]
+    fn short_is_at_most_twelve_content_words() {
+        let table = [
+            ("", true),
+            ("Um, I, you, the, it, that is.", true),
+            ("Three takeoffs and landings in ninety days.", true),
+            (
+                "red green blue black white brown pink gray gold silver tan teal",
+                true,
+            ),
+            (
+                "red green blue black white brown pink gray gold silver tan teal navy",
+                false,
+            ),
+            (
+                "You need a flight review every 24 calendar months with an instructor who signs \
+                 your logbook, and you should stay proficient.",
+                false,
+            ),
+        ];
+        for (answer, short) in table {
+            assert_eq!(is_short(answer), short, "{answer:?}");
+            assert_eq!(judge(&rubric(), answer, None).short, short, "{answer:?}");
+        }
+    }
+
+    #[test]
+    fn a_short_correct_incomplete_answer_is_drawn_out() {
+        let table = [
+            ("Three landings.", true),
+            ("A current medical.", true),
+            ("Recent flight experience.", true),
+            ("I don't know.", false),
+            ("One landing per year.", false),
+            ("Three takeoffs and landings within 30 days.", false),
+            (
+                "Three takeoffs and landings in 90 days, flight review every 24 calendar months.",
+                false,
+            ),
+            (
+                "You need a flight review every 24 calendar months with an instructor who signs \
+                 your logbook, and you should also stay proficient by flying often.",
+                false,
+            ),
+        ];
+        for (answer, drawn_out) in table {
+            let verdict = judge(&rubric(), answer, None);
+            assert_eq!(draws_out(&verdict), drawn_out, "{answer:?}: {verdict:?}");
+        }
     }
 }

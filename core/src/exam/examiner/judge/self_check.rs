@@ -1,10 +1,12 @@
 //! A rubric judged by its own words: each fact's claim must state that fact, each
 //! misconception's claim must be recognised as that misconception, and the true claims
 //! together must neither hold a misconception nor contradict a fact (a number in a claim
-//! that no fact has as its value). What fails here would misjudge real answers too.
+//! that no fact has as its value). What fails here would misjudge real answers too. An
+//! authored probe must give no fact away.
 
 use viva_blueprint::rubric::ElementRubric;
 
+use super::give_away::{GiveAway, give_aways};
 use super::{FactStatus, PreparedRubric, ReadAnswer, RubricVerdict, judge_read};
 
 /// One way a rubric misjudges its own words: the element, the field and what is wrong.
@@ -47,6 +49,40 @@ pub fn self_check(rubric: &ElementRubric) -> Vec<SelfCheckProblem> {
     }
     let claims: Vec<&str> = rubric.facts.iter().map(|f| f.claim.as_str()).collect();
     problems.extend(true_claims_problems(rubric, &judge(&claims.join(" "))));
+    problems.extend(probe_problems(&prepared));
+    problems
+}
+
+/// Each authored probe judged as if the candidate had said it: it must state no fact of its
+/// element and hold no fact's value (a follow-up asks, it never tells).
+fn probe_problems(prepared: &PreparedRubric) -> Vec<SelfCheckProblem> {
+    let rubric = &prepared.rubric;
+    let facts: Vec<&viva_blueprint::rubric::Fact> = rubric.facts.iter().collect();
+    let mut problems = Vec::new();
+    for (index, fact) in rubric.facts.iter().enumerate() {
+        let Some(probe) = &fact.probe else {
+            continue;
+        };
+        let given = give_aways(prepared, probe, &facts);
+        if given.is_empty() {
+            continue;
+        }
+        let what: Vec<String> = given
+            .iter()
+            .map(|g| match g {
+                GiveAway::Credits(id) => format!("states {id}"),
+                GiveAway::Value(id) => format!("holds {id}'s value"),
+            })
+            .collect();
+        problems.push(SelfCheckProblem {
+            element: rubric.element.clone(),
+            field: format!("facts[{index}] ({}).probe", fact.id),
+            message: format!(
+                "the probe gives a fact away ({}): ask about it without its terms or value",
+                what.join(", ")
+            ),
+        });
+    }
     problems
 }
 
@@ -166,5 +202,32 @@ mod tests {
             )),
             vec!["facts[1] (review)".to_owned()]
         );
+    }
+
+    #[test]
+    fn a_probe_that_gives_a_fact_away_is_reported() {
+        let with_probe = |probe: &str| {
+            let mut rubric = rubric("landing a year", CURRENCY, REVIEW);
+            rubric.facts[1].probe = Some(probe.to_owned());
+            self_check(&rubric)
+        };
+        assert_eq!(
+            with_probe("What limits how long that stays valid?"),
+            Vec::new()
+        );
+        for (probe, found) in [
+            ("How often do you need a flight review?", "states review"),
+            ("Is it every twenty-four months?", "states review"),
+            ("Is it more than 24?", "holds review's value"),
+            ("Is it three takeoffs and landings?", "states currency"),
+        ] {
+            let problems = with_probe(probe);
+            assert_eq!(problems.len(), 1, "{probe:?}: {problems:?}");
+            assert_eq!(problems[0].field, "facts[1] (review).probe");
+            assert!(
+                problems[0].message.contains(found),
+                "{probe:?}: {problems:?}"
+            );
+        }
     }
 }
