@@ -98,7 +98,7 @@ pub fn short_answer(question: &serde_json::Value) -> String {
 }
 
 /// Every rubric under `blueprints/rubrics/` (both ratings, and the shared domains).
-fn rubrics() -> &'static RubricSet {
+pub fn rubrics() -> &'static RubricSet {
     static RUBRICS: OnceLock<RubricSet> = OnceLock::new();
     RUBRICS.get_or_init(|| {
         let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/blueprints/rubrics"));

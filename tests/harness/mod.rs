@@ -14,7 +14,8 @@ mod token;
 mod tutor;
 
 pub use acs::{
-    UNSATISFACTORY_ANSWER, mention_target, oral_elements, satisfactory_answer, short_answer,
+    UNSATISFACTORY_ANSWER, mention_target, oral_elements, rubrics, satisfactory_answer,
+    short_answer,
 };
 pub use admin::{data_dir_of, exams, plan_audit, start_refused, viva_cli};
 pub use assessment::{

@@ -59,7 +59,7 @@ pub fn interim(rubric: &ElementRubric, verdict: &RubricVerdict, required: Vec<&F
         .collect();
     let sources = dedup(stated).join("; ");
     let full = feedback_on(rubric, verdict, required);
-    let text = if super::draws_out(verdict) {
+    let text = if verdict.draws_out() {
         DRAWN_OUT.to_owned()
     } else if full.missing_terms.is_empty() {
         full.text

@@ -73,15 +73,7 @@ fn is_short_reading(reading: &reading::Reading) -> bool {
 /// ([`is_short`]) and incomplete (not satisfactory). The examiner then asks the candidate to
 /// expand, naming nothing missing, if the plan still allows a follow-up on the element.
 pub fn draws_out(verdict: &RubricVerdict) -> bool {
-    let contradicted = verdict
-        .facts
-        .iter()
-        .any(|(_, s)| *s == FactStatus::Contradicted);
-    verdict.short
-        && !verdict.non_answer
-        && !contradicted
-        && verdict.misconceptions.is_empty()
-        && verdict.score != Score::Satisfactory
+    verdict.draws_out()
 }
 
 /// Judges `answer` against `rubric`; `asked` is the rubric question it answers, if the

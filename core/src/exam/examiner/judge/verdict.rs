@@ -32,6 +32,19 @@ pub struct RubricVerdict {
 }
 
 impl RubricVerdict {
+    /// Whether the answer is drawn out rather than scored at once ([`super::draws_out`]).
+    pub fn draws_out(&self) -> bool {
+        let contradicted = self
+            .facts
+            .iter()
+            .any(|(_, s)| *s == FactStatus::Contradicted);
+        self.short
+            && !self.non_answer
+            && !contradicted
+            && self.misconceptions.is_empty()
+            && self.score != Score::Satisfactory
+    }
+
     /// The status of fact `id` (missing when the rubric has no such fact).
     pub fn status(&self, id: &str) -> FactStatus {
         self.facts
