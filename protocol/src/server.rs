@@ -416,7 +416,8 @@ pub struct AnswerAssessing {
 ///  "source_summary": "Study: 14 CFR part 61; AC 68-1.",
 ///  "credited_elements": ["PA.I.A.K3"]}
 /// ```
-/// In evaluation mode only `question_id` and `recorded: true` are sent. In an exam, the
+/// In evaluation mode, and in a checkride-style exam (`"examiner_style": "checkride"`), only
+/// `question_id`, `recorded: true` and `understood_as` are sent. In a study exam, the
 /// assessment of an answer a follow-up on the same element comes after says how far the
 /// answer went ("Partly right so far.") and names nothing it left out; the element's last
 /// answer gets the full feedback.
