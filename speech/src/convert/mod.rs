@@ -16,7 +16,7 @@
 mod ct2;
 mod error;
 mod ggml;
-mod mel;
+pub(crate) mod mel;
 mod plan;
 #[cfg(test)]
 pub(crate) mod testing;
