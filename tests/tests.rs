@@ -12,6 +12,7 @@ mod connection_limits;
 mod devices;
 mod distributed;
 mod edge;
+mod end_of_turn;
 mod exam_flow;
 mod harness;
 mod hibernation;

@@ -3,10 +3,12 @@
 //!
 //! - [`stt`]: the `SpeechToText` trait and its job types.
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
+//! - [`end_of_turn`]: the `TurnJudge` trait: whether a pause sounds like the answer's end.
 //! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
 //! - [`turn`]: a session's spoken turns as a state machine: events in, actions out.
 
 pub mod complete;
+pub mod end_of_turn;
 pub mod hint;
 pub mod listener;
 pub mod spoken;
@@ -20,6 +22,8 @@ use std::time::Duration;
 
 /// The default pause after a whole answer: long enough for a breath between sentences.
 pub const COMPLETE_ANSWER_PAUSE: Duration = Duration::from_millis(1200);
+/// The default pause that ends a turn the end-of-turn model finds complete.
+pub const END_OF_TURN_PAUSE: Duration = Duration::from_millis(400);
 
 /// How long a candidate may pause to think before the turn ends, by default and per question
 /// kind (`primary`, `follow_up`, `bonus`, or an assessment's `item`).
@@ -35,6 +39,9 @@ pub struct TurnSettings {
     /// The same for an exam question, off by default: on the think-aloud set the assessor
     /// found answers satisfactory before candidates had finished (docs/benchmarks.md).
     pub complete_exam_answer_pause: Option<Duration>,
+    /// The pause, from the end of speech, that ends a turn the end-of-turn model
+    /// (`end_of_turn`) finds complete; only with a model.
+    pub end_of_turn_pause: Duration,
 }
 
 impl Default for TurnSettings {
@@ -44,6 +51,7 @@ impl Default for TurnSettings {
             thinking_pause_by_kind: BTreeMap::new(),
             complete_answer_pause: Some(COMPLETE_ANSWER_PAUSE),
             complete_exam_answer_pause: None,
+            end_of_turn_pause: END_OF_TURN_PAUSE,
         }
     }
 }
