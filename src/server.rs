@@ -19,9 +19,11 @@ use viva_core::examiner::EmbeddedExaminer;
 use viva_core::services::ModeServices;
 use viva_core::tutor::library::{TutorLibrary, TutorSettings};
 use viva_core::voice::SpeechToText;
+use viva_core::voice::end_of_turn::TurnJudge;
 use viva_file_store::FileStore;
 use viva_llm::metrics::LlmMetrics;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
+use viva_speech::end_of_turn::SmartTurnJudge;
 use viva_speech::metrics::SpeechMetrics;
 use viva_speech::{PoolSettings, WhisperPool};
 
@@ -82,6 +84,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
     };
     let metrics = Arc::new(AllMetrics::default());
     let speech = start_speech(&settings, &metrics.speech)?;
+    let judge = speech.as_ref().and_then(|_| start_judge(&settings));
     let features = viva_protocol::catalog::ServerFeatures {
         dev_mode: settings.dev_mode,
         voice: speech.is_some(),
@@ -105,6 +108,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         node_id: settings.node_id.clone(),
         lease: settings.lease,
         speech: speech.clone(),
+        judge,
         turns: settings.turns.clone(),
         metrics: metrics.sessions.clone(),
         sides: storage.sides,
@@ -192,6 +196,27 @@ fn start_speech(
     let lend_idle_cores = pool_settings.lend_idle_cores;
     tracing::info!(model = %model.display(), workers, partial_share, lend_idle_cores, "voice on");
     Ok(Some(Arc::new(pool)))
+}
+
+/// The end-of-turn model when one is configured and loads (ONNX Runtime from the same
+/// folder); without it turns end after the thinking pause.
+fn start_judge(settings: &Settings) -> Option<Arc<dyn TurnJudge>> {
+    let Some(model) = &settings.turn_model else {
+        tracing::info!("no end-of-turn model: turns end after the thinking pause");
+        return None;
+    };
+    let folder = model.parent().unwrap_or(std::path::Path::new("."));
+    let runtime = viva_speech::onnx::runtime_in(folder);
+    match SmartTurnJudge::start(&runtime, model) {
+        Ok(judge) => {
+            tracing::info!(model = %model.display(), "end-of-turn model on");
+            Some(Arc::new(judge))
+        }
+        Err(error) => {
+            tracing::warn!(%error, "END-OF-TURN MODEL OFF: turns end after the thinking pause");
+            None
+        }
+    }
 }
 
 /// Says at start-up whether this node takes new sessions, and why.

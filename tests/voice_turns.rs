@@ -2,7 +2,8 @@
 //! speech with tiny.en: a turn ends when the client stops sending audio, transcripts name
 //! their question and turn, a resent `audio.commit` is acknowledged like any resent event,
 //! a spoken item answer says what it was understood as, and one that cannot be read is asked
-//! again without recording anything.
+//! again without recording anything; the client hears of speech starting and stopping (and
+//! how long the server will wait) before the final.
 
 use serde_json::{Value, json};
 
@@ -227,4 +228,68 @@ async fn only_a_pause_after_a_whole_answer_may_end_the_turn_early() {
         "{events:?}"
     );
     assert_eq!(whole_answer_pauses(&server).await, 1);
+}
+
+fn position(events: &[Value], kind: &str) -> usize {
+    events
+        .iter()
+        .position(|e| e["type"] == kind)
+        .unwrap_or_else(|| panic!("no {kind} in {events:?}"))
+}
+
+/// The speech events: `speech.started` when the candidate begins, then `speech.stopped`
+/// once the end-of-turn model (installed beside the whisper model) has judged the pause,
+/// all before the turn's `transcript.final`; a whole sentence sounds complete, so the
+/// server waits only the short end-of-turn pause.
+#[tokio::test]
+async fn a_spoken_answer_is_heard_starting_and_stopping_before_its_final() {
+    crate::harness::speech::model_file("smart-turn-v3.2-cpu.onnx");
+    let server = voice_server(&[]).await;
+    let mut client = Client::connect(&server, Auth::bearer("speech-events"))
+        .await
+        .waiting(PATIENCE);
+    let started = start_exam(&mut client, "laptop").await;
+    let question_id = field_str(&started.question, "question_id").to_owned();
+    let spoken = concat(&[
+        synthesize("A flight review is required every twenty four calendar months."),
+        silence(1_600),
+    ]);
+    stream(&mut client, &spoken).await;
+    let events = client
+        .collect_until(|e| count(e, "transcript.final") > 0)
+        .await;
+    let (began, stopped) = (
+        position(&events, "speech.started"),
+        position(&events, "speech.stopped"),
+    );
+    assert!(
+        began < stopped && stopped < position(&events, "transcript.final"),
+        "{events:?}"
+    );
+    let pause = &events[stopped];
+    assert_eq!(field_str(pause, "question_id"), question_id);
+    assert_eq!(field_str(pause, "end_of_turn"), "complete", "{pause}");
+    assert_eq!(field_u64(pause, "wait_ms"), 400, "{pause}");
+    assert!(pause.get("seq").is_none(), "cues carry no seq: {pause}");
+    let turn = field_u64(&events[began], "turn");
+    assert_eq!(field_u64(pause, "turn"), turn);
+    assert_eq!(field_u64(find(&events, "transcript.final"), "turn"), turn);
+}
+
+/// Without the model the pause is still told, unjudged, with the thinking pause to wait.
+#[tokio::test]
+async fn without_the_model_a_pause_is_told_unjudged() {
+    let server = voice_server(&["--turn-model", "off"]).await;
+    let mut client = Client::connect(&server, Auth::bearer("speech-events-off"))
+        .await
+        .waiting(PATIENCE);
+    start_exam(&mut client, "laptop").await;
+    let spoken = concat(&[synthesize("Privileges and limitations."), silence(3_600)]);
+    stream(&mut client, &spoken).await;
+    let events = client
+        .collect_until(|e| count(e, "transcript.final") > 0)
+        .await;
+    let pause = find(&events, "speech.stopped");
+    assert_eq!(field_str(pause, "end_of_turn"), "unjudged", "{pause}");
+    assert_eq!(field_u64(pause, "wait_ms"), 3_000, "{pause}");
 }

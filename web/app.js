@@ -339,6 +339,19 @@ function voiceControls() {
   return { controls, mic, status };
 }
 
+/** What the server hears, on a voice screen's status line: `speech.started`,
+ * `speech.stopped` (how long it will wait before it ends the turn) and `answer.assessing`. */
+function showSpeech(status, event) {
+  if (!status) return;
+  if (event.type === "speech.started") status.textContent = "Listening…";
+  else if (event.type === "speech.stopped") {
+    const seconds = (event.wait_ms / 1000).toFixed(1);
+    status.textContent = event.end_of_turn === "complete"
+      ? `You paused: answering in ${seconds} s`
+      : `You paused: waiting ${seconds} s`;
+  } else if (event.type === "answer.assessing") status.textContent = "Assessing…";
+}
+
 // ---------------------------------------------------------------- the session
 
 const session = { id: null, mode: null, screen: null };
@@ -633,7 +646,7 @@ function examScreen(started) {
   const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "polite" });
   const feedback = el("div", { id: "feedback", "aria-live": "polite" });
   const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
-  const { controls, mic } = voice ? voiceControls() : { controls: null, mic: null };
+  const { controls, mic, status } = voice ? voiceControls() : { controls: null, mic: null, status: null };
   const end = confirmingButton("end", "End exam", "Press again to end: it is graded as it stands", () => link.send({ type: "session.end" }));
   const drawProgress = () => {
     progress.textContent = `Question ${state.asked} of ${state.planned} planned` +
@@ -658,6 +671,7 @@ function examScreen(started) {
     leave() { mic?.stop(); },
     refused(_event, refused) { box.restore(refused); },
     event(event) {
+      showSpeech(status, event);
       if (event.type === "question.delta") {
         if (state.question !== event.question_id) { state.question = event.question_id; question.textContent = ""; }
         question.textContent += event.text;

@@ -50,6 +50,9 @@ pub struct SessionMetrics {
     /// Pauses whose words read as a whole answer, so the turn was allowed to end after the
     /// short pause (adaptive end of turn).
     pub whole_answer_pauses: Counter,
+    /// Pauses the end-of-turn model found complete, so the turn was allowed to end after
+    /// the short end-of-turn pause.
+    pub model_turn_ends: Counter,
     /// Questions phrased ahead while the candidate answered, by outcome when the next
     /// question came: `held` (asked as phrased) or `missed` (another question came).
     pub question_speculations: LabeledCounter,
@@ -92,6 +95,7 @@ impl Default for SessionMetrics {
             takeovers: Counter::default(),
             spoken_answers_unclear: Counter::default(),
             whole_answer_pauses: Counter::default(),
+            model_turn_ends: Counter::default(),
             question_speculations: LabeledCounter::new(SPECULATION_OUTCOMES),
             hibernations: Counter::default(),
             wake_seconds: Histogram::default(),
@@ -160,6 +164,12 @@ impl Series for SessionMetrics {
             "viva_whole_answer_pauses_total",
             "Pauses whose words read as a whole answer; the turn could end after the short pause.",
             &self.whole_answer_pauses,
+        );
+        counter(
+            out,
+            "viva_model_turn_ends_total",
+            "Pauses the end-of-turn model found complete; the turn could end after the short pause.",
+            &self.model_turn_ends,
         );
         labeled(
             out,

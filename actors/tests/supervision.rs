@@ -95,6 +95,7 @@ fn world_with_blueprints(
         node_id: "node-test".into(),
         lease: std::time::Duration::from_secs(10),
         speech: None,
+        judge: None,
         turns: viva_core::voice::TurnSettings::default(),
         metrics: metrics.clone(),
         sides: Arc::new(MemoryStore::new()),

@@ -64,6 +64,7 @@ fn world() -> World {
         node_id: "node-test".into(),
         lease: Duration::from_secs(10),
         speech: None,
+        judge: None,
         turns: viva_core::voice::TurnSettings::default(),
         metrics: Arc::new(SessionMetrics::default()),
         sides: store.clone(),

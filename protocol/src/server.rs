@@ -52,6 +52,12 @@ pub enum ServerEvent {
     /// `transcript.final`.
     #[serde(rename = "transcript.final")]
     TranscriptFinal(Transcript),
+    /// `speech.started`.
+    #[serde(rename = "speech.started")]
+    SpeechStarted(SpeechStarted),
+    /// `speech.stopped`.
+    #[serde(rename = "speech.stopped")]
+    SpeechStopped(SpeechStopped),
     /// `answer.unclear`.
     #[serde(rename = "answer.unclear")]
     AnswerUnclear(AnswerUnclear),
@@ -96,6 +102,8 @@ impl ServerEvent {
         "question",
         "transcript.partial",
         "transcript.final",
+        "speech.started",
+        "speech.stopped",
         "answer.unclear",
         "answer.assessing",
         "assessment",
@@ -117,6 +125,8 @@ impl ServerEvent {
             ServerEvent::Question(_) => "question",
             ServerEvent::TranscriptPartial(_) => "transcript.partial",
             ServerEvent::TranscriptFinal(_) => "transcript.final",
+            ServerEvent::SpeechStarted(_) => "speech.started",
+            ServerEvent::SpeechStopped(_) => "speech.stopped",
             ServerEvent::AnswerUnclear(_) => "answer.unclear",
             ServerEvent::AnswerAssessing(_) => "answer.assessing",
             ServerEvent::Assessment(_) => "assessment",
@@ -341,6 +351,64 @@ pub struct Transcript {
     pub text: String,
 }
 
+/// `speech.started`: the candidate began speaking in a turn, or spoke again after a pause
+/// (`speech.stopped`) that did not end it.
+///
+/// A cue for the device, like transcripts: no `seq`, never replayed. `turn` is the turn's
+/// number, as its transcripts carry it.
+///
+/// # Format
+/// ```json
+/// {"type": "speech.started", "question_id": "q3", "turn": 4}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SpeechStarted {
+    /// The open question the turn answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_id: Option<String>,
+    /// The turn.
+    pub turn: u64,
+}
+
+/// `speech.stopped`: the candidate paused in a turn. Sent once the server's end-of-turn
+/// model has judged the pause (at once when the server has none). `wait_ms` is how long a
+/// pause, counted from the end of speech, now ends the turn: short when `end_of_turn` is
+/// `complete` (the candidate sounds finished), the thinking pause when it is `incomplete`
+/// (mid-answer) or `unjudged` (no model, or it was busy). Speech before then sends
+/// `speech.started` again; otherwise the turn's `transcript.final` follows.
+///
+/// A cue for the device, like transcripts: no `seq`, never replayed.
+///
+/// # Format
+/// ```json
+/// {"type": "speech.stopped", "question_id": "q3", "turn": 4, "wait_ms": 400,
+///  "end_of_turn": "complete"}
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct SpeechStopped {
+    /// The open question the turn answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question_id: Option<String>,
+    /// The turn.
+    pub turn: u64,
+    /// How long a pause, from the end of speech, ends the turn now.
+    pub wait_ms: u64,
+    /// What the end-of-turn model made of the pause.
+    pub end_of_turn: EndOfTurn,
+}
+
+/// What the end-of-turn model made of a pause (`speech.stopped`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum EndOfTurn {
+    /// The candidate sounds finished.
+    Complete,
+    /// The candidate sounds mid-answer.
+    Incomplete,
+    /// Not judged: the server has no model, or it was busy.
+    Unjudged,
+}
+
 /// `answer.unclear`: a spoken answer to an item could not be read as what the item expects,
 /// so nothing was recorded and the question stays open. The candidate says the answer
 /// again; when `confirm` is true, saying "yes" keeps `understood_as` as the answer. A typed
@@ -539,6 +607,9 @@ mod tests {
             r#"{"type":"tutor.delta","turn":4,"text":" make ten first"}"#,
             r#"{"type":"transcript.partial","seq":5,"text":"you need a current"}"#,
             r#"{"type":"transcript.final","seq":6,"text":"you need a current medical"}"#,
+            r#"{"type":"speech.started","question_id":"q3","turn":4}"#,
+            r#"{"type":"speech.stopped","question_id":"q3","turn":4,"wait_ms":400,"end_of_turn":"complete"}"#,
+            r#"{"type":"speech.stopped","turn":5,"wait_ms":3000,"end_of_turn":"unjudged"}"#,
             r#"{"type":"assessment","seq":4,"question_id":"q3","score":"partial","feedback":"f","source_summary":"s","credited_elements":["PA.I.A.K3"]}"#,
             r#"{"type":"assessment","seq":4,"question_id":"q3","recorded":true}"#,
             r#"{"type":"error","code":"unknown_type","message":"m","event_id":"x1"}"#,

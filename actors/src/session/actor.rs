@@ -63,6 +63,9 @@ pub struct SessionDeps {
     pub lease: Duration,
     /// Speech to text; `None` runs text-only (audio gets `voice_unavailable`).
     pub speech: Option<Arc<dyn viva_core::voice::SpeechToText>>,
+    /// Judges whether a pause ends the answer (Smart Turn); `None` waits out the thinking
+    /// pause (and still tells the client of pauses, as unjudged).
+    pub judge: Option<Arc<dyn viva_core::voice::end_of_turn::TurnJudge>>,
     /// Turn-taking settings for spoken answers.
     pub turns: viva_core::voice::TurnSettings,
     /// What the server counts.

@@ -30,6 +30,7 @@ mod side_records;
 mod timers;
 mod voice;
 mod voice_final;
+mod voice_judge;
 mod voice_state;
 
 pub use actor::{LiveSession, Ownership, SessionDeps, SessionFinished};

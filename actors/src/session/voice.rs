@@ -5,7 +5,7 @@
 //! won, see `viva_core::voice::hint`) and their replies come back through the mailbox as
 //! [`Transcribed`]; a finished turn's words are answered in `voice_final`. While a turn is
 //! open a ticker counts wall-clock time in which no audio arrived, so a client that stops
-//! sending still gets its turn ended.
+//! sending still gets its turn ended. A pause's end-of-turn judgement is `voice_judge`'s.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
@@ -197,6 +197,15 @@ impl LiveSession {
                         queue.push_front(action);
                     }
                 }
+                Action::Judge(judge) => {
+                    for action in self.submit_judge(judge).into_iter().rev() {
+                        queue.push_front(action);
+                    }
+                }
+                action @ (Action::SpeechStarted { .. } | Action::SpeechStopped { .. }) => {
+                    self.send_speech(action)
+                }
+                Action::CountModelEndOfTurn => self.deps.metrics.model_turn_ends.inc(),
                 Action::Answer(last) => self.answer(last, me).await,
                 Action::Partial {
                     question_id,

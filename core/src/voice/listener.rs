@@ -286,7 +286,8 @@ impl Listener {
     pub fn end_early_after(&mut self, pause: Duration) -> Option<Heard> {
         let allowed = samples(self.allowed_pause());
         let turn = self.turn.as_mut().filter(|turn| turn.speculated)?;
-        turn.early_end = Some(samples(pause));
+        let early = samples(pause);
+        turn.early_end = Some(turn.early_end.map_or(early, |known| known.min(early)));
         if self.turn_is_over(allowed) {
             return self.end_turn().map(Heard::TurnEnded);
         }
@@ -315,7 +316,9 @@ impl Listener {
         self.turn.is_some()
     }
 
-    fn allowed_pause(&self) -> Duration {
+    /// The pause that ends the turn unless something ends it early: the thinking pause,
+    /// longer after a trailing filler.
+    pub fn allowed_pause(&self) -> Duration {
         match self.tail_is_filler {
             true => self.thinking_pause + FILLER_GRACE,
             false => self.thinking_pause,

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use viva_protocol::ErrorCode;
 
+use crate::voice::end_of_turn::EndOfTurn;
 use crate::voice::{DecodeError, DecodeKind};
 
 /// Which decode a job is: the session puts it in the job and gets it back with the reply.
@@ -60,6 +61,26 @@ pub struct Final {
     pub text: String,
 }
 
+/// Which pause a judgement is of: the session puts it in the job and gets it back.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JudgeTicket {
+    /// The turn.
+    pub turn: u64,
+    /// The pause's number among the session's pauses.
+    pub pause: u64,
+    /// The question open when the pause began.
+    pub question_id: Option<String>,
+}
+
+/// A pause to judge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Judge {
+    /// What comes back with the verdict.
+    pub ticket: JudgeTicket,
+    /// The turn's audio up to the pause, PCM16 mono 16 kHz.
+    pub audio: Vec<i16>,
+}
+
 /// What the session does, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Action {
@@ -97,6 +118,30 @@ pub enum Action {
     StopTicker,
     /// Count a turn ended early because its words read as a whole answer.
     CountWholeAnswerPause,
+    /// Have this pause judged by the end-of-turn model, and tell
+    /// [`SpokenTurns::judged`](super::SpokenTurns::judged) the verdict
+    /// ([`EndOfTurn::Unjudged`] when there is no model, or it is busy or failed).
+    Judge(Judge),
+    /// Count a turn ended early because the end-of-turn model found it complete.
+    CountModelEndOfTurn,
+    /// Send a `speech.started`: the candidate began speaking, or spoke again after a pause.
+    SpeechStarted {
+        /// The open question.
+        question_id: Option<String>,
+        /// The turn.
+        turn: u64,
+    },
+    /// Send a `speech.stopped`: a pause began and was judged.
+    SpeechStopped {
+        /// The open question.
+        question_id: Option<String>,
+        /// The turn.
+        turn: u64,
+        /// How long a pause, counted from the end of speech, now ends the turn.
+        wait_ms: u64,
+        /// The model's verdict.
+        end_of_turn: EndOfTurn,
+    },
 }
 
 /// Audio frames from the attached connection.

@@ -7,6 +7,8 @@
 //! Turns are numbered, so a late reply for an earlier turn is recognised; a preview (a
 //! partial, or a pause's speculative decode, see `speculation.rs`) is at most one in flight;
 //! a finished turn is decoded once, unless a speculation already decoded the same audio.
+//! When a pause begins, the end-of-turn model judges it (see `judging.rs`); the client
+//! hears of speech starting and stopping.
 //! Decodes are submitted optimistically: a refusal by the pool comes back as
 //! [`SpokenTurns::refused`] and undoes what the submission assumed.
 
@@ -19,10 +21,11 @@ use super::spoken::Confirmable;
 
 mod actions;
 pub mod ending;
+mod judging;
 mod pending;
 mod speculation;
 
-pub use actions::{Action, Decode, Decoded, Final, Frames, Ticket};
+pub use actions::{Action, Decode, Decoded, Final, Frames, Judge, JudgeTicket, Ticket};
 use pending::Speculation;
 
 /// How often an open turn checks for a gap in the audio.
@@ -59,6 +62,11 @@ pub struct SpokenTurns {
     /// Speculations started: numbers each, so the reply of one given up is not taken for
     /// a later one of the same turn.
     speculations: u64,
+    /// Pauses judged: numbers each, so a verdict that comes after speech resumed is not
+    /// taken for a later pause's.
+    pauses: u64,
+    /// The pause whose verdict is awaited.
+    judging: Option<u64>,
 }
 
 impl SpokenTurns {
@@ -77,6 +85,8 @@ impl SpokenTurns {
             speculation: None,
             unsent_speculation: None,
             speculations: 0,
+            pauses: 0,
+            judging: None,
         }
     }
 
@@ -114,7 +124,11 @@ impl SpokenTurns {
         self.speaker = connection_id;
         self.last_audio_ms = frames.now_ms;
         self.gap_counted_ms = 0;
+        let was_in_turn = self.listener.in_turn();
         let heard = self.listener.feed(&frames.samples);
+        if !was_in_turn && self.listener.in_turn() {
+            self.speech_started(question, &mut out);
+        }
         tracing::trace!(samples = frames.samples.len(), ?heard, "audio heard");
         self.on_heard(heard, connection_id, question, &mut out);
         self.retry_speculation(connection_id, question, &mut out);
@@ -245,8 +259,14 @@ impl SpokenTurns {
         for heard in heard {
             match heard {
                 Heard::PartialDue => self.decode_partial(connection_id, question, out),
-                Heard::SilenceBegan(audio) => self.speculate(audio, connection_id, question, out),
-                Heard::SpeechResumed => self.demote_speculation(),
+                Heard::SilenceBegan(audio) => {
+                    self.judge_pause(&audio, question, out);
+                    self.speculate(audio, connection_id, question, out);
+                }
+                Heard::SpeechResumed => {
+                    self.speech_started(question, out);
+                    self.demote_speculation();
+                }
                 Heard::TurnEnded(audio) => {
                     self.end_turn(audio, (connection_id, None), question, out)
                 }

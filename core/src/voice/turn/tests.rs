@@ -1,10 +1,12 @@
 //! Tables of the spoken turns: each case is a script of events, and the actions each event
 //! brings, one line per event. Frames are scored by loudness, so the listener is exact.
 //! This file is the harness; `turns.rs` holds the cases of turns, commits and gaps, and
-//! `speculation.rs` those of a pause's decode, whole answers and pool refusals.
+//! `speculation.rs` those of a pause's decode, whole answers and pool refusals, and
+//! `judging.rs` those of the end-of-turn model and the speech events (shown only there).
 
 use super::*;
 use crate::voice::DecodeError;
+use crate::voice::end_of_turn::EndOfTurn;
 use crate::voice::listener::{FRAME, FrameScorer};
 
 /// Loud frames are speech, quiet ones silence.
@@ -43,6 +45,9 @@ enum Step {
     Refuse(DecodeKind),
     /// From now on, every pause's transcript reads as a whole answer (1.2 s pause).
     Whole,
+    /// The model's verdict on the pause judged `n`th (from 0); a complete turn ends after
+    /// a 400 ms pause.
+    Verdict(usize, EndOfTurn),
 }
 
 use DecodeKind::{Final as F, Partial as P, Speculative as S};
@@ -53,6 +58,9 @@ struct Run {
     now: u64,
     whole: Option<Duration>,
     submitted: Vec<Ticket>,
+    judged: Vec<JudgeTicket>,
+    /// Show the model's jobs and the speech events.
+    speech_events: bool,
 }
 
 const Q1: Option<&str> = Some("q1");
@@ -68,6 +76,8 @@ impl Run {
             now: 1_000,
             whole: None,
             submitted: Vec::new(),
+            judged: Vec::new(),
+            speech_events: false,
         }
     }
 
@@ -105,6 +115,9 @@ impl Run {
             if let Action::Decode(decode) = action {
                 self.submitted.push(decode.ticket.clone());
             }
+            if let Action::Judge(judge) = action {
+                self.judged.push(judge.ticket.clone());
+            }
         }
         actions
     }
@@ -131,6 +144,11 @@ impl Run {
             Whole => {
                 self.whole = Some(Duration::from_millis(1200));
                 Vec::new()
+            }
+            Verdict(n, verdict) => {
+                let ticket = self.judged[*n].clone();
+                let pause = Duration::from_millis(400);
+                self.turns.judged(ticket, *verdict, Some(pause))
             }
         }
     }
@@ -166,9 +184,38 @@ fn event(event_id: &Option<String>) -> String {
         .unwrap_or_default()
 }
 
-/// An action, short: `decode speculative t0 s1 1712ms`, `answer t0 "forty two" v1`.
-fn show(action: &Action) -> String {
-    match action {
+/// An action, short: `decode speculative t0 s1 1712ms`, `answer t0 "forty two" v1`; the
+/// model's and the speech events only when `speech_events`.
+fn show(action: &Action, speech_events: bool) -> Option<String> {
+    let speech = match action {
+        Action::Judge(Judge { ticket: t, audio }) => {
+            assert_eq!(t.question_id.as_deref(), Q1);
+            Some(format!(
+                "judge t{} p{} {}ms",
+                t.turn,
+                t.pause,
+                audio.len() / 16
+            ))
+        }
+        Action::SpeechStarted { turn, question_id } => {
+            assert_eq!(question_id.as_deref(), Q1);
+            Some(format!("speech started t{turn}"))
+        }
+        Action::SpeechStopped {
+            turn,
+            wait_ms,
+            end_of_turn,
+            ..
+        } => Some(format!(
+            "speech stopped t{turn} {end_of_turn:?} wait {wait_ms}ms"
+        )),
+        Action::CountModelEndOfTurn => Some("count model end".into()),
+        _ => None,
+    };
+    if let Some(line) = speech {
+        return speech_events.then_some(line);
+    }
+    Some(match action {
         Action::Decode(Decode { ticket: t, audio }) => {
             assert_eq!(t.question_id.as_deref(), Q1);
             let (k, ms, e) = (kind(t.kind), audio.len() / 16, event(&t.event_id));
@@ -187,7 +234,8 @@ fn show(action: &Action) -> String {
         Action::StartTicker => "ticker on".into(),
         Action::StopTicker => "ticker off".into(),
         Action::CountWholeAnswerPause => "count whole answer".into(),
-    }
+        _ => unreachable!("shown above"),
+    })
 }
 
 fn label(step: &Step) -> String {
@@ -204,16 +252,30 @@ fn label(step: &Step) -> String {
         ReplyFirst(k, text) => format!("first {} {text:?}", kind(*k)),
         Refuse(k) => format!("refuse {}", kind(*k)),
         Whole => "whole".into(),
+        Verdict(n, verdict) => format!("verdict {n} {verdict:?}"),
     }
 }
 
 /// Runs `script` and compares each event's actions with the lines of `expected`.
 fn check(script: &[Step], expected: &str) {
+    check_with(script, expected, false);
+}
+
+/// [`check`], showing the model's jobs and the speech events too.
+fn check_judged(script: &[Step], expected: &str) {
+    check_with(script, expected, true);
+}
+
+fn check_with(script: &[Step], expected: &str, speech_events: bool) {
     let mut run = Run::new();
+    run.speech_events = speech_events;
     let mut lines = Vec::new();
     for step in script {
         let actions = run.step(step);
-        let shown: Vec<String> = actions.iter().map(show).collect();
+        let shown: Vec<String> = actions
+            .iter()
+            .filter_map(|a| show(a, speech_events))
+            .collect();
         lines.push(format!("{}: {}", label(step), shown.join(", ")));
     }
     let expected: Vec<&str> = expected.trim().lines().map(str::trim).collect();
@@ -221,5 +283,6 @@ fn check(script: &[Step], expected: &str) {
     assert_eq!(got, expected, "\n{}", lines.join("\n"));
 }
 
+mod judging;
 mod speculation;
 mod turns;
