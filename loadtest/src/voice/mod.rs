@@ -17,6 +17,7 @@
 //! - [`latency`]: end of speech → final at real-time pace, push-to-talk and end of turn.
 //! - [`capacity`]: sessions at a fixed speaking duty cycle on one core, stepped up.
 //! - [`think_aloud`]: whole answers with a pause inside, against adaptive end of turn.
+//! - [`turn_rules`]: the end-of-turn rules it compares (the words, the model, both).
 //! - [`cpu`]: how busy the machine, the bench and the server were, from `/proc` (pure parts).
 //! - [`options`] and [`bench`](mod@bench): the command line and the run of the phases it asks for,
 //!   with what every phase needs in [`setup`];
@@ -45,6 +46,7 @@ pub mod server;
 pub mod setup;
 pub mod think_aloud;
 pub mod throughput;
+pub mod turn_rules;
 pub mod verdict;
 pub mod voices;
 pub mod wav;

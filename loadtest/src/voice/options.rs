@@ -158,6 +158,10 @@ pub struct Options {
     /// pause inside at three points).
     #[arg(long, default_value_t = 24)]
     pub think_aloud_answers: usize,
+    /// The end-of-turn model (ONNX Runtime beside it) the think-aloud phase also plays the
+    /// answers with (default: `smart-turn-v3.2-cpu.onnx` in the models folder, if there).
+    #[arg(long)]
+    pub turn_model: Option<PathBuf>,
     /// The labelled exam answers (the examiner benchmark's set) the think-aloud phase takes
     /// its satisfactory answers from.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/examiner/answers"))]
@@ -186,6 +190,13 @@ impl Options {
     /// `--models-dir`/`ggml-<name>.bin`.
     pub fn model_path(&self, name: &str) -> PathBuf {
         self.models_dir.join(format!("ggml-{name}.bin"))
+    }
+
+    /// The end-of-turn model the think-aloud phase also plays answers with, when present.
+    pub fn turn_model_path(&self) -> PathBuf {
+        self.turn_model
+            .clone()
+            .unwrap_or_else(|| self.models_dir.join("smart-turn-v3.2-cpu.onnx"))
     }
 }
 

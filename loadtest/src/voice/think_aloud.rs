@@ -8,11 +8,14 @@
 //! the server's own `answer_is_complete`, as if the decode took no time, which is the
 //! earliest a server could end the turn and so the hardest case for cut-offs. A premature
 //! cut-off is a turn that ended before the last part of the answer began.
+//!
+//! With the end-of-turn model installed (`--turn-model`), each answer is played again under
+//! the model's rules (`turn_rules`): the model alone, and the model with the words not
+//! trailing off; the model's cost per pause (features and inference) is reported too.
 
 use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -21,17 +24,15 @@ use viva_blueprint::generate::Item;
 use viva_core::base::Listening;
 use viva_core::exam::acs::{AcsCatalog, AcsLibrary, Rating};
 use viva_core::examiner::EmbeddedExaminer;
-use viva_core::voice::COMPLETE_ANSWER_PAUSE;
-use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::listener::{Heard, Listener};
-use viva_speech::model::{Model, WhisperState};
-use viva_speech::stt::decode_with_prompt;
+use viva_speech::model::Model;
 
 use super::BenchError;
 use super::blueprints;
 use super::items;
 use super::report::Percentiles;
 use super::setup::Setup;
+use super::turn_rules::{Judges, Rule, load_model};
 use super::voices::{self, Voice};
 
 const RATE: usize = 16_000;
@@ -61,9 +62,10 @@ struct Variant {
     pause_ms: usize,
 }
 
-/// How one variant's turn ended.
+/// How one variant's turn ended under one rule.
 #[derive(Debug, Clone)]
 struct Played {
+    rule: Rule,
     /// The turn ended before the last part began.
     cut_off: bool,
     /// A pause handed out read as a whole answer, and the turn ended on it.
@@ -108,15 +110,42 @@ fn variants_of(question: &Question, sentence: &str, first_pause: usize) -> Vec<V
 pub async fn think_aloud_phase(setup: &mut Setup) -> Result<Value, BenchError> {
     let options = setup.options.clone();
     let model = options.model_path(&options.server_model);
-    let (variants, played) = tokio::task::spawn_blocking(move || -> Result<_, BenchError> {
-        let library = Arc::new(acs_library(&options.blueprints)?);
-        let variants = build_set(&options, &library)?;
-        let played = play_all(&model, &options.corpus_dir, &variants, &library)?;
-        Ok((variants, played))
-    })
-    .await
-    .map_err(|err| BenchError::Whisper(format!("think-aloud task: {err}")))??;
-    Ok(summarise(setup, &variants, &played))
+    let turn_model = options.turn_model_path();
+    let (variants, played, costs) =
+        tokio::task::spawn_blocking(move || -> Result<_, BenchError> {
+            let library = Arc::new(acs_library(&options.blueprints)?);
+            let variants = build_set(&options, &library)?;
+            let (played, costs) = play_all(
+                &model,
+                &turn_model,
+                &options.corpus_dir,
+                &variants,
+                &library,
+            )?;
+            Ok((variants, played, costs))
+        })
+        .await
+        .map_err(|err| BenchError::Whisper(format!("think-aloud task: {err}")))??;
+    let mut report = summarise(setup, &variants, &played);
+    if let Some(costs) = costs {
+        report["model_cost"] = model_cost(setup, &costs, &variants);
+    }
+    Ok(report)
+}
+
+/// The model's cost per pause (features and inference, one thread), and how often it runs:
+/// pauses judged per answer.
+fn model_cost(setup: &mut Setup, costs: &[Duration], variants: &[Variant]) -> Value {
+    let per_answer = costs.len() as f64 / variants.len().max(1) as f64;
+    let line = Percentiles::of(costs).line();
+    setup.say(format!(
+        "end-of-turn model, per pause (features + inference, 1 thread): {line}; {} pauses \
+         judged in {} answers ({per_answer:.2} per answer)",
+        costs.len(),
+        variants.len()
+    ));
+    json!({"per_pause": Percentiles::of(costs).to_json(), "pauses": costs.len(),
+           "answers": variants.len(), "pauses_per_answer": per_answer})
 }
 
 fn acs_library(blueprints: &Path) -> Result<AcsLibrary, BenchError> {
@@ -179,36 +208,41 @@ fn exam_answers(dir: &Path, library: &AcsLibrary) -> Result<Vec<LabelledAnswer>,
         .collect())
 }
 
+/// Plays every variant under every rule (the model's only when it is installed); returns
+/// how each turn ended, rule by rule for each variant, and the model's costs per pause.
 fn play_all(
     model: &Path,
+    turn_model: &Path,
     corpus_dir: &Path,
     variants: &[Variant],
     library: &Arc<AcsLibrary>,
-) -> Result<Vec<Played>, BenchError> {
+) -> Result<(Vec<Played>, Option<Vec<Duration>>), BenchError> {
     let model = Model::load(model)?;
     let mut state = model.state()?;
     let examiner = EmbeddedExaminer::new(library.clone());
+    let smart_turn = load_model(turn_model)?;
+    let rules = Rule::all(smart_turn.is_some());
+    let mut judges = Judges::new(&mut state, &examiner, smart_turn);
     let dir = corpus_dir.join("think-aloud");
-    variants
-        .iter()
-        .map(|variant| {
-            let parts = variant
-                .parts
-                .iter()
-                .map(|part| voices::clip(&dir, Voice::Festival, part))
-                .collect::<Result<Vec<_>, _>>()?;
-            Ok(play(variant, &parts, &mut state, &examiner))
-        })
-        .collect()
+    let mut played = Vec::new();
+    for variant in variants {
+        let parts = variant
+            .parts
+            .iter()
+            .map(|part| voices::clip(&dir, Voice::Festival, part))
+            .collect::<Result<Vec<_>, _>>()?;
+        judges.next_answer();
+        for &rule in &rules {
+            played.push(play(variant, &parts, &mut judges, rule));
+        }
+    }
+    let costs = judges.model.is_some().then(|| judges.model_costs.clone());
+    Ok((played, costs))
 }
 
-/// Plays one variant through a listener, deciding every pause as the server would.
-fn play(
-    variant: &Variant,
-    parts: &[Vec<i16>],
-    state: &mut WhisperState,
-    examiner: &EmbeddedExaminer,
-) -> Played {
+/// Plays one variant through a listener, deciding every pause as the server would under
+/// `rule`.
+fn play(variant: &Variant, parts: &[Vec<i16>], judges: &mut Judges<'_>, rule: Rule) -> Played {
     let pause = vec![0_i16; variant.pause_ms * RATE / 1000];
     let mut audio = Vec::new();
     let mut last_start = 0;
@@ -224,7 +258,6 @@ fn play(
     let mut listener = Listener::new();
     listener.set_thinking_pause(THINKING_PAUSE);
     let open = listening(&variant.question);
-    let abort = Arc::new(AtomicBool::new(false));
     let mut heard = Vec::new();
     let mut early = false;
     for (k, frame) in audio.chunks(FRAME).enumerate() {
@@ -233,17 +266,17 @@ fn play(
         while let Some(event) = events.pop_front() {
             match event {
                 Heard::SilenceBegan(turn) => {
-                    let text = decode_with_prompt(state, &turn, &[], &abort).unwrap_or_default();
-                    let whole = answer_is_complete(&text, &open, examiner);
-                    heard.push(format!("{}{text}", if whole { "[whole] " } else { "" }));
-                    if whole {
+                    let (pause, probability) = judges.judge(&turn, &open);
+                    heard.push(pause.line(probability));
+                    if let Some(short) = rule.early_pause(&pause) {
                         early = true;
-                        events.extend(listener.end_early_after(COMPLETE_ANSWER_PAUSE));
+                        events.extend(listener.end_early_after(short));
                     }
                 }
                 Heard::SpeechResumed => early = false,
                 Heard::TurnEnded(_) => {
                     return Played {
+                        rule,
                         cut_off: at < last_start,
                         ended_early: early,
                         after_speech: samples_to_duration(at.saturating_sub(speech_end)),
@@ -255,6 +288,7 @@ fn play(
         }
     }
     Played {
+        rule,
         cut_off: false,
         ended_early: false,
         after_speech: samples_to_duration(audio.len() - speech_end),
@@ -281,18 +315,29 @@ fn listening(question: &Question) -> Listening<'_> {
     }
 }
 
+/// The summary of each rule, under its key.
 fn summarise(setup: &mut Setup, variants: &[Variant], played: &[Played]) -> Value {
+    let mut report = json!({});
+    for rule in Rule::all(true) {
+        if !played.iter().any(|p| p.rule == rule) {
+            continue;
+        }
+        let of_rule: Vec<Played> = played.iter().filter(|p| p.rule == rule).cloned().collect();
+        report[rule.key()] = summarise_rule(setup, rule, variants, &of_rule);
+    }
+    report
+}
+
+fn summarise_rule(setup: &mut Setup, rule: Rule, variants: &[Variant], played: &[Played]) -> Value {
     let pairs: Vec<(&Variant, &Played)> = variants.iter().zip(played).collect();
     let exam = kind_summary(&pairs, true);
     let items = kind_summary(&pairs, false);
-    for (name, summary) in [
-        ("items (default: on)", &items),
-        ("exam answers (default: off)", &exam),
-    ] {
+    for (name, summary) in [("items", &items), ("exam answers", &exam)] {
         setup.say(format!(
-            "think-aloud {name}: {} of {} answers with a pause inside cut off; {} of {} whole \
-             answers ended after the short pause, end of speech → end of turn {} (the others \
-             at the thinking pause: {})",
+            "think-aloud, rule {}, {name}: {} of {} answers with a pause inside cut off; {} of \
+             {} whole answers ended after the short pause, end of speech → end of turn {} (the \
+             others at the thinking pause: {})",
+            rule.key(),
             summary["premature_cut_offs"].as_array().map_or(0, Vec::len),
             summary["answers_with_pause"],
             summary["whole_ended_early"],
