@@ -5,6 +5,7 @@
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
 //! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
 //! - [`turn`]: a session's spoken turns as a state machine: events in, actions out.
+//! - [`vocabulary`]: an exam answer's words with the aviation vocabulary's repairs.
 
 pub mod complete;
 pub mod hint;
@@ -12,6 +13,7 @@ pub mod listener;
 pub mod spoken;
 pub mod stt;
 pub mod turn;
+pub mod vocabulary;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};
 
