@@ -383,6 +383,15 @@ mod tests {
         check("Class B air space.", "Class B airspace.");
         check("Apply carburator heat.", "Apply carburetor heat.");
         check("Classy, air space.", "Classy, airspace.");
+        check(
+            "Track the Vore radial inbound.",
+            "Track the VOR radial inbound.",
+        );
+        check(
+            "The ELT transmits on 1 to 1.5.",
+            "The ELT transmits on 121.5.",
+        );
+        check("Set the Alchimatrta.", "Set the Altimeter.");
     }
 
     #[test]
@@ -397,6 +406,9 @@ mod tests {
             "Fly the airplane, then the radio.",
             "Three takeoffs and landings.",
             "Runways and headings.",
+            "Fuel weighs six pounds per gallon.",
+            "A slip uses opposite aileron and rudder.",
+            "One to one point five.",
             "",
         ] {
             check(text, text);
