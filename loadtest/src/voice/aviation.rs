@@ -93,7 +93,10 @@ pub async fn aviation_phase(setup: &mut Setup) -> Result<Value, BenchError> {
     ));
     let mut models = Vec::new();
     for model in setup.options.accuracy_models.clone() {
-        let heard = decode(setup, &model, jobs.clone()).await?;
+        let heard = match &setup.options.aviation_transcripts {
+            Some(path) => saved(path, &model, said.len())?,
+            None => decode(setup, &model, jobs.clone()).await?,
+        };
         let report = score(setup, &model, &said, &heard, &rubrics, vocabulary);
         models.push(report);
     }
@@ -162,6 +165,41 @@ async fn decode(setup: &Setup, model: &str, jobs: Arc<Vec<Job>>) -> Result<Vec<H
     tokio::task::spawn_blocking(move || hinted::run(&path, &jobs, workers))
         .await
         .map_err(|err| BenchError::Whisper(format!("decoding task: {err}")))?
+}
+
+/// The transcripts of `model` in an earlier report of this phase (same phrase set, voices and
+/// corpus), to score them again after the vocabulary changed: no decode, so no decode times.
+fn saved(path: &std::path::Path, model: &str, clips: usize) -> Result<Vec<Heard>, BenchError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(BenchError::io(format!("reading {}", path.display())))?;
+    let report: Value =
+        serde_json::from_str(&text).map_err(|err| BenchError::Corpus(err.to_string()))?;
+    let models = report["aviation"]["models"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let Some(found) = models.iter().find(|m| m["model"] == model) else {
+        return Err(BenchError::Corpus(format!(
+            "no transcripts of {model} in {}",
+            path.display()
+        )));
+    };
+    let transcripts = found["transcripts"].as_array().cloned().unwrap_or_default();
+    if transcripts.len() != clips * VARIANTS.len() {
+        return Err(BenchError::Corpus(
+            "the saved transcripts are of another set".into(),
+        ));
+    }
+    Ok(transcripts
+        .iter()
+        .enumerate()
+        .map(|(at, t)| Heard {
+            job: at / VARIANTS.len(),
+            variant: VARIANTS.iter().position(|v| t["hint"] == *v).unwrap_or(0),
+            took: Duration::ZERO,
+            text: Ok(t["heard"].as_str().unwrap_or_default().to_owned()),
+        })
+        .collect())
 }
 
 /// The rubric terms of `element`.

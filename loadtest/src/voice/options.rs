@@ -168,6 +168,10 @@ pub struct Options {
     /// The aviation phase's phrase set.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/aviation/phrases.yaml"))]
     pub aviation_phrases: PathBuf,
+    /// Score the transcripts of this earlier aviation report again (no decoding): for a
+    /// changed vocabulary.
+    #[arg(long)]
+    pub aviation_transcripts: Option<PathBuf>,
 }
 
 impl Options {
