@@ -90,9 +90,21 @@ const CASES: &[(&str, &str, &[&str], Want)] = &[
         MASKS,
         Want::Unclear,
     ),
+    (
+        "Option \"A\"",
+        "255.255.255.192",
+        MASKS,
+        Want::Is("option A", Some(0), false),
+    ),
     // Dotted addresses said the way people say them.
     (
         "1-H-5.1-92.1-05. 138.",
+        "185.192.105.138",
+        HOSTS,
+        Want::Is("185.192.105.138", Some(0), true),
+    ),
+    (
+        "1-H-5.1-92.1-05.138.",
         "185.192.105.138",
         HOSTS,
         Want::Is("185.192.105.138", Some(0), true),
