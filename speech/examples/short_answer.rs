@@ -11,7 +11,7 @@ use std::error::Error;
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 
-use viva_speech::stt::decode;
+use viva_speech::stt::{audio_ctx_for, decode, token_cap_for};
 use whisper_rs::{FullParams, SamplingStrategy, WhisperContext, WhisperContextParameters};
 
 fn main() -> Result<(), Box<dyn Error>> {
@@ -30,23 +30,34 @@ fn main() -> Result<(), Box<dyn Error>> {
         if floats.len() < 17_600 {
             floats.resize(17_600, 0.0);
         }
-        let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
-        params.set_n_threads(2);
-        params.set_language(Some("en"));
-        params.set_no_context(true);
-        params.set_no_timestamps(true);
-        params.set_suppress_blank(true);
-        params.set_print_progress(false);
-        params.set_print_realtime(false);
-        state.full(params, &floats)?;
-        let mut full = String::new();
-        for segment in state.as_iter() {
-            full.push_str(&segment.to_str_lossy()?);
+        let mut line = format!("{clip}\n  server: {server:?}");
+        // Each setting of the server's decode changed alone: window, token cap, threads.
+        let ctx = i32::try_from(audio_ctx_for(audio.len()))?;
+        let cap = i32::try_from(token_cap_for(audio.len()))?;
+        for (name, ctx, cap, threads) in [
+            ("full window", 1500, cap, 1),
+            ("no token cap", ctx, 0, 1),
+            ("two threads", ctx, cap, 2),
+            ("all three", 1500, 0, 2),
+        ] {
+            let mut params = FullParams::new(SamplingStrategy::Greedy { best_of: 1 });
+            params.set_n_threads(threads);
+            params.set_language(Some("en"));
+            params.set_no_context(true);
+            params.set_no_timestamps(true);
+            params.set_suppress_blank(true);
+            params.set_print_progress(false);
+            params.set_print_realtime(false);
+            params.set_audio_ctx(ctx);
+            params.set_max_tokens(cap);
+            state.full(params, &floats)?;
+            let mut text = String::new();
+            for segment in state.as_iter() {
+                text.push_str(&segment.to_str_lossy()?);
+            }
+            line.push_str(&format!("\n  {name}: {:?}", text.trim()));
         }
-        println!(
-            "{clip}\n  server: {server:?}\n  full ctx: {:?}",
-            full.trim()
-        );
+        println!("{line}");
     }
     Ok(())
 }
