@@ -15,6 +15,7 @@
 //!   [`normalize::vocab`] is the one table of number words, and [`normalize::spell`] says
 //!   numbers in them (85 → "eighty five").
 //! - [`rng`]: the seeded PRNG everything reproducible uses.
+//! - [`vocabulary`]: a domain's words and the repair of known mis-hearings of them.
 //! - [`error`]: load errors that name file, field and position.
 #![warn(missing_docs)]
 
@@ -34,3 +35,4 @@ pub mod rubric;
 pub mod scenario;
 pub mod scoring;
 pub mod skill;
+pub mod vocabulary;

@@ -416,7 +416,11 @@ pub enum EndOfTurn {
 ///
 /// `reason` is `not_read` (nothing of the item's kind was heard), `ambiguous` (several
 /// readings are about as likely; `readings` lists them) or `not_an_option` (a value of the
-/// item's kind that is none of the shown options). Unsequenced, like transcripts: it records
+/// item's kind that is none of the shown options). A `not_read` answer that is clearly
+/// nearest one shown option offers it: `closest_option` is its letter, `understood_as` that
+/// option ("option A") and `confirm` true, so "yes" answers with that option (added in issue 37;
+/// absent otherwise, so older clients read the event as before). Unsequenced, like
+/// transcripts: it records
 /// nothing. An `audio.commit` whose turn ends here gets an `error` with code
 /// `answer_unclear` and its `event_id` (nothing was applied, so no `ack`).
 ///
@@ -425,6 +429,9 @@ pub enum EndOfTurn {
 /// {"type": "answer.unclear", "question_id": "i4", "turn": 7, "heard": "7,400",
 ///  "reason": "not_an_option", "understood_as": "7400", "confirm": true,
 ///  "message": "I heard 7400, which is not one of the options. Say your answer again, or say yes to keep 7400."}
+/// {"type": "answer.unclear", "question_id": "i5", "turn": 9, "heard": "Option \"Apshina\"",
+///  "reason": "not_read", "understood_as": "option A", "closest_option": "A", "confirm": true,
+///  "message": "I heard \"Option \"Apshina\"\". Did you mean option A, 255.255.255.192? Say yes, or say your answer again."}
 /// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct AnswerUnclear {
@@ -445,6 +452,10 @@ pub struct AnswerUnclear {
     pub understood_as: Option<String>,
     /// Whether "yes" keeps `understood_as` as the answer.
     pub confirm: bool,
+    /// The letter of the shown option a `not_read` answer is clearly nearest to, offered for
+    /// a "yes".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub closest_option: Option<String>,
     /// What to tell the candidate.
     pub message: String,
 }

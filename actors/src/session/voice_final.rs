@@ -1,7 +1,9 @@
 //! A decoded turn comes back (to the turns, see `voice`); a final passes the admission guard like
 //! any client event, is shown with the question and turn it belongs to, and becomes an
 //! answer. An item's spoken answer is read first (`voice::spoken`): what cannot be read, or
-//! could be read several ways, records nothing and gets an `answer.unclear` instead.
+//! could be read several ways, records nothing and gets an `answer.unclear` instead. An exam
+//! answer's words get the aviation vocabulary's repairs first (`voice::vocabulary`), and the
+//! final sent back shows them.
 
 use std::time::Duration;
 
@@ -24,6 +26,7 @@ use viva_core::voice::complete::answer_is_complete;
 use viva_core::voice::spoken::{Confirmable, SpokenDecision, Unclear, decide};
 use viva_core::voice::turn::Final;
 use viva_core::voice::turn::ending::finished;
+use viva_core::voice::vocabulary::heard_answer;
 
 impl Message<Transcribed> for LiveSession {
     type Reply = ();
@@ -99,6 +102,9 @@ impl LiveSession {
         if admission == Admitted::Repeated {
             return self.send_ack(event_id);
         }
+        let mut last = last;
+        let listening = self.state.open_listening();
+        last.text = heard_answer(&last.text, listening.as_ref(), &self.deps.modes.acs);
         let (question_id, text) = (last.question_id.clone(), last.text.clone());
         self.send_transcript(question_id, last.turn, text, true);
         if let Admitted::Refused(refusal) = admission {
@@ -160,6 +166,7 @@ impl LiveSession {
                 readings: unclear.readings,
                 confirm: unclear.understood_as.is_some(),
                 understood_as: unclear.understood_as,
+                closest_option: unclear.closest_option,
                 message: unclear.message,
             });
             link.send(ServerMessage::unsequenced(event));

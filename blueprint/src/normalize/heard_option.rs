@@ -7,7 +7,7 @@ use super::phonetic::{LETTER_NAMES, distance, key};
 use super::vocab::{digit_word, scale_value, starts_spoken_number};
 
 /// Words that introduce an option letter; alone they are an option phrase with no letter.
-const KEYWORDS: [&str; 4] = ["option", "letter", "choice", "answer"];
+pub(super) const KEYWORDS: [&str; 4] = ["option", "letter", "choice", "answer"];
 
 /// Number words and their homophones: a transcript with one is a value, never fuzzily an
 /// option ("option eight" is not "option a").
@@ -134,7 +134,7 @@ fn spoken_forms(options: &[String], opens_like_keyword: bool) -> Vec<(Target, St
 /// option phrase at all: a vowel then a "p" or "sh" sound, as "option" opens ("Opshun",
 /// "Abshna", "Aptina", "Absynia", "A-Shancey"), or the first three sounds of a keyword
 /// ("lettuce sea" for "letter c").
-fn opens_like_keyword(heard: &[u8]) -> bool {
+pub(super) fn opens_like_keyword(heard: &[u8]) -> bool {
     let vowel = heard
         .first()
         .is_some_and(|s| matches!(s, b'A' | b'a' | b'e' | b'o'));

@@ -40,7 +40,7 @@ const VOWEL: u8 = b'A';
 /// [`VOWEL`], except a run that ends a word, which keeps its class ([`final_vowel`]: the name
 /// of an option letter is often only a vowel); a symbol repeated within a word once ("class
 /// see" keeps both s sounds, unlike "class ee").
-pub(super) fn key(text: &str) -> Vec<u8> {
+pub(crate) fn key(text: &str) -> Vec<u8> {
     let lower = text.to_ascii_lowercase();
     let mut out: Vec<u8> = Vec::with_capacity(lower.len());
     for word in lower.split(|c: char| !c.is_ascii_alphabetic()) {
@@ -140,7 +140,7 @@ fn is_vowel(c: u8) -> bool {
 /// Weighted edit distance in half-edits: a different symbol, or a consonant added or dropped,
 /// costs 2 (a vowel of no class for a classed one, 1); a vowel added or dropped costs 1 inside
 /// a key ("Abshna" for "Apshana") and 2 at either end, where it is a syllable of its own ("option" is not "option ay").
-pub(super) fn distance(a: &[u8], b: &[u8]) -> usize {
+pub(crate) fn distance(a: &[u8], b: &[u8]) -> usize {
     let indel = |key: &[u8], at: usize| {
         let inner = at > 0 && at + 1 < key.len();
         let vowel = key

@@ -91,6 +91,30 @@ pub(super) fn split_decimal(text: &str) -> Option<NumberValue> {
     NumberValue::from_parts(false, u64::try_from(whole).ok()?, &fraction)
 }
 
+/// A decimal whose tens speech recognition wrote apart from its unit: "60 2.5" = 62.5 (said
+/// "sixty two point five"). Exactly a tens number 20..=90 then a typed decimal whose whole
+/// part is one digit 1..=9; "60 12.5", "62 2.5" and "60 2" are not read here.
+pub(super) fn tens_decimal(text: &str) -> Option<NumberValue> {
+    let words: Vec<&str> = text
+        .trim()
+        .trim_end_matches('.')
+        .split_whitespace()
+        .collect();
+    let [tens, decimal] = words[..] else {
+        return None;
+    };
+    let tens = tens_number(tens)?;
+    let (unit, fraction) = decimal.split_once('.')?;
+    let unit = match unit.as_bytes() {
+        [digit @ b'1'..=b'9'] => i64::from(digit - b'0'),
+        _ => return None,
+    };
+    if fraction.is_empty() {
+        return None;
+    }
+    NumberValue::from_parts(false, u64::try_from(tens + unit).ok()?, fraction)
+}
+
 /// A non-negative whole number said or typed the plain way.
 fn whole_number(words: &[&str]) -> Option<i64> {
     if words.is_empty() {
@@ -155,6 +179,26 @@ fn trailing_zeros(mut value: i64) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimals_with_the_tens_apart() {
+        let cases: &[(&str, Option<&str>)] = &[
+            ("60 2.5", Some("62.5")),
+            ("sixty 2.5", Some("62.5")),
+            ("90 9.75.", Some("99.75")),
+            ("60 12.5", None),
+            ("62 2.5", None),
+            ("60 2", None),
+            ("60 0.5", None),
+            ("60 2.", None),
+            ("60 2.x", None),
+            ("2.5", None),
+        ];
+        for (text, expected) in cases {
+            let value = tens_decimal(text).map(|v| v.to_string());
+            assert_eq!(value.as_deref(), *expected, "{text:?}");
+        }
+    }
 
     #[test]
     fn numbers_joined_by_and() {

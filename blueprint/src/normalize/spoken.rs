@@ -3,13 +3,16 @@
 
 use super::expect::{Expectation, SpokenReading, option_label, spell};
 use super::heard_option::{OptionMatch, match_option};
+use super::hyphenated::unhyphen_octets;
 use super::kind::AnswerKind;
 use super::kind::read_as;
 use super::leadin::{strip_lead_in, strip_loose_lead_in};
 use super::lettered::{eighty_homophone, unletter_octets};
 use super::options::parse_spoken_choice;
 use super::pipeline::Answer;
-use super::rejoin::{join_and, join_bare, join_tens_thousands, join_tens_units, split_decimal};
+use super::rejoin::{
+    join_and, join_bare, join_tens_thousands, join_tens_units, split_decimal, tens_decimal,
+};
 use super::resegment::resegment;
 use super::text::canonical_text;
 use super::tokens::{as_strs, tokenize};
@@ -184,7 +187,11 @@ fn fuzzy_option(
 ) -> Option<SpokenReading> {
     let found = answers
         .iter()
-        .find_map(|a| match_option(&a.cleaned, expect.options))?;
+        .find_map(|a| match_option(&a.cleaned, expect.options))
+        .or_else(|| {
+            let rest = answers.iter().find_map(|a| after_keyword(&a.cleaned))?;
+            match_option(&rest, expect.options)
+        })?;
     Some(match found {
         OptionMatch::One(index) => expect.settle(Normalized::OptionIndex(index), true, heard),
         OptionMatch::Tied(first, second) => SpokenReading::Ambiguous {
@@ -192,6 +199,14 @@ fn fuzzy_option(
             readings: vec![option_label(first), option_label(second)],
         },
     })
+}
+
+/// The words after an opening "option" that the recogniser wrote twice, once as the word
+/// and once misheard with the letter (`Option "Apshina"` for "option A"): "apshina".
+fn after_keyword(cleaned: &str) -> Option<String> {
+    let rest = cleaned.trim_start().strip_prefix("option")?;
+    let rest = rest.trim_start_matches(|c: char| !c.is_alphanumeric());
+    (!rest.is_empty()).then(|| rest.to_owned())
 }
 
 /// The values the repairs for the expected kind read in `answer`.
@@ -203,8 +218,9 @@ fn repairs(answer: &Answer, expect: &Expectation<'_>) -> Vec<Normalized> {
             number_repairs(number, number, expect)
         }
         AnswerKind::Ipv4 => {
-            let unlettered = unletter_octets(&answer.repaired);
-            resegment(unlettered.as_deref().unwrap_or(&answer.repaired))
+            let rewritten =
+                unhyphen_octets(&answer.cleaned).or_else(|| unletter_octets(&answer.repaired));
+            resegment(rewritten.as_deref().unwrap_or(&answer.repaired))
                 .into_iter()
                 .map(Normalized::Ipv4)
                 .collect()
@@ -214,7 +230,7 @@ fn repairs(answer: &Answer, expect: &Expectation<'_>) -> Vec<Normalized> {
 }
 
 /// "AT8", "Itchy 5.75" and "ii 6.75" (from the unrepaired text), "8200 and 6", "7,500 20",
-/// "60 2", "30 2766", and when the key is a decimal "60 2. 5".
+/// "60 2", "30 2766", and when the key is a decimal "60 2. 5" and "60 2.5".
 fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Vec<Normalized> {
     let whole = [
         join_and(repaired),
@@ -222,7 +238,10 @@ fn number_repairs(cleaned: &str, repaired: &str, expect: &Expectation<'_>) -> Ve
         join_tens_units(repaired),
         join_tens_thousands(repaired),
     ];
-    let decimal = expect.decimal.then(|| split_decimal(repaired)).flatten();
+    let decimal = expect
+        .decimal
+        .then(|| split_decimal(repaired).or_else(|| tens_decimal(repaired)))
+        .flatten();
     eighty_homophone(cleaned)
         .into_iter()
         .chain(whole.into_iter().flatten().map(NumberValue::Int))
@@ -238,6 +257,10 @@ mod tests;
 #[cfg(test)]
 #[path = "spoken_listening_tests.rs"]
 mod listening_tests;
+
+#[cfg(test)]
+#[path = "spoken_first_try_tests.rs"]
+mod first_try_tests;
 
 /// The second measured batch (whisper tiny.en on synthetic speech): mangled lead-ins, "eighty"
 /// heard as other words, numbers joined without "and", octets written "tens then unit".

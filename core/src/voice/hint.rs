@@ -12,6 +12,9 @@
 //! time; the exam hint halved tiny.en's word error rate but cost 28–32 % more time, gained
 //! nothing with base, and in the socket tests made whisper drop the second half of an answer
 //! said after a thinking pause. The speech pool still takes a hint (`DecodeJob::hint`).
+//! Measured again in issue 37 with the aviation phrase set ("Aviation vocabulary and
+//! first-try item answers"): the element's terms helped held-out festival phrases, espeak-ng
+//! and free answers, hurt the tuned festival phrases and cost ×1.34; still not used.
 
 use viva_blueprint::normalize::AnswerKind;
 use viva_blueprint::rubric::ElementRubric;

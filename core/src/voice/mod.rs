@@ -6,6 +6,7 @@
 //! - [`end_of_turn`]: the `TurnJudge` trait: whether a pause sounds like the answer's end.
 //! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
 //! - [`turn`]: a session's spoken turns as a state machine: events in, actions out.
+//! - [`vocabulary`]: an exam answer's words with the aviation vocabulary's repairs.
 
 pub mod complete;
 pub mod end_of_turn;
@@ -14,6 +15,7 @@ pub mod listener;
 pub mod spoken;
 pub mod stt;
 pub mod turn;
+pub mod vocabulary;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};
 

@@ -5,7 +5,7 @@
 //! again, and for a value it could read ("I heard 7400") a "yes" keeps it. Typed answers
 //! never come here: they are never second-guessed.
 
-use viva_blueprint::normalize::{Expectation, SpokenReading, read_spoken};
+use viva_blueprint::normalize::{Expectation, SpokenReading, closest_option, read_spoken};
 
 /// A reading the candidate may confirm with "yes".
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -35,8 +35,12 @@ pub struct Unclear {
     pub reason: &'static str,
     /// Readings the server could not choose between.
     pub readings: Vec<String>,
-    /// The one reading it has, which "yes" keeps.
+    /// The one reading it has, which "yes" keeps: a value of the item's kind, or the option
+    /// offered in `closest_option` ("option A").
     pub understood_as: Option<String>,
+    /// For an answer that could not be read, the letter of the shown option it is clearly
+    /// nearest to, offered back ("Did you mean option A, …?").
+    pub closest_option: Option<String>,
     /// What to tell the candidate.
     pub message: String,
 }
@@ -65,6 +69,7 @@ pub fn decide(
                  again, or say yes to keep {understood_as}."
             ),
             understood_as: Some(understood_as),
+            closest_option: None,
         }),
         SpokenReading::Ambiguous { heard, readings } => SpokenDecision::AskAgain(Unclear {
             message: format!(
@@ -75,8 +80,22 @@ pub fn decide(
             reason: "ambiguous",
             readings,
             understood_as: None,
+            closest_option: None,
         }),
-        SpokenReading::Unclear { heard } => SpokenDecision::AskAgain(Unclear {
+        SpokenReading::Unclear { heard } => SpokenDecision::AskAgain(not_read(heard, expect)),
+    }
+}
+
+/// An answer that could not be read: what was heard, and the option it is clearly nearest
+/// to, if any, offered for a "yes".
+fn not_read(heard: String, expect: &Expectation<'_>) -> Unclear {
+    let offer = closest_option(&heard, expect.options).and_then(|index| {
+        let letter = u8::try_from(index).ok().filter(|i| *i < 26)?;
+        let value = expect.options.get(index)?;
+        Some((char::from(b'A' + letter).to_string(), value))
+    });
+    let Some((letter, value)) = offer else {
+        return Unclear {
             message: format!(
                 "I heard \"{heard}\", but I could not make out an answer. Please say it again."
             ),
@@ -84,7 +103,19 @@ pub fn decide(
             reason: "not_read",
             readings: Vec::new(),
             understood_as: None,
-        }),
+            closest_option: None,
+        };
+    };
+    Unclear {
+        message: format!(
+            "I heard \"{heard}\". Did you mean option {letter}, {value}? Say yes, or say \
+             your answer again."
+        ),
+        heard,
+        reason: "not_read",
+        readings: Vec::new(),
+        understood_as: Some(format!("option {letter}")),
+        closest_option: Some(letter),
     }
 }
 
@@ -210,6 +241,44 @@ mod tests {
                 Some(&pending)
             ),
             SpokenDecision::Record("77400".into())
+        );
+    }
+
+    #[test]
+    fn an_unreadable_answer_offers_the_option_it_is_nearest_to() {
+        let shown = options(&[
+            "255.255.255.192",
+            "255.255.255.224",
+            "255.255.255.128",
+            "255.255.255.240",
+        ]);
+        let expect = Expectation::of_item("255.255.255.224", &shown);
+        let SpokenDecision::AskAgain(unclear) = decide("Option \"Option \"", &expect, None) else {
+            panic!("recorded an option phrase with no letter");
+        };
+        assert_eq!(unclear.closest_option, None);
+        let SpokenDecision::AskAgain(unclear) = decide("Opshun Beeble.", &expect, None) else {
+            panic!("read a garbled phrase without asking");
+        };
+        assert_eq!(unclear.reason, "not_read");
+        assert_eq!(unclear.closest_option.as_deref(), Some("B"));
+        assert_eq!(unclear.understood_as.as_deref(), Some("option B"));
+        assert_eq!(
+            unclear.message,
+            "I heard \"Opshun Beeble.\". Did you mean option B, 255.255.255.224? Say yes, or \
+             say your answer again."
+        );
+        let SpokenDecision::AskAgain(digits) = decide("255.255.255.1922", &expect, None) else {
+            panic!("read an address with a four-digit octet");
+        };
+        assert_eq!(digits.closest_option.as_deref(), Some("A"));
+        let pending = Confirmable {
+            question_id: "i1".into(),
+            understood_as: "option B".into(),
+        };
+        assert_eq!(
+            decide("Yes.", &expect, Some(&pending)),
+            SpokenDecision::Record("option B".into())
         );
     }
 

@@ -41,6 +41,9 @@ pub async fn run(options: Options) -> Result<(Value, Vec<String>), BenchError> {
     if setup.options.runs(Phase::Listening) {
         report["listening"] = listening::listening_phase(&mut setup).await?;
     }
+    if setup.options.runs(Phase::Aviation) {
+        report["aviation"] = super::aviation::aviation_phase(&mut setup).await?;
+    }
     if setup.options.runs(Phase::Throughput) {
         report["throughput"] = throughput_phase(&mut setup).await?;
     }

@@ -10,6 +10,8 @@
 //!   with each hint variant ([`hinted`]), taken the old way and with repairs ([`verdict`]);
 //!   free answers with the exam hint ([`exam_hints`]); summed in [`listening_report`]; the
 //!   skills and rubrics read by [`blueprints`].
+//! - [`aviation`]: the aviation phrase set and the free answers, word error raw, normalised
+//!   and repaired by the aviation vocabulary, with and without the terms hint.
 //! - [`server`]: a `viva serve` child, optionally pinned to a core.
 //! - [`decode_log`]: the server's per-decode log lines, summed by kind (pure).
 //! - [`client`]: one voice session over a WebSocket.
@@ -24,6 +26,7 @@
 //!   [`live`]: the phases at a microphone's pace (latency, capacity).
 //! - [`report`]: the JSON report and the human summary.
 
+pub mod aviation;
 pub mod bench;
 pub mod blueprints;
 pub mod capacity;

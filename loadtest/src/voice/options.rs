@@ -27,6 +27,9 @@ pub enum Phase {
     /// Whole answers with a pause inside, through the listener and adaptive end of turn:
     /// premature cut-offs (in process).
     ThinkAloud,
+    /// The aviation phrase set and the free answers: word error raw, normalised and after
+    /// the aviation vocabulary's repairs, with and without the terms hint (in process).
+    Aviation,
 }
 
 /// Command-line options.
@@ -166,6 +169,13 @@ pub struct Options {
     /// its satisfactory answers from.
     #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/examiner/answers"))]
     pub exam_answers: PathBuf,
+    /// The aviation phase's phrase set.
+    #[arg(long, default_value = concat!(env!("CARGO_MANIFEST_DIR"), "/../bench/aviation/phrases.yaml"))]
+    pub aviation_phrases: PathBuf,
+    /// Score the transcripts of this earlier aviation report again (no decoding): for a
+    /// changed vocabulary.
+    #[arg(long)]
+    pub aviation_transcripts: Option<PathBuf>,
 }
 
 impl Options {

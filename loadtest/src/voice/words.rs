@@ -35,6 +35,12 @@ pub fn normalise(text: &str) -> Vec<String> {
     words
 }
 
+/// `text` as transcribed, only lower-cased and without punctuation (numbers are not
+/// brought to digits): the words of a raw word error rate.
+pub fn raw_words(text: &str) -> Vec<String> {
+    tokens(text)
+}
+
 /// Lower-case tokens without punctuation. A hyphen splits numbers ("eighty-five", "2-7-0")
 /// and joins anything else ("take-offs" is "takeoffs"); a pound or dollar sign before a
 /// number becomes the word after it.
@@ -162,8 +168,12 @@ pub struct Tally {
 impl Tally {
     /// Adds one transcript of `reference`.
     pub fn add(&mut self, reference: &str, heard: &str) {
-        let (reference, heard) = (normalise(reference), normalise(heard));
-        let errors = edit_distance(&reference, &heard);
+        self.add_words(&normalise(reference), &normalise(heard));
+    }
+
+    /// Adds one transcript, both sides already made words.
+    pub fn add_words(&mut self, reference: &[String], heard: &[String]) {
+        let errors = edit_distance(reference, heard);
         self.words += reference.len();
         self.errors += errors;
         self.exact += usize::from(errors == 0);
