@@ -4,6 +4,7 @@
 //! - [`stt`]: the `SpeechToText` trait and its job types.
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
 //! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
+//! - [`synth`]: the examiner's voice: the `ExaminerVoice` port, engines, an utterance's plan.
 //! - [`turn`]: a session's spoken turns as a state machine: events in, actions out.
 
 pub mod complete;
@@ -11,6 +12,7 @@ pub mod hint;
 pub mod listener;
 pub mod spoken;
 pub mod stt;
+pub mod synth;
 pub mod turn;
 
 pub use stt::{DecodeError, DecodeJob, DecodeKind, Reply, SpeechToText, SubmitError};
