@@ -116,6 +116,7 @@ impl SessionArgs {
             return ClientEvent::SessionResume(SessionResume {
                 device_id,
                 session_id,
+                speak: false,
             });
         }
         let config = match (&self.assessment, &self.course) {
@@ -130,7 +131,11 @@ impl SessionArgs {
             }),
             (None, None) => SessionConfig::Exam(self.exam_config()),
         };
-        ClientEvent::SessionStart(SessionStart { device_id, config })
+        ClientEvent::SessionStart(SessionStart {
+            device_id,
+            config,
+            speak: false,
+        })
     }
 
     fn exam_config(&self) -> ExamConfig {

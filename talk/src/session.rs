@@ -273,6 +273,9 @@ impl Talk {
             | ServerEvent::TutorDelta(_)
             | ServerEvent::TranscriptPartial(_)
             | ServerEvent::Ack(_)
+            | ServerEvent::VoiceStarted(_)
+            | ServerEvent::VoiceMark(_)
+            | ServerEvent::VoiceEnded(_)
             | ServerEvent::Pong => {}
         }
     }
