@@ -453,6 +453,8 @@ pub struct Settings {
     pub accept_new_sessions: bool,
     /// The whisper ggml model; `None` runs text-only.
     pub speech_model: Option<PathBuf>,
+    /// The examiner's voice.
+    pub tts: crate::examiner_voice::TtsSettings,
     /// Decoding threads.
     pub speech_workers: usize,
     /// The share of decoding time partial transcripts may take.

@@ -27,6 +27,7 @@ mod catalog;
 mod config;
 mod connections;
 mod edge;
+mod examiner_voice;
 mod llm_config;
 mod metrics;
 mod models;
@@ -178,6 +179,13 @@ struct ServeArgs {
     /// data directory, if present; else text-only).
     #[arg(long, env = "VIVA_WHISPER_MODEL")]
     whisper_model: Option<PathBuf>,
+    /// The examiner's voice for devices that ask for it: `auto` (Piper, else festival),
+    /// `piper`, `festival` or `off`.
+    #[arg(long, env = "VIVA_TTS", value_enum, default_value_t)]
+    tts: examiner_voice::TtsEngine,
+    /// Speech synthesis threads (default 1).
+    #[arg(long, env = "VIVA_TTS_THREADS", default_value_t = 1)]
+    tts_threads: usize,
     /// Speech decoding threads (default: the cores).
     #[arg(long, env = "VIVA_STT_WORKERS")]
     stt_workers: Option<usize>,
@@ -315,6 +323,15 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     config::check_dev_mode(args.dev, listen)?;
     let secret = args.common.auth_secret.clone().or(file.auth.secret.clone());
     let speech_model = speech_model(&args, &file, &data_dir);
+    let tts = examiner_voice::TtsSettings {
+        engine: args.tts,
+        // Beside the whisper model, else where `viva models install` puts models.
+        models_dir: speech_model
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map_or_else(|| data_dir.join("models"), std::path::Path::to_path_buf),
+        threads: args.tts_threads.max(1),
+    };
     let llm_flags = llm_config::LlmFlags {
         url: args.llm_url.clone(),
         model: args.llm_model.clone(),
@@ -342,6 +359,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         redis: file.redis(args.redis.redis, args.redis.redis_cluster)?,
         accept_new_sessions: file.server.accept_new_sessions.unwrap_or(true),
         speech_model,
+        tts,
         speech_workers: args
             .stt_workers
             .or(file.voice.workers)

@@ -105,6 +105,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         node_id: settings.node_id.clone(),
         lease: settings.lease,
         speech: speech.clone(),
+        voice: crate::examiner_voice::start(&settings.tts),
         turns: settings.turns.clone(),
         metrics: metrics.sessions.clone(),
         sides: storage.sides,

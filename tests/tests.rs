@@ -13,6 +13,7 @@ mod devices;
 mod distributed;
 mod edge;
 mod exam_flow;
+mod examiner_voice;
 mod harness;
 mod hibernation;
 mod isolation;

@@ -63,6 +63,8 @@ pub struct SessionDeps {
     pub lease: Duration,
     /// Speech to text; `None` runs text-only (audio gets `voice_unavailable`).
     pub speech: Option<Arc<dyn viva_core::voice::SpeechToText>>,
+    /// The examiner's voice for devices that ask to hear it; `None`: silent.
+    pub voice: Option<Arc<dyn viva_core::voice::synth::ExaminerVoice>>,
     /// Turn-taking settings for spoken answers.
     pub turns: viva_core::voice::TurnSettings,
     /// What the server counts.
