@@ -24,8 +24,8 @@ pub const VOICE_QUEUE: usize = 64;
 /// What the voice queue carries, in order.
 #[derive(Debug)]
 pub enum VoiceFrame {
-    /// A `examiner.voice.*` event.
-    Event(ServerMessage),
+    /// An `examiner.voice.*` event.
+    Event(Box<ServerMessage>),
     /// PCM16LE mono audio.
     Audio(Vec<u8>),
 }
@@ -140,7 +140,9 @@ impl Lane {
         // ignore: only a gone connection has no room for it.
         let _ = self
             .sender
-            .try_send(VoiceFrame::Event(ServerMessage::unsequenced(ended)));
+            .try_send(VoiceFrame::Event(Box::new(ServerMessage::unsequenced(
+                ended,
+            ))));
     }
 
     /// Queues a frame while it leaves room for the end event.
@@ -206,7 +208,9 @@ impl UtteranceSink {
                 audio_end_ms: audio_ms.end,
             }),
         };
-        Some(VoiceFrame::Event(ServerMessage::unsequenced(event)))
+        Some(VoiceFrame::Event(Box::new(ServerMessage::unsequenced(
+            event,
+        ))))
     }
 }
 

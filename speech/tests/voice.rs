@@ -48,10 +48,11 @@ fn heard(engine: &mut dyn SpeechSynth, text: &str) -> String {
     text.to_lowercase()
 }
 
-fn assert_heard(engine: &str, text: &str) {
+/// Whisper must hear the key words, all but `may_miss` of them.
+fn assert_heard(engine: &str, text: &str, may_miss: usize) {
     let missing: Vec<&&str> = KEY_WORDS.iter().filter(|w| !text.contains(**w)).collect();
     assert!(
-        missing.is_empty(),
+        missing.len() <= may_miss,
         "{engine}: whisper heard {text:?}, missing {missing:?}"
     );
 }

@@ -1,5 +1,5 @@
-//! The examiner's voice, for a device that asked for it (`"speak": true`): each question and
-//! tutor's message the session sends is also handed to the voice (`ExaminerVoice`, off the
+//! The examiner's voice, for a device that asked for it (`"speak": true`): each question, re-ask
+//! (`answer.unclear`) and tutor's message the session sends is also handed to the voice (`ExaminerVoice`, off the
 //! actor: a bounded queue and its own threads), whose audio goes out on the device's voice
 //! lane. A refused or failed utterance costs the text nothing: it has gone out already. When
 //! the candidate starts speaking over it (barge-in) the utterance is cancelled.
@@ -15,6 +15,10 @@ pub(super) fn spoken(message: &ServerMessage) -> Option<(String, Option<String>)
     match &message.event {
         ServerEvent::Question(question) => {
             Some((question.text.clone(), Some(question.question_id.clone())))
+        }
+        // The examiner says what it heard and asks again.
+        ServerEvent::AnswerUnclear(unclear) => {
+            Some((unclear.message.clone(), Some(unclear.question_id.clone())))
         }
         ServerEvent::TutorTurn(turn) => {
             let texts: Vec<&str> = turn.messages.iter().map(|m| m.text.trim()).collect();

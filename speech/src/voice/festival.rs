@@ -7,7 +7,7 @@ use std::process::{Command, Stdio};
 
 use viva_core::voice::synth::{SpeechSynth, SynthError};
 
-use super::phonemes::MAX_SENTENCE_BYTES;
+use super::phonemes::{MAX_SENTENCE_BYTES, clip};
 
 /// The program festival makes WAV files with.
 pub const TEXT2WAVE: &str = "text2wave";
@@ -45,10 +45,6 @@ impl SpeechSynth for Festival {
 
     fn synthesize(&mut self, sentence: &str) -> Result<Vec<i16>, SynthError> {
         let failed = |e: String| SynthError::Failed(format!("{TEXT2WAVE}: {e}"));
-        let mut end = sentence.len().min(MAX_SENTENCE_BYTES);
-        while !sentence.is_char_boundary(end) {
-            end -= 1;
-        }
         let mut child = Command::new(TEXT2WAVE)
             .args(["-eval", VOICE, "-F", &self.rate.to_string()])
             .stdin(Stdio::piped())
@@ -58,7 +54,7 @@ impl SpeechSynth for Festival {
             .map_err(|e| failed(e.to_string()))?;
         if let Some(mut stdin) = child.stdin.take() {
             stdin
-                .write_all(sentence[..end].as_bytes())
+                .write_all(clip(sentence, MAX_SENTENCE_BYTES).as_bytes())
                 .map_err(|e| failed(e.to_string()))?;
         }
         let output = child

@@ -138,7 +138,7 @@ pub fn phonemize(voice: &str, sentence: &str) -> Result<String, SynthError> {
 }
 
 /// `text` cut to at most `max` bytes at a character boundary.
-fn clip(text: &str, max: usize) -> &str {
+pub(super) fn clip(text: &str, max: usize) -> &str {
     let mut end = text.len().min(max);
     while !text.is_char_boundary(end) {
         end -= 1;
