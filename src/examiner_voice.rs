@@ -1,12 +1,15 @@
 //! The examiner's voice at start-up: which engine speaks (`--tts`): Piper's en_US-joe voice
 //! over ONNX Runtime when both are in the models folder, else festival, else none (devices
-//! asking to hear the examiner then get text only, as before).
+//! asking to hear the examiner then get text only, as before). Each synthesis thread loads
+//! its engine when it starts, so start-up never waits for a voice.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use viva_core::voice::synth::ExaminerVoice;
-use viva_speech::voice::{VoicePool, load_engines};
+use viva_speech::voice::festival::Festival;
+use viva_speech::voice::piper::PiperVoice;
+use viva_speech::voice::{MakeEngine, VoicePool, load_engine};
 
 /// Which engine speaks for the examiner.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -33,38 +36,42 @@ pub struct TtsSettings {
     pub threads: usize,
 }
 
-/// Starts the voice, or says loudly why there is none.
+/// Starts the voice's threads; `None` for `--tts off`.
 pub fn start(settings: &TtsSettings) -> Option<Arc<dyn ExaminerVoice>> {
-    let dir = &settings.models_dir;
-    let piper = match settings.engine {
+    let dir = settings.models_dir.clone();
+    let make: MakeEngine = match settings.engine {
         TtsEngine::Off => return None,
-        TtsEngine::Festival => None,
-        TtsEngine::Auto | TtsEngine::Piper => {
-            let runtime = viva_speech::onnx::runtime_in(dir);
-            match viva_speech::onnx::init_runtime(&runtime) {
-                Ok(()) => Some(dir.as_path()),
-                Err(err) => {
-                    tracing::warn!(%err, "no ONNX Runtime for Piper's voice");
-                    None
-                }
+        TtsEngine::Auto => Arc::new(move || logged(load_engine(Some(&dir)))),
+        TtsEngine::Piper => Arc::new(move || match PiperVoice::load(&dir) {
+            Ok(voice) => logged(Some(Box::new(voice))),
+            Err(err) => {
+                tracing::warn!(%err, "Piper voice not loaded");
+                logged(None)
             }
-        }
+        }),
+        TtsEngine::Festival => Arc::new(|| match Festival::load() {
+            Ok(festival) => logged(Some(Box::new(festival))),
+            Err(err) => {
+                tracing::warn!(%err, "festival does not speak");
+                logged(None)
+            }
+        }),
     };
-    let mut engines = load_engines(piper, settings.threads);
-    if settings.engine == TtsEngine::Piper {
-        engines.retain(|engine| engine.name() == "piper");
-    }
-    let Some(pool) = VoicePool::start(engines) else {
-        tracing::warn!(
+    let threads = settings.threads;
+    tracing::info!(engine = ?settings.engine, threads, "examiner's voice starting");
+    Some(Arc::new(VoicePool::start(make, threads)))
+}
+
+/// Says which engine a thread loaded, or loudly that there is none.
+fn logged(
+    engine: Option<Box<dyn viva_core::voice::synth::SpeechSynth>>,
+) -> Option<Box<dyn viva_core::voice::synth::SpeechSynth>> {
+    match &engine {
+        Some(engine) => tracing::info!(engine = engine.name(), "examiner's voice on"),
+        None => tracing::warn!(
             "EXAMINER SILENT: no voice (`viva models install --model onnxruntime` and \
              `--model piper-joe`, or install festival); devices asking to hear it get text"
-        );
-        return None;
-    };
-    let (engine, threads) = (
-        viva_core::voice::synth::ExaminerVoice::engine(&pool),
-        settings.threads,
-    );
-    tracing::info!(engine, threads, "examiner's voice on");
-    Some(Arc::new(pool))
+        ),
+    }
+    engine
 }

@@ -73,8 +73,6 @@ pub struct Utterance {
     pub question_id: Option<String>,
     /// The text.
     pub text: String,
-    /// The engine (`piper`, `festival`).
-    pub engine: &'static str,
 }
 
 impl VoiceLane {
@@ -192,13 +190,16 @@ impl UtteranceSink {
         let event = match chunk {
             VoiceChunk::Audio(bytes) => return Some(VoiceFrame::Audio(bytes)),
             VoiceChunk::Ended { .. } => return None,
-            VoiceChunk::Started { sample_rate } => ServerEvent::VoiceStarted(VoiceStarted {
+            VoiceChunk::Started {
+                sample_rate,
+                engine,
+            } => ServerEvent::VoiceStarted(VoiceStarted {
                 utterance_id,
                 question_id: self.utterance.question_id.clone(),
                 text: self.utterance.text.clone(),
                 sample_rate,
                 format: "pcm16".to_owned(),
-                engine: self.utterance.engine.to_owned(),
+                engine: engine.to_owned(),
             }),
             VoiceChunk::Mark { text, audio_ms } => ServerEvent::VoiceMark(VoiceMark {
                 utterance_id,
@@ -246,7 +247,7 @@ impl VoiceSink for UtteranceSink {
             }
             return false;
         }
-        if let VoiceChunk::Started { sample_rate } = chunk
+        if let VoiceChunk::Started { sample_rate, .. } = chunk
             && let Some(open) = &mut lane.open
         {
             open.rate = sample_rate.max(1);
@@ -271,7 +272,6 @@ mod tests {
         Utterance {
             question_id: Some("q1".into()),
             text: "Hi.".into(),
-            engine: "piper",
         }
     }
 
@@ -296,7 +296,8 @@ mod tests {
         let (lane, mut receiver) = VoiceLane::new();
         let (mut sink, abort) = lane.begin(utterance()).unwrap();
         assert!(sink.send(VoiceChunk::Started {
-            sample_rate: 22_050
+            sample_rate: 22_050,
+            engine: "piper",
         }));
         assert!(sink.send(VoiceChunk::Audio(vec![0; 4])));
         assert!(lane.cancel());
@@ -315,12 +316,14 @@ mod tests {
         let (lane, mut receiver) = VoiceLane::new();
         let (mut first, _) = lane.begin(utterance()).unwrap();
         assert!(first.send(VoiceChunk::Started {
-            sample_rate: 22_050
+            sample_rate: 22_050,
+            engine: "piper",
         }));
         let (mut second, _) = lane.begin(utterance()).unwrap();
         assert!(!first.send(VoiceChunk::Audio(vec![0; 2])));
         assert!(second.send(VoiceChunk::Started {
-            sample_rate: 22_050
+            sample_rate: 22_050,
+            engine: "piper",
         }));
         assert!(!second.send(VoiceChunk::Ended { completed: true }));
         assert_eq!(

@@ -42,7 +42,6 @@ impl LiveSession {
         let utterance = Utterance {
             question_id,
             text: text.clone(),
-            engine: voice.engine(),
         };
         let Some((sink, abort)) = link.voice.begin(utterance) else {
             return;

@@ -35,6 +35,8 @@ pub enum VoiceChunk {
     Started {
         /// Hz.
         sample_rate: u32,
+        /// The engine speaking.
+        engine: &'static str,
     },
     /// PCM16LE mono bytes, at most [`MAX_FRAME_BYTES`].
     Audio(Vec<u8>),
@@ -83,8 +85,6 @@ pub struct SpeakRefused;
 
 /// The port a session speaks through; implemented by `viva_speech::voice::VoicePool`.
 pub trait ExaminerVoice: Send + Sync {
-    /// The engine speaking (`piper`, `festival`).
-    fn engine(&self) -> &'static str;
     /// Queues an utterance without waiting.
     fn speak(&self, job: SpeakJob) -> Result<(), SpeakRefused>;
 }
@@ -112,7 +112,11 @@ pub fn speak(engine: &mut dyn SpeechSynth, job: SpeakJob) -> Spoken {
     let mut spoken = Spoken::default();
     let live =
         |sink: &mut Box<dyn VoiceSink>, chunk| !abort.load(Ordering::Relaxed) && sink.send(chunk);
-    if !live(&mut sink, VoiceChunk::Started { sample_rate: rate }) {
+    let started = VoiceChunk::Started {
+        sample_rate: rate,
+        engine: engine.name(),
+    };
+    if !live(&mut sink, started) {
         sink.send(VoiceChunk::Ended { completed: false });
         return spoken;
     }
@@ -280,7 +284,11 @@ mod tests {
             (true, 1, 140)
         );
         let got = sink.0.lock().unwrap().clone();
-        assert_eq!(got[0], VoiceChunk::Started { sample_rate: 1000 });
+        let started = VoiceChunk::Started {
+            sample_rate: 1000,
+            engine: "ticks",
+        };
+        assert_eq!(got[0], started);
         let marks: Vec<_> = got
             .iter()
             .filter_map(|c| match c {

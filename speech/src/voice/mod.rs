@@ -15,7 +15,9 @@ use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
 use std::sync::{Arc, Mutex};
 use std::thread;
 
-use viva_core::voice::synth::{ExaminerVoice, SpeakJob, SpeakRefused, SpeechSynth, speak};
+use viva_core::voice::synth::{
+    ExaminerVoice, SpeakJob, SpeakRefused, SpeechSynth, VoiceChunk, speak,
+};
 
 use festival::Festival;
 use piper::PiperVoice;
@@ -24,48 +26,37 @@ use piper::PiperVoice;
 /// goes out, unspoken).
 pub const QUEUE_PER_THREAD: usize = 16;
 
+/// Makes one thread's engine, on that thread: `None` when no engine speaks.
+pub type MakeEngine = Arc<dyn Fn() -> Option<Box<dyn SpeechSynth>> + Send + Sync>;
+
 /// A few synthesis threads behind one bounded queue.
 #[derive(Debug, Clone)]
 pub struct VoicePool {
     jobs: SyncSender<SpeakJob>,
-    engine: &'static str,
-    sample_rate: u32,
 }
 
 impl VoicePool {
-    /// Starts one thread per engine (all of one kind); `None` when `engines` is empty.
-    pub fn start(engines: Vec<Box<dyn SpeechSynth>>) -> Option<VoicePool> {
-        let first = engines.first()?;
-        let (engine, sample_rate) = (first.name(), first.sample_rate());
-        let (jobs, queue) = sync_channel(QUEUE_PER_THREAD * engines.len());
+    /// Starts `threads` threads; each makes its engine with `make` when it starts, so a
+    /// server's start-up never waits for a voice to load. A thread with no engine ends each
+    /// utterance at once (cancelled): the text has gone out anyway.
+    pub fn start(make: MakeEngine, threads: usize) -> VoicePool {
+        let threads = threads.max(1);
+        let (jobs, queue) = sync_channel(QUEUE_PER_THREAD * threads);
         let queue = Arc::new(Mutex::new(queue));
-        for (index, engine) in engines.into_iter().enumerate() {
-            let queue = queue.clone();
+        for index in 0..threads {
+            let (queue, make) = (queue.clone(), make.clone());
             let spawned = thread::Builder::new()
                 .name(format!("voice-{index}"))
-                .spawn(move || work(engine, &queue));
+                .spawn(move || work(make(), &queue));
             if let Err(err) = spawned {
                 tracing::error!(%err, "cannot start a voice thread");
             }
         }
-        Some(VoicePool {
-            jobs,
-            engine,
-            sample_rate,
-        })
-    }
-
-    /// The rate of its audio, in Hz.
-    pub fn sample_rate(&self) -> u32 {
-        self.sample_rate
+        VoicePool { jobs }
     }
 }
 
 impl ExaminerVoice for VoicePool {
-    fn engine(&self) -> &'static str {
-        self.engine
-    }
-
     fn speak(&self, job: SpeakJob) -> Result<(), SpeakRefused> {
         match self.jobs.try_send(job) {
             Ok(()) => Ok(()),
@@ -75,42 +66,36 @@ impl ExaminerVoice for VoicePool {
 }
 
 /// One thread: speaks utterances until the pool is dropped.
-fn work(mut engine: Box<dyn SpeechSynth>, queue: &Mutex<Receiver<SpeakJob>>) {
+fn work(mut engine: Option<Box<dyn SpeechSynth>>, queue: &Mutex<Receiver<SpeakJob>>) {
     loop {
         let job = match queue.lock() {
             Ok(queue) => queue.recv(),
             Err(_) => return,
         };
-        let Ok(job) = job else { return };
+        let Ok(mut job) = job else { return };
+        let Some(engine) = engine.as_mut() else {
+            job.sink.send(VoiceChunk::Ended { completed: false });
+            continue;
+        };
         let spoken = speak(engine.as_mut(), job);
         tracing::debug!(?spoken, engine = engine.name(), "utterance spoken");
     }
 }
 
-/// `threads` engines: Piper from `piper_dir` when given and it loads (the ONNX Runtime
-/// library loaded first), else festival when it speaks; empty when neither does.
-pub fn load_engines(piper_dir: Option<&Path>, threads: usize) -> Vec<Box<dyn SpeechSynth>> {
-    let threads = threads.max(1);
+/// One engine: Piper from `piper_dir` when given and it loads (with the ONNX Runtime library
+/// in the same folder), else festival when it speaks; `None` when neither does.
+pub fn load_engine(piper_dir: Option<&Path>) -> Option<Box<dyn SpeechSynth>> {
     if let Some(dir) = piper_dir {
-        let voices: Result<Vec<PiperVoice>, _> =
-            (0..threads).map(|_| PiperVoice::load(dir)).collect();
-        match voices {
-            Ok(voices) => {
-                return voices
-                    .into_iter()
-                    .map(|v| Box::new(v) as Box<dyn SpeechSynth>)
-                    .collect();
-            }
+        match PiperVoice::load(dir) {
+            Ok(voice) => return Some(Box::new(voice)),
             Err(err) => tracing::warn!(%err, "Piper voice not loaded; trying festival"),
         }
     }
     match Festival::load() {
-        Ok(festival) => (0..threads)
-            .map(|_| Box::new(festival.clone()) as Box<dyn SpeechSynth>)
-            .collect(),
+        Ok(festival) => Some(Box::new(festival)),
         Err(err) => {
-            tracing::warn!(%err, "festival does not speak; the examiner stays silent");
-            Vec::new()
+            tracing::warn!(%err, "festival does not speak");
+            None
         }
     }
 }
