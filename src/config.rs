@@ -462,6 +462,8 @@ pub struct Settings {
     pub speech_model: Option<PathBuf>,
     /// The end-of-turn model (ONNX Runtime beside it); `None`: turns end after the pause.
     pub turn_model: Option<PathBuf>,
+    /// The examiner's voice.
+    pub tts: crate::examiner_voice::TtsSettings,
     /// Decoding threads.
     pub speech_workers: usize,
     /// The share of decoding time partial transcripts may take.

@@ -27,6 +27,7 @@ mod catalog;
 mod config;
 mod connections;
 mod edge;
+mod examiner_voice;
 mod llm_config;
 mod metrics;
 mod models;
@@ -186,6 +187,13 @@ struct ServeArgs {
     /// end after the thinking pause.
     #[arg(long, env = "VIVA_TURN_MODEL")]
     turn_model: Option<PathBuf>,
+    /// The examiner's voice for devices that ask for it: `auto` (Piper, else festival),
+    /// `piper`, `festival` or `off`.
+    #[arg(long, env = "VIVA_TTS", value_enum, default_value_t)]
+    tts: examiner_voice::TtsEngine,
+    /// Speech synthesis threads (default 1).
+    #[arg(long, env = "VIVA_TTS_THREADS", default_value_t = 1)]
+    tts_threads: usize,
     /// Speech decoding threads (default: the cores).
     #[arg(long, env = "VIVA_STT_WORKERS")]
     stt_workers: Option<usize>,
@@ -345,6 +353,15 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let secret = args.common.auth_secret.clone().or(file.auth.secret.clone());
     let speech_model = speech_model(&args, &file, &data_dir);
     let turn_model = turn_model(&args, speech_model.as_deref(), &data_dir);
+    let tts = examiner_voice::TtsSettings {
+        engine: args.tts,
+        // Beside the whisper model, else where `viva models install` puts models.
+        models_dir: speech_model
+            .as_deref()
+            .and_then(std::path::Path::parent)
+            .map_or_else(|| data_dir.join("models"), std::path::Path::to_path_buf),
+        threads: args.tts_threads.max(1),
+    };
     let llm_flags = llm_config::LlmFlags {
         url: args.llm_url.clone(),
         model: args.llm_model.clone(),
@@ -373,6 +390,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         accept_new_sessions: file.server.accept_new_sessions.unwrap_or(true),
         speech_model,
         turn_model,
+        tts,
         speech_workers: args
             .stt_workers
             .or(file.voice.workers)

@@ -109,6 +109,7 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         lease: settings.lease,
         speech: speech.clone(),
         judge,
+        voice: crate::examiner_voice::start(&settings.tts),
         turns: settings.turns.clone(),
         metrics: metrics.sessions.clone(),
         sides: storage.sides,

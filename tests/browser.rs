@@ -604,3 +604,47 @@ async fn a_wrong_exam_answer_locks_the_question_with_a_countdown() {
     assert_no_console_errors(&browser, "locked").await;
     browser.close().await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_server_voice_plays_the_question_in_the_page() {
+    let _machine = MACHINE.lock().await;
+    let model = model_file("ggml-tiny.en.bin");
+    let server = Server::start_with_options(Options {
+        dev: true,
+        args: vec![
+            "--whisper-model".into(),
+            model.display().to_string(),
+            "--tts".into(),
+            "festival".into(),
+        ],
+        ..Default::default()
+    })
+    .await;
+    let driver = Driver::start().await;
+    let browser = driver.browser(None).await;
+    browser.open(&page(&server)).await;
+    browser
+        .run("localStorage.setItem('viva.server-voice', 'on');", vec![])
+        .await;
+    sign_in(&browser, &server, "vic").await;
+    start_text_exam(&browser).await;
+    let pressed = "return document.querySelector('#server-voice').getAttribute('aria-pressed');";
+    assert_eq!(browser.run(pressed, vec![]).await, "true");
+    // The page counts what it scheduled on its AudioContext.
+    let stats = "return globalThis.vivaVoice;";
+    let mut voice = browser.run(stats, vec![]).await;
+    for _ in 0..300 {
+        if voice["ended"].as_array().is_some_and(|e| !e.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        voice = browser.run(stats, vec![]).await;
+    }
+    assert_eq!(voice["started"], 1, "{voice}");
+    assert_eq!(voice["ended"][0], "completed", "{voice}");
+    let samples = voice["samples"].as_u64().unwrap_or(0);
+    assert!(samples > 22_050, "a second of audio at least: {voice}");
+    browser.screenshot("exam-server-voice").await;
+    assert_no_console_errors(&browser, "server voice").await;
+    browser.close().await;
+}

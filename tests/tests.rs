@@ -14,6 +14,7 @@ mod distributed;
 mod edge;
 mod end_of_turn;
 mod exam_flow;
+mod examiner_voice;
 mod harness;
 mod hibernation;
 mod isolation;

@@ -201,7 +201,7 @@ class Link {
   }
 
   receive(data) {
-    if (typeof data !== "string") return;
+    if (typeof data !== "string") { examinerVoice.audio(data); return; }
     let event;
     try { event = JSON.parse(data); } catch { return; }
     if (event.type === "ack") this.pending.delete(event.event_id);
@@ -262,11 +262,73 @@ class Mic {
   }
 }
 
-/** Reads text aloud with the browser's speech synthesis, when switched on. */
+/** The server's voice (`"speak": true`): PCM16 frames played through an AudioContext at
+ * the rate `examiner.voice.started` announces, stopped at once on a cancelled end. The page
+ * counts what it scheduled in `globalThis.vivaVoice` (read by the browser tests). */
+const examinerVoice = {
+  on: localStorage.getItem("viva.server-voice") === "on",
+  context: null,
+  rate: 22050,
+  utterance: null,
+  next: 0,
+  sources: new Set(),
+  stats: (globalThis.vivaVoice = { started: 0, frames: 0, samples: 0, ended: [] }),
+  toggle() {
+    this.on = !this.on;
+    localStorage.setItem("viva.server-voice", this.on ? "on" : "off");
+    if (this.on) this.wake(); else this.stop();
+    return this.on;
+  },
+  /** The context, made or resumed inside a click where the browser asks for one. */
+  wake() {
+    this.context ??= new AudioContext();
+    if (this.context.state === "suspended") this.context.resume().catch(() => {});
+    return this.context;
+  },
+  event(event) {
+    if (event.type === "examiner.voice.started") {
+      this.stop();
+      this.utterance = event.utterance_id;
+      this.rate = event.sample_rate;
+      this.stats.started += 1;
+    } else if (event.type === "examiner.voice.ended" && event.utterance_id === this.utterance) {
+      this.stats.ended.push(event.status);
+      if (event.status === "cancelled") this.stop();
+      this.utterance = null;
+    }
+  },
+  audio(buffer) {
+    if (!this.on || !this.utterance || !(buffer instanceof ArrayBuffer)) return;
+    const pcm = new Int16Array(buffer, 0, buffer.byteLength >> 1);
+    if (pcm.length === 0) return;
+    const context = this.wake();
+    const clip = context.createBuffer(1, pcm.length, this.rate);
+    const samples = clip.getChannelData(0);
+    for (let i = 0; i < pcm.length; i += 1) samples[i] = pcm[i] / 32768;
+    const source = context.createBufferSource();
+    source.buffer = clip;
+    source.connect(context.destination);
+    this.next = Math.max(this.next, context.currentTime + 0.05);
+    source.start(this.next);
+    this.next += clip.duration;
+    this.sources.add(source);
+    source.onended = () => this.sources.delete(source);
+    this.stats.frames += 1;
+    this.stats.samples += pcm.length;
+  },
+  stop() {
+    for (const source of this.sources) { try { source.stop(); } catch { /* not started */ } }
+    this.sources.clear();
+    this.next = 0;
+  },
+};
+
+/** Reads text aloud with the browser's speech synthesis, when switched on (and the server's
+ * voice is not). */
 const speaker = {
   on: localStorage.getItem("viva.speak") !== "off",
   say(text) {
-    if (!this.on || !globalThis.speechSynthesis || !text) return;
+    if (!this.on || examinerVoice.on || !globalThis.speechSynthesis || !text) return;
     speechSynthesis.cancel();
     speechSynthesis.speak(new SpeechSynthesisUtterance(text));
   },
@@ -334,8 +396,13 @@ function voiceControls() {
     type: "button", class: "quiet", id: "speak", "aria-pressed": String(speaker.on),
     onclick: () => speak.setAttribute("aria-pressed", String(speaker.toggle())),
   }, "Read aloud");
+  const serverVoice = el("button", {
+    type: "button", class: "quiet", id: "server-voice", "aria-pressed": String(examinerVoice.on),
+    title: "The examiner's own voice from the server (applies from the next question you start or resume)",
+    onclick: () => serverVoice.setAttribute("aria-pressed", String(examinerVoice.toggle())),
+  }, "Server voice");
   const controls = el("div", { class: "row" }, handsFree, talk,
-    el("span", { class: "meter", role: "img", "aria-label": "microphone level" }, meter), speak, status);
+    el("span", { class: "meter", role: "img", "aria-label": "microphone level" }, meter), speak, serverVoice, status);
   return { controls, mic, status };
 }
 
@@ -373,8 +440,11 @@ function attach(event) {
 
 function resume(sessionId) {
   link.open();
-  link.send({ type: "session.resume", device_id: deviceId, session_id: sessionId });
+  link.send({ type: "session.resume", device_id: deviceId, session_id: sessionId, ...speakFlag() });
 }
+
+/** `speak: true` when the server's voice is on. */
+function speakFlag() { return examinerVoice.on ? { speak: true } : {}; }
 
 link.onSignInRefused = () => {
   auth.save(null, null);
@@ -391,14 +461,16 @@ link.onOpen = () => {
   const current = session.id ?? sessionStorage.getItem("viva.session");
   if (current && session.screen && !session.screen.done) {
     link.pending.forEach((event, id) => { if (event.type === "session.resume") link.pending.delete(id); });
-    link.send({ type: "session.resume", device_id: deviceId, session_id: current });
+    link.send({ type: "session.resume", device_id: deviceId, session_id: current, ...speakFlag() });
   } else {
     link.resendPending();
   }
 };
 
 link.on((event, refused) => {
-  if (event.type === "session.started" || event.type === "session.resumed") {
+  if (event.type.startsWith("examiner.voice.")) {
+    examinerVoice.event(event);
+  } else if (event.type === "session.started" || event.type === "session.resumed") {
     attach(event);
     if (event.type === "session.resumed") {
       link.resendPending((pending) => pending.type === "session.resume" || pending.type === "session.start");
@@ -522,7 +594,8 @@ function select(id, label, options, value) {
 
 function start(mode, config) {
   link.open();
-  link.send({ type: "session.start", device_id: deviceId, mode, config });
+  if (examinerVoice.on) examinerVoice.wake();
+  link.send({ type: "session.start", device_id: deviceId, mode, config, ...speakFlag() });
   notice("Starting…", "info");
 }
 

@@ -9,6 +9,7 @@
 //! - [`hibernation`]: what a node keeps of a session stopped while its device was idle.
 //! - [`new_sessions`]: the operator's switch that stops new sessions (running ones go on).
 //! - [`link`]: the bounded outbound queue of one connection.
+//! - [`voice_lane`]: the examiner's voice on one connection: its queue and open utterance.
 //! - [`stall`]: riding out a storage stall with bounded waits before an error is reported.
 //! - [`metrics`]: `SessionMetrics`, the series the session actors report.
 //! - [`timer`]: the one timer idiom — tell an actor a message later, or every period.
@@ -27,3 +28,4 @@ pub mod session;
 pub mod stall;
 pub mod supervisor;
 pub mod timer;
+pub mod voice_lane;

@@ -8,6 +8,8 @@ use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
 use viva_protocol::ServerMessage;
 
+use crate::voice_lane::{VoiceFrame, VoiceLane};
+
 /// Capacity of each connection's outbound queue. An actor that finds it full closes the
 /// connection: the client is that far behind.
 pub const OUTBOUND_QUEUE: usize = 256;
@@ -23,10 +25,34 @@ pub const REPLY_ROOM: usize = 64;
 #[derive(Debug)]
 pub struct Outbound {
     receiver: mpsc::Receiver<Box<ServerMessage>>,
+    voice: mpsc::Receiver<VoiceFrame>,
     drained: Arc<Notify>,
 }
 
+/// What a connection's writer sends next.
+#[derive(Debug)]
+pub enum Outgoing {
+    /// A server event.
+    Event(Box<ServerMessage>),
+    /// The examiner's voice: its events and audio.
+    Voice(VoiceFrame),
+}
+
 impl Outbound {
+    /// The next event, else the next voice frame (events first); `None` once every link is
+    /// gone.
+    pub async fn recv_any(&mut self) -> Option<Outgoing> {
+        let next = tokio::select! {
+            biased;
+            message = self.receiver.recv() => message.map(Outgoing::Event),
+            Some(frame) = self.voice.recv() => Some(Outgoing::Voice(frame)),
+        };
+        if matches!(next, Some(Outgoing::Event(_))) {
+            self.drained.notify_waiters();
+        }
+        next
+    }
+
     /// The next message; `None` once every link is gone.
     pub async fn recv(&mut self) -> Option<Box<ServerMessage>> {
         let message = self.receiver.recv().await;
@@ -63,6 +89,10 @@ pub struct DeviceLink {
     /// Notified each time the writer takes a message off the queue.
     drained: Arc<Notify>,
     close: CancellationToken,
+    /// The examiner's voice on this connection.
+    pub voice: VoiceLane,
+    /// Whether the device asked to hear it (`"speak": true`).
+    pub speaks: bool,
 }
 
 impl DeviceLink {
@@ -73,6 +103,7 @@ impl DeviceLink {
         close: CancellationToken,
     ) -> (DeviceLink, Outbound) {
         let (sender, receiver) = mpsc::channel(OUTBOUND_QUEUE);
+        let (voice, voice_receiver) = VoiceLane::new();
         let drained = Arc::new(Notify::new());
         let link = DeviceLink {
             connection_id,
@@ -80,8 +111,15 @@ impl DeviceLink {
             sender,
             drained: drained.clone(),
             close,
+            voice,
+            speaks: false,
         };
-        (link, Outbound { receiver, drained })
+        let outbound = Outbound {
+            receiver,
+            voice: voice_receiver,
+            drained,
+        };
+        (link, outbound)
     }
 
     /// The same connection under another device id.
@@ -90,6 +128,11 @@ impl DeviceLink {
             device_id,
             ..self.clone()
         }
+    }
+
+    /// The same, hearing the examiner's voice or not.
+    pub fn speaking(self, speaks: bool) -> DeviceLink {
+        DeviceLink { speaks, ..self }
     }
 
     /// Queues a message without waiting, as actors must. A full queue closes the connection

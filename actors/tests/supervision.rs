@@ -102,6 +102,7 @@ fn world_with_blueprints(
         // These tests script every examiner call (a gated examiner counts them); phrasing
         // the next question ahead is tested through a server in tests/llm_examiner.rs.
         phrase_ahead: false,
+        voice: None,
     });
     let switch = Arc::new(MemoryStore::new());
     let deps = SupervisorDeps {

@@ -69,6 +69,7 @@ fn world() -> World {
         metrics: Arc::new(SessionMetrics::default()),
         sides: store.clone(),
         phrase_ahead: true,
+        voice: None,
     });
     let deps = SupervisorDeps {
         session,

@@ -195,6 +195,10 @@ impl ClientEvent {
 /// A start resent with the same `event_id` (after a lost connection, say) gets the session
 /// that id started, while that session is open (active or paused); once it has completed or
 /// been abandoned, the same id starts a new session.
+///
+/// With `"speak": true` this connection also hears the examiner: each question and tutor's
+/// message is spoken as `examiner.voice.*` events and binary audio frames (see
+/// [`crate::voice`]). It is the device's choice, not the session's: a resume asks again.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SessionStart {
     /// A client-chosen id for this device, stable across reconnects.
@@ -202,6 +206,13 @@ pub struct SessionStart {
     /// `mode` and `config`.
     #[serde(flatten)]
     pub config: SessionConfig,
+    /// Whether this connection hears the examiner's voice (default false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub speak: bool,
+}
+
+fn is_false(value: &bool) -> bool {
+    !*value
 }
 
 /// `session.resume`.
@@ -211,6 +222,7 @@ pub struct SessionStart {
 /// {"type": "session.resume", "device_id": "phone", "session_id": "9b1c…"}
 /// ```
 /// Without `session_id`, the user's active or most recently paused session is resumed.
+/// `"speak": true` asks for the examiner's voice, as on `session.start`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SessionResume {
     /// A client-chosen id for this device.
@@ -218,6 +230,9 @@ pub struct SessionResume {
     /// The session to resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
+    /// Whether this connection hears the examiner's voice (default false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub speak: bool,
 }
 
 /// `answer.text`.

@@ -17,6 +17,8 @@
 //! - [`catalog`]: what a client reads over HTTP: the catalogue of what can be started and
 //!   the user's session list.
 //! - [`progress`]: `GET /v1/progress`, the user's spaced review per ACS area.
+//! - [`voice`]: the examiner's voice: an utterance's start, alignment marks and end (its
+//!   audio goes in binary frames between them).
 //! - [`schema`]: JSON Schema generation (committed under `protocol/schema/`).
 //!
 //! Invariant: this crate depends only on serde, serde_json and schemars.
@@ -35,6 +37,7 @@ pub mod result;
 pub mod schema;
 pub mod server;
 pub mod tutor;
+pub mod voice;
 
 pub use client::{ClientEvent, ClientMessage};
 pub use config::Mode;

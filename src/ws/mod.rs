@@ -280,7 +280,7 @@ impl Connection {
     }
 
     async fn start(&mut self, start: SessionStart, event_id: Option<String>) {
-        let link = self.link.with_device(start.device_id);
+        let link = self.link.with_device(start.device_id).speaking(start.speak);
         let config = start.config;
         let make = || StartSession {
             link: link.clone(),
@@ -292,7 +292,10 @@ impl Connection {
     }
 
     async fn resume(&mut self, resume: SessionResume, event_id: Option<String>) {
-        let link = self.link.with_device(resume.device_id);
+        let link = self
+            .link
+            .with_device(resume.device_id)
+            .speaking(resume.speak);
         let session_id = resume.session_id;
         let asked = std::time::Instant::now();
         let reply = self

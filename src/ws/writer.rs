@@ -1,5 +1,5 @@
-//! The writing half of one connection: server events from the bounded queue, the heartbeat,
-//! and the close frame, each write bounded by [`WRITE_TIMEOUT`].
+//! The writing half of one connection: server events from the bounded queue (then the
+//! examiner's voice from its own), the heartbeat, and the close frame, each write bounded by [`WRITE_TIMEOUT`].
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -10,7 +10,8 @@ use futures_util::SinkExt;
 use futures_util::stream::SplitSink;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
-use viva_actors::link::Outbound;
+use viva_actors::link::{Outbound, Outgoing};
+use viva_actors::voice_lane::VoiceFrame;
 use viva_protocol::{ServerEvent, ServerMessage};
 
 use super::close;
@@ -52,8 +53,10 @@ pub async fn write_loop(
     let mut heartbeat = tokio::time::interval(HEARTBEAT_INTERVAL);
     loop {
         let frame = tokio::select! {
-            message = outbound.recv() => match message {
-                Some(message) => writer.encode(&message),
+            next = outbound.recv_any() => match next {
+                Some(Outgoing::Event(message)) => writer.encode(&message),
+                Some(Outgoing::Voice(VoiceFrame::Event(message))) => writer.encode(&message),
+                Some(Outgoing::Voice(VoiceFrame::Audio(audio))) => Message::Binary(audio.into()),
                 None => break,
             },
             _ = heartbeat.tick() => writer.ping(),
@@ -116,6 +119,9 @@ impl Writer {
 
     /// Sends one frame; false when the peer is gone or did not take it in time.
     async fn write(&mut self, frame: Message) -> bool {
+        // Events only: the examiner's audio has its own bound (the voice queue, which
+        // cancels an utterance a client falls behind on), and must not make the client's
+        // answers wait as unread.
         if let Message::Text(text) = &frame {
             self.unread.wrote(text.len());
         }

@@ -41,6 +41,10 @@ pub struct TalkArgs {
     /// Do not read the questions aloud (they are read with espeak-ng when it is installed).
     #[arg(long)]
     pub no_speak: bool,
+    /// Hear the examiner's own voice from the server (`"speak": true`), played on the default
+    /// output device, instead of espeak-ng; speaking over it stops it (use headphones).
+    #[arg(long)]
+    pub server_voice: bool,
     /// The `device_id` this client gives the server (keep it for --resume).
     #[arg(long, value_name = "ID", default_value = "viva-talk")]
     pub device_id: String,
@@ -105,17 +109,19 @@ impl TalkArgs {
 
     /// The event that opens the session.
     pub fn opening(&self) -> ClientEvent {
-        self.session.opening(self.device_id.clone())
+        self.session
+            .opening(self.device_id.clone(), self.server_voice)
     }
 }
 
 impl SessionArgs {
-    fn opening(&self, device_id: String) -> ClientEvent {
+    fn opening(&self, device_id: String, speak: bool) -> ClientEvent {
         if let Some(session_id) = &self.resume {
             let session_id = session_id.clone();
             return ClientEvent::SessionResume(SessionResume {
                 device_id,
                 session_id,
+                speak,
             });
         }
         let config = match (&self.assessment, &self.course) {
@@ -130,7 +136,11 @@ impl SessionArgs {
             }),
             (None, None) => SessionConfig::Exam(self.exam_config()),
         };
-        ClientEvent::SessionStart(SessionStart { device_id, config })
+        ClientEvent::SessionStart(SessionStart {
+            device_id,
+            config,
+            speak,
+        })
     }
 
     fn exam_config(&self) -> ExamConfig {
@@ -193,6 +203,13 @@ mod tests {
             "mode": "exam", "config": {"rating": "private", "study_mode": "linear",
             "difficulty": "mixed", "aircraft_class": "ASEL", "input": "voice"}});
         assert_eq!(opening(&[]), expected);
+    }
+
+    #[test]
+    fn server_voice_asks_to_hear_the_examiner() {
+        assert_eq!(opening(&["--server-voice"])["speak"], true);
+        assert_eq!(opening(&["--server-voice", "--resume"])["speak"], true);
+        assert_eq!(opening(&[]).get("speak"), None);
     }
 
     #[test]

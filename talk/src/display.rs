@@ -55,6 +55,7 @@ pub fn render(event: &ServerEvent) -> Shown {
         // The `question` (or `tutor.turn`) that follows is shown and spoken whole; its
         // pieces add nothing to a terminal that speaks.
         QuestionDelta(_) | TutorDelta(_) | Ack(_) | Pong => return Shown::Nothing,
+        VoiceStarted(_) | VoiceMark(_) | VoiceEnded(_) => return Shown::Nothing,
     };
     Shown::Lines(lines)
 }

@@ -22,6 +22,7 @@ mod display;
 mod keyboard;
 mod mic;
 mod pcm;
+mod play;
 mod resample;
 mod script;
 mod session;
@@ -131,7 +132,13 @@ fn open_source(args: &TalkArgs) -> anyhow::Result<Source> {
 
 async fn talk(args: &TalkArgs, credentials: &Credentials, source: Source) -> anyhow::Result<()> {
     let socket = connect::connect(&args.server, credentials).await?;
-    let (speaker, note) = Speaker::new(!args.no_speak);
+    // The server's voice replaces espeak-ng's; the microphone stays open over it, so the
+    // candidate can speak over the examiner (use headphones: speakers would be heard back).
+    let player = match args.server_voice {
+        true => Some(play::Player::start()?),
+        false => None,
+    };
+    let (speaker, note) = Speaker::new(!args.no_speak && player.is_none());
     if let Some(note) = note {
         eprintln!("{note}");
     }
@@ -142,6 +149,7 @@ async fn talk(args: &TalkArgs, credentials: &Credentials, source: Source) -> any
         cues: None,
         lines: None,
         speaker,
+        player,
         push_to_talk: args.push_to_talk,
         mic_dropped: None,
     };

@@ -86,6 +86,8 @@ pub struct Setup {
     pub lines: Option<mpsc::Receiver<String>>,
     /// Reads questions aloud.
     pub speaker: Speaker,
+    /// Plays the examiner's own voice from the server (`--server-voice`).
+    pub player: Option<crate::play::Player>,
     /// Enter ends a turn.
     pub push_to_talk: bool,
     /// Samples the microphone dropped and its rate, for the closing note.
@@ -100,6 +102,7 @@ pub async fn run(socket: Socket, mut setup: Setup) -> anyhow::Result<()> {
     let mut talk = Talk {
         printer: Printer::stdout(),
         speaker: setup.speaker,
+        player: setup.player,
         outbound,
         cues: setup.cues,
         push_to_talk: setup.push_to_talk,
@@ -170,6 +173,7 @@ impl TutorCards {
 struct Talk {
     printer: Printer,
     speaker: Speaker,
+    player: Option<crate::play::Player>,
     outbound: mpsc::Sender<Message>,
     cues: Option<mpsc::Sender<Cue>>,
     push_to_talk: bool,
@@ -224,6 +228,11 @@ impl Talk {
                     .printer
                     .line(&format!("(unreadable server event: {err})")),
             },
+            Some(Ok(Message::Binary(audio))) => {
+                if let Some(player) = &mut self.player {
+                    player.play(&audio);
+                }
+            }
             Some(Ok(Message::Close(_))) | None => {
                 self.connection_ended("the server closed the connection")
             }
@@ -268,11 +277,23 @@ impl Talk {
             ServerEvent::SessionCompleted(_) => self.ending = Some(Ending::Done),
             ServerEvent::SessionPaused(paused) => self.on_paused(paused.reason),
             ServerEvent::Error(error) => self.on_error(error),
+            ServerEvent::VoiceStarted(started) => {
+                if let Some(player) = &mut self.player {
+                    player.begin(started.sample_rate);
+                }
+            }
+            ServerEvent::VoiceEnded(ended) => {
+                let cancelled = ended.status == viva_protocol::voice::VoiceEndStatus::Cancelled;
+                if let Some(player) = self.player.as_mut().filter(|_| cancelled) {
+                    player.stop();
+                }
+            }
             ServerEvent::QuestionDelta(_)
             | ServerEvent::AnswerAssessing(_)
             | ServerEvent::TutorDelta(_)
             | ServerEvent::TranscriptPartial(_)
             | ServerEvent::Ack(_)
+            | ServerEvent::VoiceMark(_)
             | ServerEvent::Pong => {}
         }
     }

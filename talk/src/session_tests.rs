@@ -116,6 +116,7 @@ fn setup(feed: mpsc::Receiver<Feed>, cues: Option<mpsc::Sender<Cue>>) -> Setup {
         cues,
         lines: None,
         speaker: Speaker::new(false).0,
+        player: None,
         push_to_talk: true,
         mic_dropped: None,
     }

@@ -13,6 +13,15 @@ use super::TIMEOUT;
 use super::server::Server;
 use super::token::token;
 
+/// A server frame: an event, or binary audio.
+#[derive(Debug, Clone)]
+pub enum Frame {
+    /// A JSON event.
+    Event(Value),
+    /// PCM16LE audio bytes.
+    Audio(Vec<u8>),
+}
+
 /// A raw client WebSocket stream.
 pub type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
 
@@ -233,6 +242,26 @@ impl Client {
                     "{}: connection closed while waiting for an event",
                     self.name
                 ),
+            }
+        }
+    }
+
+    /// The next server frame, an event or a binary frame (the examiner's audio), skipping
+    /// WebSocket ping/pong frames.
+    pub async fn next_frame(&mut self) -> Frame {
+        loop {
+            let next = tokio::time::timeout(self.wait, self.ws.next())
+                .await
+                .unwrap_or_else(|_| panic!("{}: no frame within {:?}", self.name, self.wait));
+            match next {
+                Some(Ok(Message::Text(text))) => {
+                    return Frame::Event(decode_frame(&self.name, &text));
+                }
+                Some(Ok(Message::Binary(bytes))) => return Frame::Audio(bytes.to_vec()),
+                Some(Ok(Message::Ping(_) | Message::Pong(_))) => continue,
+                Some(Ok(other)) => panic!("{}: unexpected frame {other:?}", self.name),
+                Some(Err(err)) => panic!("{}: connection failed: {err}", self.name),
+                None => panic!("{}: connection closed while waiting", self.name),
             }
         }
     }

@@ -23,7 +23,7 @@ pub use assessment::{
     stored_checkpoint,
 };
 pub use client::{
-    Auth, Client, Refusal, Ws, connect_or_refusal, connect_with_headers, count, field_str,
+    Auth, Client, Frame, Refusal, Ws, connect_or_refusal, connect_with_headers, count, field_str,
     field_u64, find, index_of, refused_status,
 };
 pub use exam::{

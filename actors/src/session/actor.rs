@@ -66,6 +66,8 @@ pub struct SessionDeps {
     /// Judges whether a pause ends the answer (Smart Turn); `None` waits out the thinking
     /// pause (and still tells the client of pauses, as unjudged).
     pub judge: Option<Arc<dyn viva_core::voice::end_of_turn::TurnJudge>>,
+    /// The examiner's voice for devices that ask to hear it; `None`: silent.
+    pub voice: Option<Arc<dyn viva_core::voice::synth::ExaminerVoice>>,
     /// Turn-taking settings for spoken answers.
     pub turns: viva_core::voice::TurnSettings,
     /// What the server counts.

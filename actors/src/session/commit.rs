@@ -211,12 +211,17 @@ impl LiveSession {
     pub(super) fn flush(&mut self) {
         let outbox = std::mem::take(&mut self.state.life_mut().outbox);
         let Some(link) = &self.link else { return };
+        let mut said = None;
         for message in outbox {
+            said = super::speaking::spoken(&message).or(said);
             link.send(message);
         }
         if !link.is_closed() {
             let now = self.now();
             self.state.life_mut().mark_delivered(now);
+        }
+        if let Some((text, question_id)) = said {
+            self.speak(text, question_id);
         }
     }
 

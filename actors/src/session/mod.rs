@@ -13,6 +13,7 @@
 //! - [`commit`], [`side_records`]: checkpoint and side-record writes, with their retries.
 //! - [`examining`], [`question_speculation`]: a slow examiner's calls off the mailbox.
 //! - [`voice`], [`voice_final`]: spoken answers, fed to `SpokenTurns` and answered.
+//! - [`speaking`]: the examiner's voice for a device that hears it, and barge-in.
 //! - [`admission`], [`timers`]: who may act now, and the abandon and time-limit timers.
 
 mod actor;
@@ -27,6 +28,7 @@ mod ownership;
 mod phrasing_ahead;
 mod question_speculation;
 mod side_records;
+mod speaking;
 mod timers;
 mod voice;
 mod voice_final;

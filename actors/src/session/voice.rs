@@ -137,6 +137,9 @@ impl Message<Audio> for LiveSession {
         };
         let Some(voice) = voice else { return };
         let actions = voice.turns.audio(frames);
+        if actions.iter().any(|a| matches!(a, Action::StartTicker)) {
+            self.barge_in();
+        }
         self.perform(actions, ctx.actor_ref()).await;
     }
 }

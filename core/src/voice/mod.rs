@@ -5,6 +5,7 @@
 //! - [`listener`]: voice activity (earshot) and turn-taking, pure over samples.
 //! - [`end_of_turn`]: the `TurnJudge` trait: whether a pause sounds like the answer's end.
 //! - [`complete`]: whether the turn so far reads as a whole answer (adaptive end of turn).
+//! - [`synth`]: the examiner's voice: the `ExaminerVoice` port, engines, an utterance's plan.
 //! - [`turn`]: a session's spoken turns as a state machine: events in, actions out.
 //! - [`vocabulary`]: an exam answer's words with the aviation vocabulary's repairs.
 
@@ -14,6 +15,7 @@ pub mod hint;
 pub mod listener;
 pub mod spoken;
 pub mod stt;
+pub mod synth;
 pub mod turn;
 pub mod vocabulary;
 
