@@ -78,6 +78,10 @@ pub struct TutorSection {
 pub struct VoiceSection {
     /// A whisper.cpp ggml model file.
     pub model: Option<PathBuf>,
+    /// The speech-to-text engine, `"whisper"` (the default) or `"moonshine"`.
+    pub engine: Option<SttEngine>,
+    /// The Moonshine model folder, when `engine = "moonshine"`.
+    pub moonshine_model: Option<PathBuf>,
     /// Decoding threads (default: the cores).
     pub workers: Option<usize>,
     /// The share of decoding time live partial transcripts may take, 0 to 1 (default 0.25;
@@ -97,6 +101,17 @@ pub struct VoiceSection {
     pub complete_answer_pause: Option<String>,
     /// The same for exam questions (default `"off"`).
     pub complete_exam_answer_pause: Option<String>,
+}
+
+/// Which speech-to-text engine decodes spoken answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SttEngine {
+    /// whisper.cpp (whisper-rs) with a ggml model.
+    #[default]
+    Whisper,
+    /// Moonshine tiny-en through ONNX Runtime.
+    Moonshine,
 }
 
 /// `[redis]`.
@@ -453,6 +468,8 @@ pub struct Settings {
     pub accept_new_sessions: bool,
     /// The whisper ggml model; `None` runs text-only.
     pub speech_model: Option<PathBuf>,
+    /// Moonshine's files when it is the engine: it then decodes instead of whisper.
+    pub moonshine: Option<viva_speech::moonshine::MoonshineFiles>,
     /// Decoding threads.
     pub speech_workers: usize,
     /// The share of decoding time partial transcripts may take.
