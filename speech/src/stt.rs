@@ -98,8 +98,8 @@ impl Engine {
         }
     }
 
-    /// One recogniser per decoding thread.
-    fn recognisers(&self, count: usize) -> Result<Vec<Box<dyn Recogniser>>, LoadError> {
+    /// One recogniser per decoding thread (the pool's; the benchmark's in-process decoders).
+    pub fn recognisers(&self, count: usize) -> Result<Vec<Box<dyn Recogniser>>, LoadError> {
         match self {
             Engine::Whisper(path) => {
                 let model = Arc::new(Model::load(path)?);
