@@ -78,6 +78,10 @@ pub struct TutorSection {
 pub struct VoiceSection {
     /// A whisper.cpp ggml model file.
     pub model: Option<PathBuf>,
+    /// The speech-to-text engine, `"whisper"` (the default) or `"moonshine"`.
+    pub engine: Option<SttEngine>,
+    /// The Moonshine model folder, when `engine = "moonshine"`.
+    pub moonshine_model: Option<PathBuf>,
     /// Decoding threads (default: the cores).
     pub workers: Option<usize>,
     /// The share of decoding time live partial transcripts may take, 0 to 1 (default 0.25;
@@ -100,6 +104,17 @@ pub struct VoiceSection {
     /// The pause that ends a turn the end-of-turn model finds complete, such as `"400ms"`
     /// (the default).
     pub end_of_turn_pause: Option<String>,
+}
+
+/// Which speech-to-text engine decodes spoken answers.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum SttEngine {
+    /// whisper.cpp (whisper-rs) with a ggml model.
+    #[default]
+    Whisper,
+    /// Moonshine tiny-en through ONNX Runtime.
+    Moonshine,
 }
 
 /// `[redis]`.
@@ -464,6 +479,8 @@ pub struct Settings {
     pub turn_model: Option<PathBuf>,
     /// The examiner's voice.
     pub tts: crate::examiner_voice::TtsSettings,
+    /// Moonshine's files when it is the engine: it then decodes instead of whisper.
+    pub moonshine: Option<viva_speech::moonshine::MoonshineFiles>,
     /// Decoding threads.
     pub speech_workers: usize,
     /// The share of decoding time partial transcripts may take.

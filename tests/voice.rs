@@ -71,6 +71,26 @@ async fn jfk_is_transcribed_word_for_word_with_partials_on_the_way() {
     );
 }
 
+/// The same recording decoded by Moonshine (`--stt-engine moonshine`), the engine whose cost
+/// follows the answer's length: the same words, and partials on the way.
+#[tokio::test]
+async fn moonshine_transcribes_jfk_word_for_word_too() {
+    let moonshine = crate::harness::speech::models_dir().join("moonshine-tiny-en");
+    let moonshine = moonshine.display().to_string();
+    let args = ["--stt-engine", "moonshine", "--moonshine-model", &moonshine];
+    let server = voice_server(&args).await;
+    let mut client = Client::connect(&server, Auth::bearer("jfk-moonshine")).await;
+    start_exam(&mut client, "laptop").await;
+    let speech = read_wav(&model_file("jfk.wav"));
+    stream(&mut client, &concat(&[speech, silence(END_OF_TURN_MS)])).await;
+    let events = events_until(&mut client, has_next).await;
+    let expected = "And so my fellow Americans, ask not what your country can do for you, \
+                    ask what you can do for your country.";
+    assert_eq!(finals(&events).len(), 1, "{events:?}");
+    assert_eq!(words(&finals(&events)[0]), words(expected), "{events:?}");
+    assert!(count(&events, "transcript.partial") >= 3, "{events:?}");
+}
+
 /// The practice session's seed: the items (and so the spoken numbers) are the same every
 /// run. Only learning mode honours a client seed; an evaluation draws its own.
 /// tiny.en mishears some festival numbers beyond repair (seed 1: "eighteen" as "A-Gene");

@@ -42,12 +42,17 @@ pub enum ModelName {
     /// Piper's en_US-joe-medium voice, the examiner's (`en_US-joe-medium.onnx`, 63 MB, CC0,
     /// with its `.onnx.json`); needs [`ModelName::OnnxRuntime`] and espeak-ng.
     PiperJoe,
+    /// Moonshine tiny-en (MIT), a speech-to-text model whose cost follows the clip's length:
+    /// a folder ([`crate::moonshine::MOONSHINE_DIR`]) of three files, 44 MB; needs
+    /// [`ModelName::OnnxRuntime`].
+    MoonshineTinyEn,
 }
 
 /// A name that is not one of [`ModelName`]'s.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown model {0:?}: expected \"tiny.en\", \"base\", \"onnxruntime\", \"smart-turn\" or \"piper-joe\""
+    "unknown model {0:?}: expected \"tiny.en\", \"base\", \"onnxruntime\", \"smart-turn\", \
+     \"piper-joe\" or \"moonshine-tiny-en\""
 )]
 pub struct UnknownModel(pub String);
 
@@ -61,6 +66,7 @@ impl FromStr for ModelName {
             "onnxruntime" => Ok(Self::OnnxRuntime),
             "smart-turn" => Ok(Self::SmartTurn),
             "piper-joe" => Ok(Self::PiperJoe),
+            "moonshine-tiny-en" => Ok(Self::MoonshineTinyEn),
             other => Err(UnknownModel(other.to_owned())),
         }
     }
@@ -74,17 +80,35 @@ impl fmt::Display for ModelName {
             Self::OnnxRuntime => "onnxruntime",
             Self::SmartTurn => "smart-turn",
             Self::PiperJoe => "piper-joe",
+            Self::MoonshineTinyEn => "moonshine-tiny-en",
         })
     }
 }
 
 impl ModelName {
-    /// The installed file's name (for whisper, whisper.cpp's usual one).
+    /// The installed file's name (for whisper, whisper.cpp's usual one), or the folder's for
+    /// a model of several files.
     pub fn file_name(self) -> &'static str {
-        self.recipe().file_name
+        self.folder().unwrap_or(self.recipe().file_name)
     }
 
-    /// The SHA-256 (lower-case hex) of the installed file.
+    /// The folder a model of several files is installed in; `None` for one file.
+    fn folder(self) -> Option<&'static str> {
+        match self {
+            Self::MoonshineTinyEn => Some(crate::moonshine::MOONSHINE_DIR),
+            _ => None,
+        }
+    }
+
+    /// Every file's recipe.
+    fn recipes(self) -> &'static [Recipe<'static>] {
+        match self {
+            Self::MoonshineTinyEn => &MOONSHINE_TINY_EN,
+            _ => std::slice::from_ref(self.recipe()),
+        }
+    }
+
+    /// The SHA-256 (lower-case hex) of the installed file (of the first, for a folder).
     pub fn sha256(self) -> &'static str {
         self.recipe().sha256
     }
@@ -96,6 +120,7 @@ impl ModelName {
             Self::OnnxRuntime => &ONNXRUNTIME,
             Self::SmartTurn => &SMART_TURN,
             Self::PiperJoe => &PIPER_JOE,
+            Self::MoonshineTinyEn => &MOONSHINE_TINY_EN[0],
         }
     }
 }
@@ -212,6 +237,66 @@ const PIPER_JOE_CONFIG: Recipe<'static> = Recipe {
     )),
 };
 
+/// ONNX Runtime 1.31.1's shared library, from its CPython 3.11 manylinux wheel (MIT). The
+/// library needs only libc and libstdc++, so the wheel's Python version does not matter.
+const ONNXRUNTIME: Recipe<'static> = Recipe {
+    file_name: crate::onnx::ONNXRUNTIME_FILE,
+    sha256: "fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3",
+    wheels: &[Wheel::binary(
+        "onnxruntime",
+        "1.31.1",
+        "3.11",
+        "manylinux_2_28_x86_64",
+    )],
+    output: Output::Copy(Member::new(0, "onnxruntime/capi/libonnxruntime.so.1.31.1")),
+};
+
+/// Smart Turn v3.2 (CPU build), as Pipecat 1.14.0 ships it (BSD-2-Clause).
+const SMART_TURN: Recipe<'static> = Recipe {
+    file_name: "smart-turn-v3.2-cpu.onnx",
+    sha256: "2bb026316b14a660486a75b1733cd3fbab8c2fd0314dc9af7be49f8cca967e4f",
+    wheels: &[Wheel::new("pipecat-ai", "1.14.0")],
+    output: Output::Copy(Member::new(
+        0,
+        "pipecat/audio/turn/smart_turn/data/smart-turn-v3.2-cpu.onnx",
+    )),
+};
+
+/// Moonshine tiny-en: the int8 encoder and merged decoder in ONNX Runtime's own format, as
+/// the `moonshine-voice` 0.1.0 wheel carries them (0.1.3 and later carry no weights), and the
+/// vocabulary from `useful-moonshine-onnx`, Useful Sensors' reference package (both MIT).
+const MOONSHINE_TINY_EN: [Recipe<'static>; 3] = [
+    Recipe {
+        file_name: crate::moonshine::ENCODER_FILE,
+        sha256: "94e90a4654fc45cdfedb77c4c08e1739f48862998e58fada384b25118134f221",
+        wheels: &[MOONSHINE_WHEEL],
+        output: Output::Copy(Member::new(
+            0,
+            "moonshine_voice/assets/tiny-en/encoder_model.ort",
+        )),
+    },
+    Recipe {
+        file_name: crate::moonshine::DECODER_FILE,
+        sha256: "cf524c4862d36e9e5ab032eddc73637efd822d70e868ac575cf1a46e1e4708a0",
+        wheels: &[MOONSHINE_WHEEL],
+        output: Output::Copy(Member::new(
+            0,
+            "moonshine_voice/assets/tiny-en/decoder_model_merged.ort",
+        )),
+    },
+    Recipe {
+        file_name: crate::moonshine::TOKENIZER_FILE,
+        sha256: "b68b995a58b3373db6c4f46864a9db50cd1333d086150ffa2c1096581ede9c10",
+        wheels: &[Wheel::new("useful-moonshine-onnx", "20251121")],
+        output: Output::Copy(Member::new(0, "moonshine_onnx/assets/tokenizer.json")),
+    },
+];
+
+/// The wheel with Moonshine's weights: built for Linux x86-64 (its own native library, which
+/// Viva does not use), any Python 3.
+const MOONSHINE_WHEEL: Wheel<'static> =
+    Wheel::binary("moonshine-voice", "0.1.0", "3.11", "manylinux_2_34_x86_64");
+
 /// Where an install is; `Display` gives a line for a CLI.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -281,7 +366,14 @@ pub fn install(
     if model == ModelName::PiperJoe {
         build(&PIPER_JOE_CONFIG, dir, &mut pip_download, progress)?;
     }
-    build(model.recipe(), dir, &mut pip_download, progress)
+    let Some(folder) = model.folder() else {
+        return build(model.recipe(), dir, &mut pip_download, progress);
+    };
+    let target = dir.join(folder);
+    for recipe in model.recipes() {
+        build(recipe, &target, &mut pip_download, progress)?;
+    }
+    Ok(target)
 }
 
 /// Fetches one wheel into `dest` and returns its path.
@@ -467,6 +559,7 @@ mod tests {
             ("onnxruntime", ModelName::OnnxRuntime),
             ("smart-turn", ModelName::SmartTurn),
             ("piper-joe", ModelName::PiperJoe),
+            ("moonshine-tiny-en", ModelName::MoonshineTinyEn),
         ] {
             assert_eq!(text.parse::<ModelName>(), Ok(name));
             assert_eq!(name.to_string(), text);
@@ -482,6 +575,20 @@ mod tests {
             "libonnxruntime.so.1.31.1"
         );
         assert_eq!(ModelName::SmartTurn.file_name(), "smart-turn-v3.2-cpu.onnx");
+        assert_eq!(ModelName::MoonshineTinyEn.file_name(), "moonshine-tiny-en");
+        let files: Vec<&str> = ModelName::MoonshineTinyEn
+            .recipes()
+            .iter()
+            .map(|r| r.file_name)
+            .collect();
+        assert_eq!(
+            files,
+            [
+                "encoder_model.ort",
+                "decoder_model_merged.ort",
+                "tokenizer.json"
+            ]
+        );
     }
 
     #[test]

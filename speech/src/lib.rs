@@ -3,8 +3,9 @@
 //! queue, and the model set-up (download, convert, verify). Voice activity and turn-taking are
 //! pure and live with the session actor (`viva_core::voice::listener`).
 //!
-//! - [`stt`]: `WhisperPool`, one model shared by a bounded set of decoding threads, and the
-//!   decode each thread runs.
+//! - [`stt`]: `SpeechPool`, a bounded set of decoding threads over whisper or Moonshine
+//!   (`Engine`), and the whisper decode each thread runs.
+//! - [`moonshine`]: Moonshine tiny-en through ONNX Runtime, whose cost follows the clip's length.
 //! - [`model`]: a whisper model loaded once and the decoding states made from it (the pool's,
 //!   and the load tester's in-process decoders').
 //! - [`queue`]: the two-lane (finals before partials) bounded job queue.
@@ -24,10 +25,11 @@ pub mod end_of_turn;
 pub mod install;
 pub mod metrics;
 pub mod model;
+pub mod moonshine;
 pub mod onnx;
 pub mod queue;
 pub mod slots;
 pub mod stt;
 pub mod voice;
 
-pub use stt::{PoolSettings, WhisperPool};
+pub use stt::{Engine, PoolSettings, SpeechPool};

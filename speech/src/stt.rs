@@ -1,4 +1,6 @@
-//! Speech to text: a bounded pool of decoding threads over one shared whisper model.
+//! Speech to text: a bounded pool of decoding threads over one speech model, whisper (one
+//! shared model) or Moonshine (a session pair per thread, see [`crate::moonshine`]), each
+//! thread's engine behind [`Recogniser`].
 //!
 //! One job decodes one utterance (or the part of it heard so far, for a partial) on one
 //! thread: whisper.cpp's own thread pool spins while it waits, so on few cores one thread per
@@ -14,7 +16,6 @@
 //! never queued behind work that matters. A speculative decode (a turn during its pause) is
 //! admitted the same way without the credit check, and the session tries it again later.
 
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -24,6 +25,7 @@ use whisper_rs::{FullParams, SamplingStrategy};
 use crate::metrics::SpeechMetrics;
 use crate::model::Model;
 pub use crate::model::{LoadError, MAX_PROMPT_TOKENS, prompt_tokens};
+use crate::moonshine::{Moonshine, MoonshineFiles};
 use viva_core::voice::{DecodeError, DecodeJob, DecodeKind, SpeechToText, SubmitError};
 
 use crate::budget::PartialBudget;
@@ -78,8 +80,104 @@ pub struct PoolSettings {
     pub lend_idle_cores: bool,
 }
 
-/// The whisper decoding pool.
-pub struct WhisperPool {
+/// The model a pool decodes with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Engine {
+    /// A whisper.cpp ggml model file.
+    Whisper(std::path::PathBuf),
+    /// A Moonshine model folder and the ONNX Runtime library that runs it.
+    Moonshine(MoonshineFiles),
+}
+
+impl Engine {
+    /// What the engine is, for logs and metrics: `whisper` or `moonshine`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Engine::Whisper(_) => "whisper",
+            Engine::Moonshine(_) => "moonshine",
+        }
+    }
+
+    /// One recogniser per decoding thread (the pool's; the benchmark's in-process decoders).
+    pub fn recognisers(&self, count: usize) -> Result<Vec<Box<dyn Recogniser>>, LoadError> {
+        match self {
+            Engine::Whisper(path) => {
+                let model = Arc::new(Model::load(path)?);
+                let whisper = |_| -> Result<Box<dyn Recogniser>, LoadError> {
+                    let state = model.state()?;
+                    Ok(Box::new(Whisper {
+                        model: model.clone(),
+                        state,
+                    }))
+                };
+                (0..count).map(whisper).collect()
+            }
+            Engine::Moonshine(files) => {
+                let fail = |err: crate::onnx::OnnxError| LoadError {
+                    path: files.dir.display().to_string(),
+                    reason: err.to_string(),
+                };
+                let vocab = Arc::new(Moonshine::vocab(&files.dir).map_err(fail)?);
+                let moonshine = |_| -> Result<Box<dyn Recogniser>, LoadError> {
+                    let loaded = Moonshine::load(files, vocab.clone()).map_err(fail)?;
+                    Ok(Box::new(loaded))
+                };
+                (0..count).map(moonshine).collect()
+            }
+        }
+    }
+
+    /// Whether a decode can use more than one thread (whisper's can; a Moonshine session
+    /// runs on the one it was made with).
+    fn threads_scale(&self) -> bool {
+        matches!(self, Engine::Whisper(_))
+    }
+}
+
+/// What one decoding thread runs its jobs on.
+pub trait Recogniser: Send + 'static {
+    /// The text of one clip of PCM16 mono 16 kHz audio. `hint` is the text before the turn,
+    /// for an engine that takes one (whisper's prompt); `run` says on how many threads, and
+    /// what stops it.
+    fn recognise(
+        &mut self,
+        audio: &[i16],
+        hint: Option<&str>,
+        run: Run<'_>,
+    ) -> Result<String, DecodeError>;
+}
+
+/// A whisper decoding state and the model it was made from.
+struct Whisper {
+    model: Arc<Model>,
+    state: whisper_rs::WhisperState,
+}
+
+impl Recogniser for Whisper {
+    fn recognise(
+        &mut self,
+        audio: &[i16],
+        hint: Option<&str>,
+        run: Run<'_>,
+    ) -> Result<String, DecodeError> {
+        let prompt = hint.map_or_else(Vec::new, |hint| self.model.prompt_tokens(hint));
+        decode_unless(&mut self.state, audio, &prompt, run)
+    }
+}
+
+impl Recogniser for Moonshine {
+    fn recognise(
+        &mut self,
+        audio: &[i16],
+        _hint: Option<&str>,
+        run: Run<'_>,
+    ) -> Result<String, DecodeError> {
+        self.transcribe(audio, run.stops)
+    }
+}
+
+/// The decoding pool.
+pub struct SpeechPool {
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
@@ -87,39 +185,38 @@ pub struct WhisperPool {
     metrics: Arc<SpeechMetrics>,
 }
 
-impl WhisperPool {
-    /// Loads the model once and starts the decoding threads, which count into `metrics`.
+impl SpeechPool {
+    /// Loads the model and starts the decoding threads, which count into `metrics`.
     pub fn start(
-        model: &Path,
+        engine: &Engine,
         settings: PoolSettings,
         metrics: Arc<SpeechMetrics>,
-    ) -> Result<WhisperPool, LoadError> {
+    ) -> Result<SpeechPool, LoadError> {
         let fail = |reason: String| LoadError {
-            path: model.display().to_string(),
+            path: engine.name().to_owned(),
             reason,
         };
-        let model = Arc::new(Model::load(model)?);
         let workers = settings.workers.max(1);
+        let recognisers = engine.recognisers(workers)?;
         let queue = Arc::new(JobQueue::new(settings.final_capacity.max(1), workers));
-        let slots = Arc::new(Slots::new(workers, settings.lend_idle_cores));
+        let lend = settings.lend_idle_cores && engine.threads_scale();
+        let slots = Arc::new(Slots::new(workers, lend));
         let budget = PartialBudget::new(settings.partial_share, workers, Instant::now());
         let budget = Arc::new(Mutex::new(budget));
-        for index in 0..workers {
-            let state = model.state()?;
+        for (index, recogniser) in recognisers.into_iter().enumerate() {
             let worker = Worker {
                 index,
-                model: model.clone(),
                 queue: queue.clone(),
                 slots: slots.clone(),
                 budget: budget.clone(),
                 metrics: metrics.clone(),
             };
             std::thread::Builder::new()
-                .name(format!("whisper-{index}"))
-                .spawn(move || worker.run(state))
+                .name(format!("{}-{index}", engine.name()))
+                .spawn(move || worker.run(recogniser))
                 .map_err(|err| fail(format!("cannot start a decoding thread: {err}")))?;
         }
-        Ok(WhisperPool {
+        Ok(SpeechPool {
             queue,
             slots,
             budget,
@@ -149,13 +246,13 @@ fn lock(budget: &Mutex<PartialBudget>) -> std::sync::MutexGuard<'_, PartialBudge
     budget.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-impl Drop for WhisperPool {
+impl Drop for SpeechPool {
     fn drop(&mut self) {
         self.queue.close();
     }
 }
 
-impl SpeechToText for WhisperPool {
+impl SpeechToText for SpeechPool {
     fn submit(&self, job: DecodeJob) -> Result<(), SubmitError> {
         let is_final = job.kind == DecodeKind::Final;
         if !is_final && !self.admits_preview(job.kind) {
@@ -186,7 +283,6 @@ impl SpeechToText for WhisperPool {
 /// One decoding thread.
 struct Worker {
     index: usize,
-    model: Arc<Model>,
     queue: Arc<JobQueue<DecodeJob>>,
     slots: Arc<Slots>,
     budget: Arc<Mutex<PartialBudget>>,
@@ -194,22 +290,17 @@ struct Worker {
 }
 
 impl Worker {
-    fn run(self, mut state: whisper_rs::WhisperState) {
+    fn run(self, mut recogniser: Box<dyn Recogniser>) {
         while let Some(job) = self.queue.pop() {
             let started = Instant::now();
             let others_waiting = || self.queue.depth() != (0, 0);
             let begun = self.slots.begin(self.index, job.kind, others_waiting);
-            let prompt = job
-                .hint
-                .as_deref()
-                .map_or_else(Vec::new, |hint| self.model.prompt_tokens(hint));
             let stops = [job.abort.clone(), begun.preempt];
             let run = Run {
-                prompt: &prompt,
                 threads: begun.threads,
                 stops: &stops,
             };
-            let outcome = decode_unless(&mut state, &job.audio, run);
+            let outcome = recogniser.recognise(&job.audio, job.hint.as_deref(), run);
             self.slots.end(self.index);
             let took = started.elapsed();
             self.metrics.decodes(job.kind).observe(took);
@@ -247,7 +338,7 @@ pub fn decode(
     audio: &[i16],
     abort: &Arc<AtomicBool>,
 ) -> Result<String, DecodeError> {
-    decode_unless(state, audio, Run::alone(&[], abort))
+    decode_unless(state, audio, &[], Run::alone(abort))
 }
 
 /// [`decode`] with `prompt` (from [`prompt_tokens`]) as the text before the clip.
@@ -257,7 +348,7 @@ pub fn decode_with_prompt(
     prompt: &[std::ffi::c_int],
     abort: &Arc<AtomicBool>,
 ) -> Result<String, DecodeError> {
-    decode_unless(state, audio, Run::alone(prompt, abort))
+    decode_unless(state, audio, prompt, Run::alone(abort))
 }
 
 /// [`decode`] on `threads` whisper threads, as a final that borrowed idle cores runs.
@@ -269,23 +360,23 @@ pub fn decode_on_threads(
 ) -> Result<String, DecodeError> {
     let run = Run {
         threads,
-        ..Run::alone(&[], abort)
+        ..Run::alone(abort)
     };
-    decode_unless(state, audio, run)
+    decode_unless(state, audio, &[], run)
 }
 
-/// How one decode runs: the text before the clip, its threads, and what stops it.
-struct Run<'a> {
-    prompt: &'a [std::ffi::c_int],
-    threads: usize,
-    stops: &'a [Arc<AtomicBool>],
+/// How one decode runs: its threads, and what stops it.
+pub struct Run<'a> {
+    /// Threads the decode may use.
+    pub threads: usize,
+    /// Set, any of them, to stop it.
+    pub stops: &'a [Arc<AtomicBool>],
 }
 
 impl<'a> Run<'a> {
     /// One thread, stopped by `abort` only.
-    fn alone(prompt: &'a [std::ffi::c_int], abort: &'a Arc<AtomicBool>) -> Run<'a> {
+    fn alone(abort: &'a Arc<AtomicBool>) -> Run<'a> {
         Run {
-            prompt,
             threads: 1,
             stops: std::slice::from_ref(abort),
         }
@@ -296,13 +387,10 @@ impl<'a> Run<'a> {
 fn decode_unless(
     state: &mut whisper_rs::WhisperState,
     audio: &[i16],
+    prompt: &[std::ffi::c_int],
     run: Run<'_>,
 ) -> Result<String, DecodeError> {
-    let Run {
-        prompt,
-        threads,
-        stops,
-    } = run;
+    let Run { threads, stops } = run;
     let stopped = |stops: &[Arc<AtomicBool>]| stops.iter().any(|s| s.load(Ordering::Relaxed));
     if stopped(stops) {
         return Err(DecodeError::Aborted);

@@ -95,9 +95,9 @@ fn corpus_json(clips: &[Clip]) -> Value {
 
 /// Runs [`raw::run`] on a blocking thread.
 async fn raw_run(setup: &Setup, model: &str, total: usize) -> Result<RawRun, BenchError> {
-    let (path, clips) = (setup.options.model_path(model), setup.clips.clone());
+    let (engine, clips) = (setup.options.engine(model), setup.clips.clone());
     let (workers, limit) = (setup.options.workers, secs(setup.options.throughput_limit));
-    tokio::task::spawn_blocking(move || raw::run(&path, &clips, workers, total, limit))
+    tokio::task::spawn_blocking(move || raw::run(&engine, &clips, workers, total, limit))
         .await
         .map_err(|err| BenchError::Whisper(format!("decoding task: {err}")))?
 }

@@ -5,6 +5,8 @@
 use std::path::PathBuf;
 
 use clap::Parser;
+use viva_speech::Engine;
+use viva_speech::moonshine::{MOONSHINE_DIR, MoonshineFiles};
 
 use super::client::Mode;
 use super::hinted::HintVariant;
@@ -208,7 +210,45 @@ impl Options {
             .clone()
             .unwrap_or_else(|| self.models_dir.join("smart-turn-v3.2-cpu.onnx"))
     }
+
+    /// The engine a model name stands for: [`MOONSHINE`] is Moonshine's folder in the
+    /// models folder (ONNX Runtime beside it), any other name a whisper `ggml-<name>.bin`.
+    pub fn engine(&self, name: &str) -> Engine {
+        match name {
+            MOONSHINE => Engine::Moonshine(MoonshineFiles {
+                dir: self.models_dir.join(MOONSHINE_DIR),
+                runtime: viva_speech::onnx::runtime_in(&self.models_dir),
+            }),
+            whisper => Engine::Whisper(self.model_path(whisper)),
+        }
+    }
+
+    /// The whisper model a server for `name` is given: its own, or tiny.en beside Moonshine
+    /// (which then decodes the answers; see [`Options::server_engine_args`]).
+    pub fn server_whisper_model(&self, name: &str) -> PathBuf {
+        match name {
+            MOONSHINE => self.model_path("tiny.en"),
+            whisper => self.model_path(whisper),
+        }
+    }
+
+    /// The `viva serve` arguments that make the model `name` decode answers, besides
+    /// `--whisper-model`: `--stt-engine moonshine --moonshine-model DIR` for Moonshine.
+    pub fn server_engine_args(&self, name: &str) -> Vec<String> {
+        match self.engine(name) {
+            Engine::Whisper(_) => Vec::new(),
+            Engine::Moonshine(files) => vec![
+                "--stt-engine".into(),
+                "moonshine".into(),
+                "--moonshine-model".into(),
+                files.dir.display().to_string(),
+            ],
+        }
+    }
 }
+
+/// The model name that picks Moonshine tiny-en in `--accuracy-models` and `--server-model`.
+pub const MOONSHINE: &str = "moonshine-tiny-en";
 
 #[cfg(test)]
 mod tests {

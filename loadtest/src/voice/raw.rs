@@ -1,6 +1,6 @@
-//! The in-process baseline: `workers` whisper states over one model, each on its own thread,
-//! decoding clips of the corpus with the very function the server's pool runs per utterance
-//! (`viva_speech::stt::decode`). It gives word accuracy (each clip's first decode against its
+//! The in-process baseline: `workers` recognisers (whisper states over one model, or
+//! Moonshine sessions), each on its own thread, decoding clips of the corpus with the very
+//! call the server's pool makes per utterance (`Recogniser::recognise`). It gives word accuracy (each clip's first decode against its
 //! text) and the raw throughput the server is compared with.
 
 use std::path::Path;
@@ -9,7 +9,8 @@ use std::sync::{Arc, Barrier, OnceLock};
 use std::time::{Duration, Instant};
 
 use viva_core::voice::listener::spoken_text;
-use viva_speech::model::{Model, WhisperState};
+use viva_speech::Engine;
+use viva_speech::stt::{Recogniser, Run};
 
 use super::BenchError;
 use super::corpus::Clip;
@@ -87,17 +88,25 @@ pub fn model_name(path: &Path) -> String {
     stem.strip_prefix("ggml-").unwrap_or(&stem).to_owned()
 }
 
+/// The short name of the engine's model: `tiny.en`, or `moonshine-tiny-en` (its folder).
+pub fn engine_name(engine: &Engine) -> String {
+    match engine {
+        Engine::Whisper(path) => model_name(path),
+        Engine::Moonshine(files) => model_name(&files.dir),
+    }
+}
+
 /// Decodes `total` clips, cycling through `clips`, on `workers` threads, stopping early after
 /// `limit`. Each thread first decodes one clip untimed (a warm-up).
 pub fn run(
-    model: &Path,
+    engine: &Engine,
     clips: &[Clip],
     workers: usize,
     total: usize,
     limit: Duration,
 ) -> Result<RawRun, BenchError> {
     let workers = workers.max(1);
-    let states = Model::load(model)?.states(workers)?;
+    let states = engine.recognisers(workers)?;
     let next = AtomicUsize::new(0);
     let barrier = Barrier::new(workers);
     let started = OnceLock::new();
@@ -125,7 +134,7 @@ pub fn run(
     let decoded: Vec<Decoded> = outcomes.into_iter().flat_map(|(d, _)| d).collect();
     let audio_seconds = decoded.iter().map(|d| clips[d.clip].seconds()).sum();
     Ok(RawRun {
-        model: model_name(model),
+        model: engine_name(engine),
         workers,
         decoded,
         wall: end.saturating_duration_since(start),
@@ -147,11 +156,15 @@ struct Pull<'a> {
 impl Pull<'_> {
     /// One thread: a warm-up decode, the start line, then clips until none are left or time
     /// is up. Returns its decodes and when it finished.
-    fn work(self, index: usize, mut state: WhisperState) -> (Vec<Decoded>, Instant) {
-        let abort = Arc::new(AtomicBool::new(false));
+    fn work(self, index: usize, mut state: Box<dyn Recogniser>) -> (Vec<Decoded>, Instant) {
+        let abort = [Arc::new(AtomicBool::new(false))];
+        let run = || Run {
+            threads: 1,
+            stops: &abort,
+        };
         if let Some(clip) = self.clips.get(index % self.clips.len().max(1)) {
             // ignore: the warm-up is not measured.
-            let _ = viva_speech::stt::decode(&mut state, &clip.samples, &abort);
+            let _ = state.recognise(&clip.samples, None, run());
         }
         self.barrier.wait();
         let start = *self.started.get_or_init(Instant::now);
@@ -163,7 +176,7 @@ impl Pull<'_> {
             }
             let clip = &self.clips[k % self.clips.len()];
             let begun = Instant::now();
-            let text = viva_speech::stt::decode(&mut state, &clip.samples, &abort);
+            let text = state.recognise(&clip.samples, None, run());
             decoded.push(Decoded {
                 clip: clip.index,
                 took: begun.elapsed(),

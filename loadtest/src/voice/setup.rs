@@ -62,10 +62,16 @@ impl Setup {
     pub(super) fn server_spec(&self, workers: usize, pin_core: Option<usize>) -> ServerSpec {
         ServerSpec {
             viva: self.viva.clone(),
-            model: self.options.model_path(&self.options.server_model),
+            model: self
+                .options
+                .server_whisper_model(&self.options.server_model),
             workers,
             pin_core,
-            extra: self.options.server_args.clone(),
+            extra: [
+                self.options.server_engine_args(&self.options.server_model),
+                self.options.server_args.clone(),
+            ]
+            .concat(),
         }
     }
 
