@@ -346,7 +346,6 @@ fn turn_model(
         .into_iter()
         .chain([installed])
         .find(|path| path.is_file())
-    }
 }
 
 /// Moonshine's files when it is the engine chosen (flag, else `[voice] engine`).

@@ -237,31 +237,6 @@ const PIPER_JOE_CONFIG: Recipe<'static> = Recipe {
     )),
 };
 
-/// ONNX Runtime 1.31.1's shared library, from its CPython 3.11 manylinux wheel (MIT). The
-/// library needs only libc and libstdc++, so the wheel's Python version does not matter.
-const ONNXRUNTIME: Recipe<'static> = Recipe {
-    file_name: crate::onnx::ONNXRUNTIME_FILE,
-    sha256: "fc44112fbe06d7d689c57e11d3862031f64711007e4ee020f8eed5185fd2c1d3",
-    wheels: &[Wheel::binary(
-        "onnxruntime",
-        "1.31.1",
-        "3.11",
-        "manylinux_2_28_x86_64",
-    )],
-    output: Output::Copy(Member::new(0, "onnxruntime/capi/libonnxruntime.so.1.31.1")),
-};
-
-/// Smart Turn v3.2 (CPU build), as Pipecat 1.14.0 ships it (BSD-2-Clause).
-const SMART_TURN: Recipe<'static> = Recipe {
-    file_name: "smart-turn-v3.2-cpu.onnx",
-    sha256: "2bb026316b14a660486a75b1733cd3fbab8c2fd0314dc9af7be49f8cca967e4f",
-    wheels: &[Wheel::new("pipecat-ai", "1.14.0")],
-    output: Output::Copy(Member::new(
-        0,
-        "pipecat/audio/turn/smart_turn/data/smart-turn-v3.2-cpu.onnx",
-    )),
-};
-
 /// Moonshine tiny-en: the int8 encoder and merged decoder in ONNX Runtime's own format, as
 /// the `moonshine-voice` 0.1.0 wheel carries them (0.1.3 and later carry no weights), and the
 /// vocabulary from `useful-moonshine-onnx`, Useful Sensors' reference package (both MIT).

@@ -56,6 +56,8 @@ pub fn render(event: &ServerEvent) -> Shown {
         // pieces add nothing to a terminal that speaks.
         QuestionDelta(_) | TutorDelta(_) | Ack(_) | Pong => return Shown::Nothing,
         VoiceStarted(_) | VoiceMark(_) | VoiceEnded(_) => return Shown::Nothing,
+        // The live transcript already shows that the candidate is heard.
+        SpeechStarted(_) | SpeechStopped(_) => return Shown::Nothing,
     };
     Shown::Lines(lines)
 }

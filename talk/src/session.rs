@@ -294,6 +294,8 @@ impl Talk {
             | ServerEvent::TranscriptPartial(_)
             | ServerEvent::Ack(_)
             | ServerEvent::VoiceMark(_)
+            | ServerEvent::SpeechStarted(_)
+            | ServerEvent::SpeechStopped(_)
             | ServerEvent::Pong => {}
         }
     }
