@@ -1,7 +1,7 @@
 //! The examiner's voice at start-up: which engine speaks (`--tts`): Piper's en_US-joe voice
 //! over ONNX Runtime when both are in the models folder, else festival, else none (devices
 //! asking to hear the examiner then get text only, as before). Each synthesis thread loads
-//! its engine when it starts, so start-up never waits for a voice.
+//! its engine when its first utterance comes: a server no device asks to speak loads none.
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -36,9 +36,10 @@ pub struct VoicePool {
 }
 
 impl VoicePool {
-    /// Starts `threads` threads; each makes its engine with `make` when it starts, so a
-    /// server's start-up never waits for a voice to load. A thread with no engine ends each
-    /// utterance at once (cancelled): the text has gone out anyway.
+    /// Starts `threads` threads; each makes its engine with `make` when its first utterance
+    /// comes, so a server no device asks to speak never loads a voice, and start-up never
+    /// waits for one. A thread with no engine ends each utterance at once (cancelled): the
+    /// text has gone out anyway.
     pub fn start(make: MakeEngine, threads: usize) -> VoicePool {
         let threads = threads.max(1);
         let (jobs, queue) = sync_channel(QUEUE_PER_THREAD * threads);
@@ -47,7 +48,7 @@ impl VoicePool {
             let (queue, make) = (queue.clone(), make.clone());
             let spawned = thread::Builder::new()
                 .name(format!("voice-{index}"))
-                .spawn(move || work(make(), &queue));
+                .spawn(move || work(&*make, &queue));
             if let Err(err) = spawned {
                 tracing::error!(%err, "cannot start a voice thread");
             }
@@ -66,14 +67,18 @@ impl ExaminerVoice for VoicePool {
 }
 
 /// One thread: speaks utterances until the pool is dropped.
-fn work(mut engine: Option<Box<dyn SpeechSynth>>, queue: &Mutex<Receiver<SpeakJob>>) {
+fn work(
+    make: &(dyn Fn() -> Option<Box<dyn SpeechSynth>> + Send + Sync),
+    queue: &Mutex<Receiver<SpeakJob>>,
+) {
+    let mut loaded: Option<Option<Box<dyn SpeechSynth>>> = None;
     loop {
         let job = match queue.lock() {
             Ok(queue) => queue.recv(),
             Err(_) => return,
         };
         let Ok(mut job) = job else { return };
-        let Some(engine) = engine.as_mut() else {
+        let Some(engine) = loaded.get_or_insert_with(make).as_mut() else {
             job.sink.send(VoiceChunk::Ended { completed: false });
             continue;
         };
