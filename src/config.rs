@@ -101,8 +101,8 @@ pub struct VoiceSection {
     pub complete_answer_pause: Option<String>,
     /// The same for exam questions (default `"off"`).
     pub complete_exam_answer_pause: Option<String>,
-    /// The pause that ends a turn the end-of-turn model finds complete, such as `"400ms"`
-    /// (the default).
+    /// The pause that ends a turn the end-of-turn model finds complete, such as `"400ms"`,
+    /// or `"off"` (the default: the verdict is only told to the client).
     pub end_of_turn_pause: Option<String>,
 }
 
@@ -367,8 +367,8 @@ impl FileConfig {
         if let Some(pause) = optional_duration("voice", "complete_exam_answer_pause", exam)? {
             turns.complete_exam_answer_pause = pause;
         }
-        let model = voice.end_of_turn_pause.as_deref();
-        if let Some(pause) = parse_duration("voice", "end_of_turn_pause", model)? {
+        let model = &voice.end_of_turn_pause;
+        if let Some(pause) = optional_duration("voice", "end_of_turn_pause", model)? {
             turns.end_of_turn_pause = pause;
         }
         Ok(turns)

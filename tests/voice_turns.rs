@@ -239,8 +239,8 @@ fn position(events: &[Value], kind: &str) -> usize {
 
 /// The speech events: `speech.started` when the candidate begins, then `speech.stopped`
 /// once the end-of-turn model (installed beside the whisper model) has judged the pause,
-/// all before the turn's `transcript.final`; a whole sentence sounds complete, so the
-/// server waits only the short end-of-turn pause.
+/// all before the turn's `transcript.final`; a whole sentence sounds complete, but by
+/// default the verdict ends nothing: the server waits the thinking pause.
 #[tokio::test]
 async fn a_spoken_answer_is_heard_starting_and_stopping_before_its_final() {
     crate::harness::speech::model_file("smart-turn-v3.2-cpu.onnx");
@@ -252,7 +252,7 @@ async fn a_spoken_answer_is_heard_starting_and_stopping_before_its_final() {
     let question_id = field_str(&started.question, "question_id").to_owned();
     let spoken = concat(&[
         synthesize("A flight review is required every twenty four calendar months."),
-        silence(1_600),
+        silence(3_600),
     ]);
     stream(&mut client, &spoken).await;
     let events = client
@@ -269,7 +269,7 @@ async fn a_spoken_answer_is_heard_starting_and_stopping_before_its_final() {
     let pause = &events[stopped];
     assert_eq!(field_str(pause, "question_id"), question_id);
     assert_eq!(field_str(pause, "end_of_turn"), "complete", "{pause}");
-    assert_eq!(field_u64(pause, "wait_ms"), 400, "{pause}");
+    assert_eq!(field_u64(pause, "wait_ms"), 3_000, "{pause}");
     assert!(pause.get("seq").is_none(), "cues carry no seq: {pause}");
     let turn = field_u64(&events[began], "turn");
     assert_eq!(field_u64(pause, "turn"), turn);

@@ -54,7 +54,7 @@ impl LiveSession {
             .deps
             .judge
             .as_ref()
-            .map(|_| self.deps.turns.end_of_turn_pause);
+            .and(self.deps.turns.end_of_turn_pause);
         match &mut self.voice {
             Some(voice) => voice.turns.judged(ticket, verdict, complete_pause),
             None => Vec::new(),

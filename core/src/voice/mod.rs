@@ -26,7 +26,9 @@ use std::time::Duration;
 
 /// The default pause after a whole answer: long enough for a breath between sentences.
 pub const COMPLETE_ANSWER_PAUSE: Duration = Duration::from_millis(1200);
-/// The default pause that ends a turn the end-of-turn model finds complete.
+/// The pause that ends a turn the end-of-turn model finds complete, when turned on (off by
+/// default: on the think-aloud set the model cut off answers paused mid-sentence,
+/// docs/benchmarks.md).
 pub const END_OF_TURN_PAUSE: Duration = Duration::from_millis(400);
 
 /// How long a candidate may pause to think before the turn ends, by default and per question
@@ -44,8 +46,9 @@ pub struct TurnSettings {
     /// found answers satisfactory before candidates had finished (docs/benchmarks.md).
     pub complete_exam_answer_pause: Option<Duration>,
     /// The pause, from the end of speech, that ends a turn the end-of-turn model
-    /// (`end_of_turn`) finds complete; only with a model.
-    pub end_of_turn_pause: Duration,
+    /// (`end_of_turn`) finds complete; only with a model. `None` (the default): the model's
+    /// verdict is told to the client but the turn waits out the thinking pause.
+    pub end_of_turn_pause: Option<Duration>,
 }
 
 impl Default for TurnSettings {
@@ -55,7 +58,7 @@ impl Default for TurnSettings {
             thinking_pause_by_kind: BTreeMap::new(),
             complete_answer_pause: Some(COMPLETE_ANSWER_PAUSE),
             complete_exam_answer_pause: None,
-            end_of_turn_pause: END_OF_TURN_PAUSE,
+            end_of_turn_pause: None,
         }
     }
 }
