@@ -117,22 +117,23 @@ impl Moonshine {
     /// The encoder's hidden states for the clip.
     fn encode(&mut self, samples: &[f32]) -> ort::Result<Encoded> {
         let length = samples.len();
+        // Every sample is audio: made once per clip, for the encoder and each decoder step.
+        let mask = Tensor::from_array(([1, length], vec![1i64; length]))?.into_dyn();
         let mut outputs = self.encoder.run(ort::inputs![
             "input_values" => Tensor::from_array(([1, length], samples.to_vec()))?,
-            "attention_mask" => Tensor::from_array(([1, length], vec![1i64; length]))?,
+            "attention_mask" => &mask,
         ])?;
         let hidden = outputs
             .remove("last_hidden_state")
             .ok_or_else(|| ort::Error::new("the encoder gave no last_hidden_state"))?;
-        Ok(Encoded { hidden, length })
+        Ok(Encoded { hidden, mask })
     }
 
     /// Runs the decoder one step: returns the likeliest next token and keeps the cache.
     fn next_token(&mut self, step: &mut Step, encoded: &Encoded) -> ort::Result<u32> {
-        let length = encoded.length;
         let mut inputs: Vec<(Cow<'_, str>, SessionInputValue<'_>)> = ort::inputs![
             "input_ids" => Tensor::from_array(([1usize, 1], vec![i64::from(step.token)]))?,
-            "encoder_attention_mask" => Tensor::from_array(([1, length], vec![1i64; length]))?,
+            "encoder_attention_mask" => &encoded.mask,
             "encoder_hidden_states" => &encoded.hidden,
             "use_cache_branch" => Tensor::from_array(([1usize], vec![step.cached]))?,
         ];
@@ -158,10 +159,10 @@ impl Moonshine {
     }
 }
 
-/// The encoder's output for one clip.
+/// The encoder's output for one clip, and the clip's attention mask.
 struct Encoded {
     hidden: DynValue,
-    length: usize,
+    mask: DynValue,
 }
 
 /// The decoder's state between steps.

@@ -2,12 +2,11 @@
 //! `cmu_us_slt_arctic_hts` when installed), for machines without Piper's model or ONNX
 //! Runtime. Its WAV comes on stdout, so the header's sizes are unset and are not trusted.
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
 use viva_core::voice::synth::{SpeechSynth, SynthError};
 
-use super::phonemes::{MAX_SENTENCE_BYTES, clip};
+use super::phonemes::{MAX_SENTENCE_BYTES, clip, stdout_of};
 
 /// The program festival makes WAV files with.
 pub const TEXT2WAVE: &str = "text2wave";
@@ -45,25 +44,10 @@ impl SpeechSynth for Festival {
 
     fn synthesize(&mut self, sentence: &str) -> Result<Vec<i16>, SynthError> {
         let failed = |e: String| SynthError::Failed(format!("{TEXT2WAVE}: {e}"));
-        let mut child = Command::new(TEXT2WAVE)
-            .args(["-eval", VOICE, "-F", &self.rate.to_string()])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| failed(e.to_string()))?;
-        if let Some(mut stdin) = child.stdin.take() {
-            stdin
-                .write_all(clip(sentence, MAX_SENTENCE_BYTES).as_bytes())
-                .map_err(|e| failed(e.to_string()))?;
-        }
-        let output = child
-            .wait_with_output()
-            .map_err(|e| failed(e.to_string()))?;
-        if !output.status.success() {
-            return Err(failed(output.status.to_string()));
-        }
-        let (rate, samples) = parse_wav(&output.stdout).map_err(|e| failed(e.into()))?;
+        let mut text2wave = Command::new(TEXT2WAVE);
+        text2wave.args(["-eval", VOICE, "-F", &self.rate.to_string()]);
+        let wav = stdout_of(text2wave, clip(sentence, MAX_SENTENCE_BYTES)).map_err(failed)?;
+        let (rate, samples) = parse_wav(&wav).map_err(|e| failed(e.into()))?;
         if rate != self.rate {
             return Err(failed(format!("made {rate} Hz, not {}", self.rate)));
         }

@@ -112,32 +112,37 @@ pub fn join_clauses(lines: &[&str], marks: &[Option<char>]) -> String {
 /// The IPA of one sentence from espeak-ng in `voice`, clause marks restored.
 pub fn phonemize(voice: &str, sentence: &str) -> Result<String, SynthError> {
     let sentence = clip(sentence, MAX_SENTENCE_BYTES);
-    let failed = |e: String| SynthError::Failed(format!("{ESPEAK}: {e}"));
-    let mut child = Command::new(ESPEAK)
-        .args(["-q", "--ipa", "-v", voice])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| failed(e.to_string()))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        // Text on stdin, never as an argument: a leading '-' is not an option.
-        stdin
-            .write_all(sentence.as_bytes())
-            .map_err(|e| failed(e.to_string()))?;
-    }
-    let output = child
-        .wait_with_output()
-        .map_err(|e| failed(e.to_string()))?;
-    if !output.status.success() {
-        return Err(failed(output.status.to_string()));
-    }
-    let text = String::from_utf8_lossy(&output.stdout);
+    let mut espeak = Command::new(ESPEAK);
+    espeak.args(["-q", "--ipa", "-v", voice]);
+    let stdout =
+        stdout_of(espeak, sentence).map_err(|e| SynthError::Failed(format!("{ESPEAK}: {e}")))?;
+    let text = String::from_utf8_lossy(&stdout);
     let lines: Vec<&str> = text.lines().collect();
     Ok(join_clauses(&lines, &clause_marks(sentence)))
 }
 
 /// `text` cut to at most `max` bytes at a character boundary.
+/// Runs `command` with `input` on its stdin (text never goes in an argument, where a leading
+/// '-' would be an option) and returns its stdout; an exit with failure is an error.
+pub(super) fn stdout_of(mut command: Command, input: &str) -> Result<Vec<u8>, String> {
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin
+            .write_all(input.as_bytes())
+            .map_err(|e| e.to_string())?;
+    }
+    let output = child.wait_with_output().map_err(|e| e.to_string())?;
+    if !output.status.success() {
+        return Err(output.status.to_string());
+    }
+    Ok(output.stdout)
+}
+
 pub(super) fn clip(text: &str, max: usize) -> &str {
     let mut end = text.len().min(max);
     while !text.is_char_boundary(end) {
