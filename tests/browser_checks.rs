@@ -57,6 +57,7 @@ pub async fn home_page_keyboard_and_task_summary(browser: &Browser, url: &str) {
     browser.screenshot("home-task-picker").await;
     browser.click("#exam-areas input[name=area]").await;
     browser.text_when("#exam-scope-summary", |t| t == all).await;
+    browser.click("#exam-scope-title").await;
 }
 
 /// The microphone's resampler (`/resample.js`, which the worklet imports), run in the page
