@@ -194,6 +194,9 @@ async fn drills_to_exam(browser: &Browser, server: &Server, session: &str) -> St
             .text_containing("#snapshot", &format!("{streak} of {streak} right"))
             .await;
         assert!(!panel.contains("not started"), "{panel}");
+        if streak == 1 {
+            browser.screenshot("tutor-drill-checked").await;
+        }
         browser
             .click("button[data-action=continue]:not([disabled])")
             .await;
@@ -568,6 +571,13 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
     assert!(transcript.contains("PA."), "{transcript}");
     assert_accessible(&browser, "exam result").await;
     browser.screenshot("exam-result").await;
+    browser
+        .run(
+            "document.querySelector('#result-transcript').scrollIntoView();",
+            vec![],
+        )
+        .await;
+    browser.screenshot("exam-result-transcript").await;
     assert_no_console_errors(&browser, "voice exam").await;
     browser.close().await;
 }

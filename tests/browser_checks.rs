@@ -16,9 +16,7 @@ const MOST_TABS_TO_START: u32 = 10;
 /// ticked. Leaves one task unticked, then every task ticked again.
 pub async fn home_page_keyboard_and_task_summary(browser: &Browser, url: &str) {
     browser.open(url).await;
-    let all = browser
-        .text_containing("#exam-scope-summary", "All ")
-        .await;
+    let all = browser.text_containing("#exam-scope-summary", "All ").await;
     browser
         .text_when("#sessions", |text| !text.contains("Loading"))
         .await;
@@ -161,11 +159,20 @@ pub async fn first_assessment_is_labelled(browser: &Browser, asked: &str, score:
 }
 
 /// Waits until the `textContent` of `css` (visible or not) satisfies `ready`; returns it.
-pub async fn text_content_when(browser: &Browser, css: &str, ready: impl Fn(&str) -> bool) -> String {
+pub async fn text_content_when(
+    browser: &Browser,
+    css: &str,
+    ready: impl Fn(&str) -> bool,
+) -> String {
     let script = format!("return document.querySelector({css:?})?.textContent ?? '';");
     let mut text = String::new();
     for _ in 0..900 {
-        text = browser.run(&script, vec![]).await.as_str().unwrap_or_default().to_owned();
+        text = browser
+            .run(&script, vec![])
+            .await
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
         if ready(&text) {
             return text;
         }

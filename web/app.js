@@ -1133,7 +1133,9 @@ function tutorScreen(started) {
         timeline.append(state.checking);
       } else if (event.type === "tutor.delta") {
         if (!state.streaming || state.streaming.dataset.turn !== String(event.turn)) {
-          state.streaming = el("div", { class: "msg streaming", "data-turn": String(event.turn) });
+          // Hidden from screen readers while it streams (a log would read each delta); the
+          // whole turn replaces it, and is announced once.
+          state.streaming = el("div", { class: "msg streaming", "data-turn": String(event.turn), "aria-hidden": "true" });
           timeline.append(state.streaming);
         }
         state.streaming.textContent += event.text;
