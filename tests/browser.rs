@@ -75,6 +75,7 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
     browser.screenshot("sign-in").await;
     sign_in(&browser, &server, "ada").await;
     browser_checks::home_page_keyboard_and_task_summary(&browser, &page(&server)).await;
+    assert_accessible(&browser, "home").await;
     browser.screenshot("home").await;
     browser_checks::resampler_keeps_speech_and_drops_what_would_fold(&browser).await;
     browser_checks::client_words_are_plain(&browser).await;
