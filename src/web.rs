@@ -22,7 +22,7 @@ struct Asset {
 }
 
 /// Every file of the client, by the path it is served at.
-const ASSETS: [Asset; 4] = [
+const ASSETS: [Asset; 6] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -42,6 +42,16 @@ const ASSETS: [Asset; 4] = [
         path: "/mic-worklet.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../web/mic-worklet.js"),
+    },
+    Asset {
+        path: "/resample.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/resample.js"),
+    },
+    Asset {
+        path: "/words.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/words.js"),
     },
 ];
 

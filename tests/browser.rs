@@ -9,6 +9,7 @@
 //! fails on any console error. Its own binary, so the browsers have the machine to
 //! themselves; the tests take it in turn.
 
+mod browser_checks;
 #[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
 mod harness;
 
@@ -73,7 +74,11 @@ async fn an_assessment_is_answered_by_clicks_and_its_result_renders() {
     browser.find_now("#user").await;
     browser.screenshot("sign-in").await;
     sign_in(&browser, &server, "ada").await;
+    browser_checks::home_page_keyboard_and_task_summary(&browser, &page(&server)).await;
+    assert_accessible(&browser, "home").await;
     browser.screenshot("home").await;
+    browser_checks::resampler_keeps_speech_and_drops_what_would_fold(&browser).await;
+    browser_checks::client_words_are_plain(&browser).await;
     // The check itself finds what it looks for: pale text and a nameless field.
     let planted = "const p = document.createElement('p'); p.id = 'planted'; \
         p.style.color = '#dddddd'; p.textContent = 'pale'; \
@@ -179,9 +184,20 @@ async fn drills_to_exam(browser: &Browser, server: &Server, session: &str) -> St
         browser
             .click("button[data-action=check]:not([disabled])")
             .await;
-        browser
+        let checked = browser
             .text_containing("#timeline > .msg:last-child", &format!("Streak: {streak}"))
             .await;
+        // The feedback once (the turn's message), the card's verdict apart from it.
+        assert!(!checked.contains("Right. Right"), "{checked}");
+        assert_eq!(checked.matches("Right:").count(), 1, "{checked}");
+        // The progress panel counts the drill with the turn that checked it.
+        let panel = browser
+            .text_containing("#snapshot", &format!("{streak} of {streak} right"))
+            .await;
+        assert!(!panel.contains("not started"), "{panel}");
+        if streak == 1 {
+            browser.screenshot("tutor-drill-checked").await;
+        }
         browser
             .click("button[data-action=continue]:not([disabled])")
             .await;
@@ -335,7 +351,7 @@ async fn an_answer_typed_while_the_server_is_down_stays_marked_and_is_sent_once_
     browser.text_containing("#link-state", "Connected").await;
     let feedback = browser.text_when("#assessment", |t| !t.is_empty()).await;
     assert!(
-        feedback.contains("unsatisfactory"),
+        feedback.contains("assessed: Unsatisfactory"),
         "the answer typed offline was assessed: {feedback}"
     );
     let question = browser.text_when("#question", |t| t != asked).await;
@@ -405,16 +421,30 @@ async fn on_a_phone_the_header_and_the_result_page_fit_the_screen() {
     assert_eq!(width, 390, "a phone's width");
     sign_in(&browser, &server, "alexandra.k").await;
     assert_fits(&browser, "home").await;
+    browser.screenshot("home-phone").await;
     start_text_exam(&browser).await;
     assert_fits(&browser, "exam").await;
+    browser_checks::exam_page_is_labelled_and_quiet(&browser).await;
+    let asked = browser.text_when("#question", |t| t.len() > 10).await;
     browser.type_into("#answer", "I do not know.").await;
     browser.click("#answer-send").await;
-    browser.text_when("#assessment", |t| !t.is_empty()).await;
+    browser_checks::first_assessment_is_labelled(&browser, &asked, "Unsatisfactory").await;
+    assert_accessible(&browser, "exam on a phone").await;
+    browser.screenshot("exam-assessed-phone").await;
     browser.click("#end").await;
     browser.click("#end").await;
     browser.text_containing("#areas", "Satisfactory").await;
-    browser
+    let transcript = browser
         .text_containing("#result-transcript", "I do not know.")
+        .await;
+    // The question as the examiner asked it, its element code secondary.
+    assert!(
+        transcript.contains(&asked) && transcript.contains("Element PA."),
+        "{transcript}"
+    );
+    browser.text_containing("#outcome", "Incomplete").await;
+    browser
+        .text_containing("#outcome-meaning", "no pass or fail verdict")
         .await;
     assert_fits(&browser, "result").await;
     assert_accessible(&browser, "result on a phone").await;
@@ -436,7 +466,7 @@ async fn a_checkride_records_answers_quietly_and_ends_with_its_debrief() {
     browser.type_into("#answer", "I do not know.").await;
     browser.click("#answer-send").await;
     browser
-        .text_containing("#assessment", "Answer recorded.")
+        .text_containing("#assessment", "Question 1 \u{2014} answer recorded")
         .await;
     browser
         .text_containing("#question", "Let's come back to that later.")
@@ -500,6 +530,7 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
     browser.click("#start-exam-button").await;
     browser.text_when("#question", |t| t.len() > 10).await;
     browser.screenshot("exam-question").await;
+    browser_checks::read_aloud_is_a_real_toggle(&browser).await;
     // The page does not listen while it reads aloud; the fake microphone starts at once.
     if browser
         .run(
@@ -511,12 +542,24 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
     {
         browser.click("#speak").await;
     }
+    // A microphone the browser refuses: a helpful notice, not the raw error.
+    let refuse_once = "const devices = navigator.mediaDevices; const real = devices.getUserMedia; \
+        devices.getUserMedia = () => { devices.getUserMedia = real; \
+        return Promise.reject(new DOMException('Permission denied', 'NotAllowedError')); };";
+    browser.run(refuse_once, vec![]).await;
+    browser.click("#mic").await;
+    let refused = browser
+        .text_containing("#notice", "not allowed to use your microphone")
+        .await;
+    assert!(!refused.contains("NotAllowedError"), "{refused}");
+    browser.screenshot("exam-microphone-refused").await;
     browser.click("#mic").await;
     let assessed = browser.text_containing("#assessment", "You said").await;
     assert!(
         assessed.to_lowercase().contains("medical"),
         "the transcript of what the microphone played, assessed: {assessed}"
     );
+    browser_checks::text_content_when(&browser, "#announcer", |t| t.contains("You said")).await;
     assert_accessible(&browser, "exam").await;
     browser.screenshot("exam-assessed").await;
     browser.click("#end").await;
@@ -529,6 +572,13 @@ async fn a_voice_exam_is_answered_by_the_microphone_and_graded() {
     assert!(transcript.contains("PA."), "{transcript}");
     assert_accessible(&browser, "exam result").await;
     browser.screenshot("exam-result").await;
+    browser
+        .run(
+            "document.querySelector('#result-transcript').scrollIntoView();",
+            vec![],
+        )
+        .await;
+    browser.screenshot("exam-result-transcript").await;
     assert_no_console_errors(&browser, "voice exam").await;
     browser.close().await;
 }

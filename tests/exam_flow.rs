@@ -117,7 +117,8 @@ async fn narrow_scope_exam_completes_with_graded_result() {
     assert!(matches!(typed, SessionResult::Exam(_)));
 }
 
-/// The owner's transcript has every question asked, in order, with its answer and score.
+/// The owner's transcript has every question asked, in order, in the words asked, with its
+/// answer and score.
 fn assert_transcript_matches(transcript: &Value, questions: &[Value], assessments: &[Value]) {
     let turns = transcript.as_array().expect("a transcript");
     assert_eq!(turns.len(), questions.len(), "{transcript}");
@@ -125,6 +126,10 @@ fn assert_transcript_matches(transcript: &Value, questions: &[Value], assessment
         assert_eq!(turn["question_id"], question["question_id"], "{turn}");
         assert_eq!(turn["element_code"], question["element_code"], "{turn}");
         assert_eq!(turn["kind"], question["kind"], "{turn}");
+        assert_eq!(
+            turn["question"], question["text"],
+            "the words asked: {turn}"
+        );
         assert_eq!(
             turn["answer"],
             satisfactory_for(question).as_str(),

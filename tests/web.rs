@@ -15,7 +15,13 @@ async fn the_page_and_its_scripts_are_served_with_a_strict_policy() {
             .contains("<script type=\"module\" src=\"/app.js\">")
     );
     let mut total = page.body.len();
-    for path in ["/app.js", "/app.css", "/mic-worklet.js"] {
+    for path in [
+        "/app.js",
+        "/app.css",
+        "/mic-worklet.js",
+        "/resample.js",
+        "/words.js",
+    ] {
         let asset = http_get(&server, path, None).await;
         assert_eq!(asset.status, 200, "{path}");
         total += asset.body.len();

@@ -4,6 +4,8 @@
 // Every client event that changes a session carries an event_id and stays in `pending`
 // until its ack (or error), so a reconnect resends it and the server applies it once.
 
+import { micProblem, outcomeWords, questionLabel, scopeSummary, scoreMeaning, scoreWord } from "/words.js";
+
 const $ = (selector, root = document) => root.querySelector(selector);
 
 /** A button that asks to be pressed again within 5 s before it acts (ending a session). */
@@ -59,6 +61,17 @@ function notice(message, kind = "error") {
 /** Replaces `node`'s children, skipping the absent (DOM's own would write "null"). */
 function fill(node, ...children) {
   node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
+}
+
+/** The page's one polite live region: what a screen reader should hear once (a whole
+ * question, what was heard, an assessment), kept apart from regions that change often. */
+const announcer = el("div", { class: "visually-hidden", id: "announcer", role: "status", "aria-live": "polite" });
+document.body.append(announcer);
+
+function announce(text) {
+  if (!text) return;
+  announcer.append(el("p", {}, text));
+  while (announcer.childElementCount > 3) announcer.firstElementChild.remove();
 }
 
 function show(...nodes) {
@@ -347,7 +360,7 @@ function voiceControls() {
   const meter = el("span");
   const mic = new Mic(meter);
   mic.muted = () => speaker.speaking();
-  const status = el("span", { class: "muted", "aria-live": "polite" });
+  const status = el("span", { class: "muted", id: "voice-status", "aria-live": "off" });
   const handsFree = el("button", {
     type: "button", id: "mic", "aria-pressed": "false",
     onclick: async () => {
@@ -364,8 +377,11 @@ function voiceControls() {
         handsFree.classList.add("mic-on");
         handsFree.textContent = "Stop microphone";
         status.textContent = "Listening: pause when you are done.";
+        notice("");
+        announce("Microphone on: listening. Pause when you are done.");
       } catch (err) {
-        notice(`The microphone could not start: ${err.message}`);
+        console.warn("The microphone could not start:", err);
+        notice(micProblem(err));
       }
     },
   }, "Start microphone");
@@ -377,7 +393,9 @@ function voiceControls() {
     held = true;
     link.send({ type: "audio.clear" }, { track: false });
     try { await mic.start(); status.textContent = "Talking… release to send."; } catch (err) {
-      notice(`The microphone could not start: ${err.message}`);
+      held = false;
+      console.warn("The microphone could not start:", err);
+      notice(micProblem(err));
     }
   };
   const release = () => {
@@ -392,18 +410,28 @@ function voiceControls() {
   talk.addEventListener("pointerleave", release);
   talk.addEventListener("keydown", (e) => { if (e.key === " " || e.key === "Enter") press(e); });
   talk.addEventListener("keyup", (e) => { if (e.key === " " || e.key === "Enter") release(); });
-  const speak = el("button", {
-    type: "button", class: "quiet", id: "speak", "aria-pressed": String(speaker.on),
-    onclick: () => speak.setAttribute("aria-pressed", String(speaker.toggle())),
-  }, "Read aloud");
-  const serverVoice = el("button", {
-    type: "button", class: "quiet", id: "server-voice", "aria-pressed": String(examinerVoice.on),
-    title: "The examiner's own voice from the server (applies from the next question you start or resume)",
-    onclick: () => serverVoice.setAttribute("aria-pressed", String(examinerVoice.toggle())),
-  }, "Server voice");
+  const speak = toggleButton("speak", "Read aloud", speaker);
+  const serverVoice = toggleButton("server-voice", "Server voice", examinerVoice,
+    "The examiner's own voice from the server (applies from the next question you start or resume)");
   const controls = el("div", { class: "row" }, handsFree, talk,
     el("span", { class: "meter", role: "img", "aria-label": "microphone level" }, meter), speak, serverVoice, status);
   return { controls, mic, status };
+}
+
+/** A switch as a toggle button: `aria-pressed`, and a visible state that is more than a
+ * colour (a tick and "on", or "off"); its accessible name stays `label`. */
+function toggleButton(id, label, switchable, title) {
+  const state = el("span", { class: "toggle-state", "aria-hidden": "true" });
+  const button = el("button", { type: "button", class: "quiet toggle", id, title },
+    el("span", { class: "toggle-mark", "aria-hidden": "true" }), label, state);
+  const draw = (on) => {
+    button.setAttribute("aria-pressed", String(on));
+    button.firstChild.textContent = on ? "\u2713 " : "";
+    state.textContent = on ? ": on" : ": off";
+  };
+  button.addEventListener("click", () => draw(switchable.toggle()));
+  draw(switchable.on);
+  return button;
 }
 
 /** What the server hears, on a voice screen's status line: `speech.started`,
@@ -599,29 +627,68 @@ function start(mode, config) {
   notice("Starting…", "info");
 }
 
+/** The exam's task picker: every task ticked to begin with, an area's box ticking or
+ * clearing its tasks (and showing mixed when some are ticked), folded in a <details> whose
+ * summary, like the line above Start, says what is ticked. */
+function taskPicker(summaryLine) {
+  const areaBox = el("div", { class: "checks", id: "exam-areas" });
+  const folded = el("summary", { id: "exam-scope-title" }, "Choose areas and tasks");
+  const details = el("details", { id: "exam-scope" }, folded, areaBox);
+  const boxes = (name, root = areaBox) => [...root.querySelectorAll(`input[name=${name}]`)];
+  const refresh = () => {
+    for (const group of areaBox.querySelectorAll("fieldset")) {
+      const tasks = boxes("task", group).map((box) => box.checked);
+      const area = $("input[name=area]", group);
+      area.checked = tasks.every(Boolean);
+      area.indeterminate = !area.checked && tasks.some(Boolean);
+    }
+    const ticked = boxes("task").filter((box) => box.checked);
+    const areas = new Set(ticked.map((box) => box.dataset.area)).size;
+    summaryLine.textContent = scopeSummary(ticked.length, boxes("task").length, areas);
+    folded.textContent = `Choose areas and tasks (${summaryLine.textContent})`;
+  };
+  const fillAreas = (rating) => {
+    areaBox.replaceChildren(...(rating?.areas ?? []).map((area) => el("fieldset", {},
+      el("legend", {}, el("label", {}, el("input", { type: "checkbox", name: "area", value: area.area, checked: true }),
+        `${area.area}. ${area.title}`)),
+      ...area.tasks.map((task) => el("label", { class: "task" },
+        el("input", { type: "checkbox", name: "task", value: task.task_code, "data-area": area.area, checked: true }),
+        `${task.task_code} ${task.title}`)))));
+    refresh();
+  };
+  areaBox.addEventListener("change", (e) => {
+    if (e.target.name === "area") boxes("task", e.target.closest("fieldset")).forEach((box) => { box.checked = e.target.checked; });
+    refresh();
+  });
+  /** The tasks ticked: null for all of them. */
+  const picked = () => {
+    const all = boxes("task");
+    const ticked = all.filter((box) => box.checked).map((box) => box.value);
+    return ticked.length === all.length ? null : ticked;
+  };
+  return { details, fillAreas, picked };
+}
+
 function examStartCard() {
   const ratings = catalog?.ratings ?? [];
-  const areaBox = el("div", { class: "checks", id: "exam-areas", role: "group", "aria-label": "Areas and tasks (none: all)" });
-  const fillAreas = () => {
-    const rating = ratings.find((r) => r.rating === $("#exam-rating").value);
-    areaBox.replaceChildren(...(rating?.areas ?? []).flatMap((area) => [
-      el("label", {}, el("input", { type: "checkbox", name: "area", value: area.area }), `${area.area}. ${area.title}`),
-      ...area.tasks.map((task) => el("label", { class: "muted" }, "\u00a0\u00a0\u00a0",
-        el("input", { type: "checkbox", name: "task", value: task.task_code }), `${task.task_code} ${task.title}`)),
-    ]));
-  };
+  const scope = el("span", { class: "scope", id: "exam-scope-summary", "aria-live": "polite" });
+  const picker = taskPicker(scope);
   const card = el("form", {
     class: "card", id: "start-exam",
     onsubmit: (e) => {
       e.preventDefault();
-      const picked = (name) => [...areaBox.querySelectorAll(`input[name=${name}]:checked`)].map((i) => i.value);
+      const tasks = picker.picked();
+      if (tasks && !tasks.length) {
+        notice("Tick at least one task under \u201cChoose areas and tasks\u201d, or tick them all.");
+        picker.details.open = true;
+        return;
+      }
       const config = {
         rating: $("#exam-rating").value, study_mode: $("#exam-study").value,
         difficulty: $("#exam-difficulty").value, input: $("#exam-input").value,
       };
       if ($("#exam-style").value === "checkride") config.examiner_style = "checkride";
-      if (picked("area").length) config.areas = picked("area");
-      if (picked("task").length) config.tasks = picked("task");
+      if (tasks) config.tasks = tasks;
       start("exam", config);
     },
   }, el("h2", {}, "Oral exam"),
@@ -630,9 +697,11 @@ function examStartCard() {
   ...select("exam-difficulty", "Difficulty", [["mixed", "Mixed"], ["easy", "Easy"], ["medium", "Medium"], ["hard", "Hard"], ["adaptive", "Adaptive (follows your answers)"]], "mixed"),
   ...select("exam-style", "Examiner", [["study", "Study: a verdict after each answer"], ["checkride", "Checkride: a debrief at the end"]], "study"),
   ...select("exam-input", "Answer by", catalog?.server?.voice ? [["voice", "Voice"], ["text", "Typing"]] : [["text", "Typing"]], catalog?.server?.voice ? "voice" : "text"),
-  el("label", {}, "Areas and tasks (none ticked: all)"), areaBox,
-  el("div", { class: "row" }, el("button", { type: "submit", id: "start-exam-button" }, "Start exam")));
-  queueMicrotask(() => { $("#exam-rating")?.addEventListener("change", fillAreas); fillAreas(); });
+  el("p", { class: "scope-line" }, "Questions from: ", scope),
+  el("div", { class: "row" }, el("button", { type: "submit", id: "start-exam-button" }, "Start exam")),
+  picker.details);
+  const fillPicker = () => picker.fillAreas(ratings.find((r) => r.rating === $("#exam-rating")?.value) ?? ratings[0]);
+  queueMicrotask(() => { $("#exam-rating")?.addEventListener("change", fillPicker); fillPicker(); });
   return card;
 }
 
@@ -668,7 +737,8 @@ function tutorStartCard() {
  * text comes back to be edited. */
 function answerBox(id, label, onSend) {
   const mark = el("p", { class: "queued", id: `${id}-queued`, "aria-live": "polite" });
-  const input = el("textarea", { id, "aria-label": label, "aria-describedby": mark.id });
+  const input = el("textarea", { id, "aria-describedby": mark.id });
+  const labelled = el("label", { for: id, id: `${id}-label` }, label);
   const button = el("button", { type: "button", id: `${id}-send` }, "Send");
   let sent = null; // { eventId, text, held } until acked or refused; held: kept in the box
   const hold = (holding) => {
@@ -705,7 +775,23 @@ function answerBox(id, label, onSend) {
     hold(false);
     if (!held && !input.value) input.value = text;
   };
-  return { input, button, mark, restore };
+  return { input, button, mark, restore, label: labelled };
+}
+
+/** An exam's assessment, shown with the question it assesses: its label and words, what
+ * was said, the score in words and what it means. */
+function assessedCard(event, asked, said) {
+  const label = asked?.label ?? "Your last answer";
+  const heading = event.recorded ? `${label} \u2014 answer recorded`
+    : `${label} \u2014 assessed: ${scoreWord(event.score)}`;
+  const explanation = event.recorded ? "" : event.feedback || scoreMeaning(event.score);
+  return el("div", { class: "card assessed", id: "assessment", role: "group", "aria-labelledby": "assessment-title" },
+    el("h2", { id: "assessment-title" }, event.recorded ? heading
+      : [`${label} \u2014 assessed: `, el("span", { class: `score-${event.score}` }, scoreWord(event.score))]),
+    asked?.text ? el("p", { class: "muted asked" }, el("span", { class: "visually-hidden" }, "The question: "), `\u201c${asked.text}\u201d`) : null,
+    said ? el("p", {}, `You said: ${said}`) : null,
+    explanation ? el("p", { class: "explanation" }, explanation) : null,
+    event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null);
 }
 
 function examScreen(started) {
@@ -713,11 +799,13 @@ function examScreen(started) {
   const state = { planned: started.plan?.planned_questions ?? started.progress?.planned_questions ?? 0,
     bonus: started.progress?.bonus_used ?? 0, bonusMax: started.plan?.bonus_max, asked: started.progress?.asked ?? 0,
     question: null, done: false, reasked: started.type === "session.resumed",
-    level: started.plan?.adaptive_difficulty?.start ?? null };
-  const progress = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
-  const question = el("p", { class: "question", id: "question", "aria-live": "polite" });
-  const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "polite" });
-  const feedback = el("div", { id: "feedback", "aria-live": "polite" });
+    level: started.plan?.adaptive_difficulty?.start ?? null, questions: new Map() };
+  // Announced once each through the page's polite announcer (`announce`): a whole question,
+  // what was heard, an assessment. The regions themselves stay quiet while they change.
+  const progress = el("p", { class: "progress", id: "progress" });
+  const question = el("p", { class: "question", id: "question" });
+  const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "off" });
+  const feedback = el("div", { id: "feedback" });
   const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
   const { controls, mic, status } = voice ? voiceControls() : { controls: null, mic: null, status: null };
   const end = confirmingButton("end", "End exam", "Press again to end: it is graded as it stands", () => link.send({ type: "session.end" }));
@@ -727,10 +815,27 @@ function examScreen(started) {
       (state.level ? ` · level: ${state.level}` : "");
   };
   drawProgress();
-  show(el("h1", {}, "Oral exam"), progress,
+  show(el("h1", {}, "Oral exam"), progress, feedback,
     el("section", { class: "card", "aria-label": "Question" }, question, partial, controls,
-      el("div", { class: "composer" }, box.input, box.button), box.mark),
-    feedback, el("div", { class: "row" }, end));
+      box.label, el("div", { class: "composer" }, box.input, box.button), box.mark),
+    el("div", { class: "row" }, end));
+  const asked = (event) => {
+    // Progress counts primary questions (and bonus ones apart); a resume asks the open
+    // question again, which the resumed progress already counts.
+    if (state.reasked) state.reasked = false;
+    else if (event.kind === "bonus") state.bonus += 1;
+    else if (event.kind === "primary") state.asked += 1;
+    state.question = event.question_id;
+    const label = questionLabel(event.kind, state.asked, state.bonus);
+    state.questions.set(event.question_id, { label, text: event.text });
+    if (event.difficulty) state.level = event.difficulty;
+    question.textContent = event.text;
+    partial.textContent = "";
+    partial.classList.remove("final");
+    drawProgress();
+    announce(`${label}: ${event.text}`);
+    speaker.say(event.text);
+  };
   return {
     get done() { return state.done; },
     attached(event) {
@@ -749,38 +854,27 @@ function examScreen(started) {
         if (state.question !== event.question_id) { state.question = event.question_id; question.textContent = ""; }
         question.textContent += event.text;
       } else if (event.type === "question") {
-        // Progress counts primary questions (and bonus ones apart); a resume asks the open
-        // question again, which the resumed progress already counts.
-        if (state.reasked) state.reasked = false;
-        else if (event.kind === "bonus") state.bonus += 1;
-        else if (event.kind === "primary") state.asked += 1;
-        state.question = event.question_id;
-        if (event.difficulty) state.level = event.difficulty;
-        question.textContent = event.text;
-        partial.textContent = "";
-        partial.classList.remove("final");
-        drawProgress();
-        speaker.say(event.text);
+        asked(event);
       } else if (event.type === "transcript.partial") {
         partial.classList.remove("final");
         partial.textContent = event.text;
       } else if (event.type === "transcript.final") {
         partial.classList.add("final");
         partial.textContent = `You said: ${event.text}`;
+        announce(`You said: ${event.text}`);
         state.said = event.text;
       } else if (event.type === "answer.unclear") {
         feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
+        announce(event.message);
       } else if (event.type === "answer.assessing") {
-        feedback.replaceChildren(el("div", { class: "card muted", id: "assessing" }, "Assessing your answer…"));
+        const label = state.questions.get(state.question)?.label ?? "Your answer";
+        feedback.replaceChildren(el("div", { class: "card muted", id: "assessing" }, `${label}: assessing your answer\u2026`));
       } else if (event.type === "assessment") {
         state.reasked = false;
-        const said = state.said;
+        const card = assessedCard(event, state.questions.get(event.question_id), state.said);
         state.said = null;
-        feedback.replaceChildren(el("div", { class: "card", id: "assessment" },
-          said ? el("p", { class: "muted" }, `You said: ${said}`) : null,
-          event.recorded ? el("span", { class: "muted" }, "Answer recorded.")
-            : el("strong", { class: `score-${event.score}` }, event.score), " ",
-          event.feedback ?? "", event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null));
+        feedback.replaceChildren(card);
+        announce([...card.querySelectorAll("h2, .explanation")].map((n) => n.textContent).join(". "));
       } else if (event.type === "session.completed") {
         state.done = true;
         mic?.stop();
@@ -800,7 +894,7 @@ function assessmentScreen() {
   const options = el("div", { class: "options", id: "options", role: "group", "aria-label": "Options" });
   const feedback = el("div", { id: "feedback", "aria-live": "polite" });
   const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
-  const typed = el("div", { id: "typed" }, el("div", { class: "composer" }, box.input, box.button), box.mark);
+  const typed = el("div", { id: "typed" }, box.label, el("div", { class: "composer" }, box.input, box.button), box.mark);
   const voice = catalog?.server?.voice ? voiceControls() : null;
   const skip = el("button", { type: "button", class: "quiet", id: "skip", onclick: () => link.send({ type: "answer.skip" }) }, "Skip");
   const end = confirmingButton("end", "Finish", "Press again: unanswered items count as not attempted", () => link.send({ type: "session.end" }));
@@ -872,7 +966,7 @@ function assessmentScreen() {
 // ---------------------------------------------------------------- tutoring
 
 function tierBadge(tier) {
-  return el("span", { class: `badge tier-${tier}` }, tier === "none" ? "not started" : tier);
+  return el("span", { class: `badge tier-${tier}` }, tier === "none" ? "no tier yet" : tier);
 }
 
 function countdown(seconds) {
@@ -897,7 +991,7 @@ setInterval(() => {
 }, 15000);
 
 function tutorScreen(started) {
-  const state = { done: false, streaming: null, lastCard: null };
+  const state = { done: false, streaming: null, lastCard: null, drills: { checked: 0, right: 0, streak: 0 } };
   const timeline = el("div", { class: "timeline", id: "timeline", "aria-live": "polite", role: "log" });
   const panel = el("aside", { class: "card collapsible", id: "snapshot", "data-open": "true", "aria-labelledby": "snapshot-title" },
     el("h2", { id: "snapshot-title" }, "Your progress"));
@@ -914,7 +1008,7 @@ function tutorScreen(started) {
   show(el("div", { class: "row" }, el("h1", {}, "Tutor"), toggle),
     el("div", { class: "workspace" }, threads,
       el("section", { "aria-label": "Conversation" }, timeline,
-        el("div", { class: "composer" }, box.input, box.button), box.mark, voice?.controls, el("div", { class: "row" }, end)),
+        box.label, el("div", { class: "composer" }, box.input, box.button), box.mark, voice?.controls, el("div", { class: "row" }, end)),
       panel));
   fillThreads();
   const act = (event) => () => link.send(event);
@@ -937,8 +1031,10 @@ function tutorScreen(started) {
           buttons(["Try a Drill", unitDrill(c.start_id), "drill"], ["Ask follow-up", followUp, "follow-up"]));
       case "drill": return drillCard(c);
       case "drill_result":
-        return el("div", { class: "card" }, el("strong", { class: c.correct ? "good" : "bad" }, c.correct ? "Right. " : "Not yet. "),
-          c.feedback, c.confusion ? el("p", { class: "muted" }, `What went wrong: ${c.confusion}`) : null,
+        // The feedback is the turn's own message, just above: the card gives the verdict.
+        tally(c);
+        return el("div", { class: "card" }, el("strong", { class: c.correct ? "good" : "bad" }, c.correct ? "\u2713 Correct" : "\u2717 Not yet"),
+          c.confusion ? el("p", { class: "muted" }, `What went wrong: ${c.confusion}`) : null,
           el("p", { class: "muted" }, `Streak: ${c.streak}`),
           buttons(["Continue", act({ type: "tutor.drill_continue" }), "continue"], ["Try another", act({ type: "tutor.try_another" }), "another"]));
       case "exam": return examCard(c);
@@ -996,9 +1092,18 @@ function tutorScreen(started) {
       memo, buttons(["View Memo", view, "memo"], ["Continue", act({ type: "tutor.exam_continue" }), "continue"]));
   }
 
+  /** A checked drill counts in the progress panel (redrawn by the turn that carries it). */
+  function tally(c) {
+    state.drills.checked += 1;
+    state.drills.right += c.correct ? 1 : 0;
+    state.drills.streak = c.streak;
+  }
+
   function drawSnapshot(s) {
+    const { checked, right, streak } = state.drills;
     fill(panel, el("h2", { id: "snapshot-title" }, "Your progress"),
       el("p", {}, "Focus: ", el("strong", {}, s.focus_title), " ", tierBadge(s.focus_tier)),
+      checked ? el("p", { id: "drill-tally" }, `Drills this session: ${right} of ${checked} right, streak ${streak}`) : null,
       s.prerequisite_nudge ? el("p", { class: "warn" }, `Do first: ${s.prerequisite_nudge}`) : null,
       s.revisit.length ? el("p", {}, `Revisit: ${s.revisit.join(", ")}${s.revisit_more ? ` and ${s.revisit_more} more` : ""}`) : null,
       el("table", {}, el("tbody", {}, ["none", "bronze", "silver", "gold"].map((tier) =>
@@ -1028,7 +1133,9 @@ function tutorScreen(started) {
         timeline.append(state.checking);
       } else if (event.type === "tutor.delta") {
         if (!state.streaming || state.streaming.dataset.turn !== String(event.turn)) {
-          state.streaming = el("div", { class: "msg streaming", "data-turn": String(event.turn) });
+          // Hidden from screen readers while it streams (a log would read each delta); the
+          // whole turn replaces it, and is announced once.
+          state.streaming = el("div", { class: "msg streaming", "data-turn": String(event.turn), "aria-hidden": "true" });
           timeline.append(state.streaming);
         }
         state.streaming.textContent += event.text;
@@ -1087,8 +1194,10 @@ async function resultScreen(sessionId, mode, fromEvent) {
 }
 
 function examResult(r) {
+  const [outcome, meaning] = outcomeWords(r);
   return [
-    el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, r.outcome)),
+    el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, outcome)),
+    meaning ? el("p", { id: "outcome-meaning" }, meaning) : null,
     el("p", { class: "muted" }, `${r.asked} of ${r.planned_questions} planned questions asked, ${r.credited_by_mention} credited by mention, ${r.bonus_used} bonus.`),
     ...debriefSection(r.debrief),
     r.adaptive_difficulty ? el("p", { class: "muted", id: "levels" }, `Adaptive difficulty: started ${r.adaptive_difficulty.start}, ended ${r.adaptive_difficulty.end} (` +
@@ -1098,10 +1207,26 @@ function examResult(r) {
       el("tbody", {}, r.areas.map((a) => el("tr", {}, el("td", {}, `${a.area}. ${a.title}`),
         [a.satisfactory, a.partial, a.unsatisfactory, a.credited_by_mention, a.not_covered].map((n) => el("td", {}, String(n)))))))),
     el("h2", {}, "Transcript"),
-    scrolling("Transcript", el("table", { id: "result-transcript" }, el("thead", {}, el("tr", {}, ["Element", "Kind", "Your answer", "Score"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, (r.transcript ?? []).map((t) => el("tr", {}, el("td", {}, t.element_code), el("td", {}, t.kind),
-        el("td", {}, t.answer ?? "—"), el("td", { class: `score-${t.score}` }, t.score ?? "—")))))),
+    scrolling("Transcript", transcriptTable(r.transcript ?? [])),
   ];
+}
+
+/** Each question as the examiner asked it (its element code beneath), the answer and its
+ * score in words. */
+function transcriptTable(turns) {
+  let asked = 0, bonus = 0;
+  const rows = turns.map((t) => {
+    if (t.kind === "primary") asked += 1; else if (t.kind === "bonus") bonus += 1;
+    return el("tr", {},
+      el("th", { scope: "row" }, questionLabel(t.kind, asked, bonus)),
+      el("td", {}, t.question ? el("span", { class: "asked-text" }, t.question) : null,
+        el("span", { class: "code" }, `Element ${t.element_code}`)),
+      el("td", {}, t.answer ?? "\u2014"),
+      el("td", { class: `score-${t.score}` }, t.score ? scoreWord(t.score) : "\u2014"));
+  });
+  return el("table", { id: "result-transcript" },
+    el("thead", {}, el("tr", {}, ["Question", "What was asked", "Your answer", "Assessed"].map((h) => el("th", { scope: "col" }, h)))),
+    el("tbody", {}, rows));
 }
 
 // A checkride's debrief: the outcome as the examiner states it, then each element that was

@@ -184,9 +184,11 @@ pub struct DebriefItem {
 /// # Format
 /// ```json
 /// {"question_id": "q3", "element_code": "PA.I.A.K2", "kind": "follow_up",
+///  "question": "And what limits those privileges?",
 ///  "answer": "privileges and limitations", "score": "partial",
 ///  "scenario": "night-passengers-frederick"}
 /// ```
+/// `question` is the text the examiner said (absent in results stored before it was kept).
 /// `scenario` is present when the question came from a flight scenario (a follow-up inside
 /// one names it too).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -197,6 +199,9 @@ pub struct TranscriptTurn {
     pub element_code: String,
     /// `primary`, `follow_up` or `bonus`.
     pub kind: String,
+    /// The question as the examiner said it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
     /// The answer taken (absent while unanswered).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
@@ -457,6 +462,7 @@ mod tests {
             "scenario":"night-passengers-frederick"},
             {"code":"PA.I.A.K2","area":"I","status":"skipped"}],
             "transcript":[{"question_id":"q1","element_code":"PA.I.A.K1","kind":"primary",
+            "question":"What makes you current to carry passengers at night?",
             "answer":"three takeoffs and landings","score":"satisfactory",
             "scenario":"night-passengers-frederick"}]}"#;
         let expected: serde_json::Value = serde_json::from_str(example).unwrap();

@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
 use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
 use fantoccini::{Client, ClientBuilder, Locator};
 use serde_json::{Value, json};
@@ -213,6 +215,31 @@ impl Browser {
             .flatten()
             .map(|problem| problem.as_str().unwrap_or_default().to_owned())
             .collect()
+    }
+
+    /// Presses and releases `key` (WebDriver actions: the key goes wherever focus is).
+    pub async fn press(&self, key: Key) {
+        let key: char = key.into();
+        let actions = KeyActions::new("keyboard".to_owned())
+            .then(KeyAction::Down { value: key })
+            .then(KeyAction::Up { value: key });
+        self.client
+            .perform_actions(actions)
+            .await
+            .expect("press a key");
+    }
+
+    /// Presses Tab until the focused element matches `css`; returns how many presses it
+    /// took, or `None` after `most`.
+    pub async fn tabs_to(&self, css: &str, most: u32) -> Option<u32> {
+        let focused = format!("return document.activeElement.matches({css:?});");
+        for presses in 1..=most {
+            self.press(Key::Tab).await;
+            if self.run(&focused, vec![]).await == true {
+                return Some(presses);
+            }
+        }
+        None
     }
 
     /// Resizes the window (a phone is 390 × 844).

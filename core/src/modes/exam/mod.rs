@@ -164,6 +164,7 @@ impl ExamCore {
                 question_id: turn.question_id.clone(),
                 element_code: turn.element_code.clone(),
                 kind: turn.kind.as_str().to_owned(),
+                question: Some(turn.question.clone()).filter(|q| !q.is_empty()),
                 answer: turn.answer.clone(),
                 score: turn.score.map(|score| score.as_str().to_owned()),
                 scenario: turn.scenario.clone(),
