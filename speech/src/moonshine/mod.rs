@@ -213,15 +213,7 @@ fn argmax(values: &[f32]) -> u32 {
 
 /// PCM16 to the f32 the encoder takes, padded or cut to the lengths Moonshine accepts.
 fn to_float(audio: &[i16]) -> Vec<f32> {
-    let mut samples: Vec<f32> = audio
-        .iter()
-        .take(MAX_SAMPLES)
-        .map(|&s| f32::from(s) / 32768.0)
-        .collect();
-    if samples.len() < MIN_SAMPLES {
-        samples.resize(MIN_SAMPLES, 0.0);
-    }
-    samples
+    crate::stt::padded_float(audio, MIN_SAMPLES, MAX_SAMPLES)
 }
 
 fn failed(err: ort::Error) -> DecodeError {

@@ -18,7 +18,7 @@ use crate::exam::scenarios::ScenarioPlan;
 use crate::exam::types::{QuestionKind, Score};
 use crate::examiner::{Examined, ExaminerAssessment};
 use crate::modes::exam::debrief::debrief;
-use crate::modes::exam::{ExamCore, QuestionDraft, Refusal, StepAfter, rating_of};
+use crate::modes::exam::{ExamCore, OpenQuestion, QuestionDraft, Refusal, StepAfter, rating_of};
 use crate::review::ReviewBook;
 use crate::session::lifecycle::Lifecycle;
 use crate::session::phase::PhaseEvent;
@@ -174,6 +174,19 @@ impl ExamCore {
         life.emit(ServerEvent::Question(question));
     }
 
+    /// The open question, if its answer is committed (`answered`) or not, as asked; else a
+    /// `no_open_question` refusal saying `why`.
+    fn open_question_where(
+        &mut self,
+        answered: bool,
+        why: &'static str,
+    ) -> Result<&mut OpenQuestion, Refusal> {
+        self.open_question
+            .as_mut()
+            .filter(|open| open.pending_answer.is_some() == answered)
+            .ok_or_else(|| Refusal::new(ErrorCode::NoOpenQuestion, why))
+    }
+
     /// Commits a text answer to the open question and queues its `ack`.
     pub fn commit_answer(
         &mut self,
@@ -183,16 +196,7 @@ impl ExamCore {
         now_ms: u64,
     ) -> Result<(), Refusal> {
         life.require_live()?;
-        let Some(open) = self
-            .open_question
-            .as_mut()
-            .filter(|open| open.pending_answer.is_none())
-        else {
-            return Err(Refusal::new(
-                ErrorCode::NoOpenQuestion,
-                "there is no open question to answer",
-            ));
-        };
+        let open = self.open_question_where(false, "there is no open question to answer")?;
         open.pending_answer = Some(text.clone());
         if let Some(turn) = self.transcript.last_mut() {
             turn.answer = Some(text);
@@ -214,16 +218,9 @@ impl ExamCore {
             value: verdict,
             call,
         } = assessed;
-        let Some(open) = self
-            .open_question
-            .clone()
-            .filter(|open| open.pending_answer.is_some())
-        else {
-            return Err(Refusal::new(
-                ErrorCode::NoOpenQuestion,
-                "no answer awaits assessment",
-            ));
-        };
+        let open = self
+            .open_question_where(true, "no answer awaits assessment")?
+            .clone();
         life.advance(PhaseEvent::AnswerAssessed, now_ms)?;
         let step = (self.plan).record_score(&open.element_code, verdict.score, verdict.draw_out);
         if !matches!(step, NextStep::FollowUp) {
