@@ -196,15 +196,30 @@ impl Connection {
             connection_id: self.link.connection_id,
             samples,
         };
+        self.deliver_audio(audio, true).await;
+    }
+
+    /// Hands a frame to the session, waking it again once if the actor this connection knew
+    /// has stopped since (hibernated); a full mailbox is the only `overloaded`.
+    async fn deliver_audio(&mut self, audio: Audio, may_wake: bool) {
         let Some(session) = self.awake_session(None).await else {
             return;
         };
-        if let Err(err) = session.tell(audio).try_send() {
-            if matches!(err, kameo::error::SendError::MailboxFull(_)) {
-                self.app.metrics.server.mailbox_full.inc();
+        match session.tell(audio).try_send() {
+            Ok(()) => {}
+            Err(kameo::error::SendError::ActorNotRunning(audio)) if may_wake => {
+                if let Some(attached) = self.attached.as_mut() {
+                    attached.live = None;
+                }
+                Box::pin(self.deliver_audio(audio, false)).await;
             }
-            let message = "the session is busy; audio is arriving faster than it is heard";
-            self.send_error(ErrorCode::Overloaded, message, None);
+            Err(err) => {
+                if matches!(err, kameo::error::SendError::MailboxFull(_)) {
+                    self.app.metrics.server.mailbox_full.inc();
+                }
+                let message = "the session is busy; audio is arriving faster than it is heard";
+                self.send_error(ErrorCode::Overloaded, message, None);
+            }
         }
     }
 
