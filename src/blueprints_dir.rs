@@ -31,7 +31,10 @@ pub struct NotFound {
 
 impl fmt::Display for NotFound {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "no blueprints folder (a folder with {MARKER}/ in it) found; tried:")?;
+        writeln!(
+            f,
+            "no blueprints folder (a folder with {MARKER}/ in it) found; tried:"
+        )?;
         for place in &self.tried {
             writeln!(f, "  {} ({})", place.path.display(), place.origin)?;
         }
@@ -121,7 +124,11 @@ mod tests {
         check(Some("/missing"), &all, Err(&["/missing"][..]));
         check(None, &all, Ok("/work/blueprints"));
         check(None, &all[2..], Ok("/opt/viva/bin/blueprints"));
-        check(None, &all[3..], Ok("/opt/viva/bin/../share/viva/blueprints"));
+        check(
+            None,
+            &all[3..],
+            Ok("/opt/viva/bin/../share/viva/blueprints"),
+        );
         check(None, &[], Err(&all[1..]));
     }
 
@@ -134,12 +141,17 @@ mod tests {
 
     #[test]
     fn the_error_names_every_place_and_how_to_set_one() {
-        let err = choose(places(None, Path::new("/w"), Some(Path::new("/b/viva"))), |_| {
-            false
-        })
+        let err = choose(
+            places(None, Path::new("/w"), Some(Path::new("/b/viva"))),
+            |_| false,
+        )
         .unwrap_err();
         let text = err.to_string();
-        for needle in ["/w/blueprints", "/b/blueprints", "/b/../share/viva/blueprints"] {
+        for needle in [
+            "/w/blueprints",
+            "/b/blueprints",
+            "/b/../share/viva/blueprints",
+        ] {
             assert!(text.contains(needle), "{needle} in {text}");
         }
         for needle in ["--blueprints", "VIVA_BLUEPRINTS", "[server]"] {

@@ -6,8 +6,8 @@ use std::sync::Arc;
 
 use viva_actors::metrics::SessionMetrics;
 use viva_core::metrics::{
-    Counter, Gauge, Histogram, LabeledCounter, Series, counter, gauge, header, histogram,
-    labeled, render_all,
+    Counter, Gauge, Histogram, LabeledCounter, Series, counter, gauge, header, histogram, labeled,
+    render_all,
 };
 use viva_llm::metrics::LlmMetrics;
 use viva_protocol::client::ClientEvent;

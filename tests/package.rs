@@ -20,7 +20,11 @@ async fn run(command: &mut Command, what: &str) -> String {
         .unwrap_or_else(|_| panic!("{what} still running after {PACKAGE_TIMEOUT:?}"))
         .unwrap_or_else(|err| panic!("run {what}: {err}"));
     let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "{what}: {}\n{stderr}", output.status);
+    assert!(
+        output.status.success(),
+        "{what}: {}\n{stderr}",
+        output.status
+    );
     String::from_utf8_lossy(&output.stdout).into_owned()
 }
 
@@ -63,7 +67,13 @@ async fn an_unpacked_release_serves_an_exam_from_anywhere() {
     let tarball = package(out.path()).await;
     let elsewhere = tempfile::tempdir().expect("unpack dir");
     let release = unpack(&tarball, elsewhere.path()).await;
-    for path in ["viva", "blueprints/acs", "blueprints/rubrics", "docs", "README.md"] {
+    for path in [
+        "viva",
+        "blueprints/acs",
+        "blueprints/rubrics",
+        "docs",
+        "README.md",
+    ] {
         assert!(release.join(path).exists(), "{path} in the release");
     }
 
@@ -92,7 +102,14 @@ async fn the_binary_alone_refuses_to_start_and_says_where_it_looked() {
     }
     let mut command = Command::new(&viva);
     command
-        .args(["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir", "data"])
+        .args([
+            "serve",
+            "--dev",
+            "--listen",
+            "127.0.0.1:0",
+            "--data-dir",
+            "data",
+        ])
         .current_dir(empty.path());
     for (name, _) in std::env::vars_os() {
         let text = name.to_string_lossy();

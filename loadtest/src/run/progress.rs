@@ -64,7 +64,11 @@ pub struct Totals {
 pub fn line(now: &Totals, before: &Totals) -> String {
     let interval = now.elapsed.saturating_sub(before.elapsed).as_secs_f64();
     let answers = now.answers.saturating_sub(before.answers) as f64;
-    let rate = if interval > 0.0 { answers / interval } else { 0.0 };
+    let rate = if interval > 0.0 {
+        answers / interval
+    } else {
+        0.0
+    };
     format!(
         "[{:>5}s] {} sessions live, {rate:.1} answers/s, p99 {} ms so far, {} errors",
         now.elapsed.as_secs(),

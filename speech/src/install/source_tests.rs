@@ -23,7 +23,10 @@ const RECIPE: Recipe<'static> = Recipe {
 };
 
 fn sha1_hex(bytes: &[u8]) -> String {
-    Sha1::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
+    Sha1::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Serves `body` to `requests` GETs on a loopback port; returns its base URL.
@@ -101,7 +104,10 @@ fn auto_takes_upstream_when_reachable_then_keeps_it() {
     // Installed already: nothing is fetched from either source (the server is gone).
     let (result, steps, fetched) = install(dir.path(), &base, &sha1, Source::Auto);
     assert_eq!((result.unwrap(), fetched), (path.clone(), 0));
-    assert_eq!(steps.last().unwrap(), &format!("{} is already installed", path.display()));
+    assert_eq!(
+        steps.last().unwrap(),
+        &format!("{} is already installed", path.display())
+    );
 }
 
 #[test]
@@ -160,7 +166,12 @@ fn only_whisper_models_have_an_upstream_source() {
     assert_eq!(ModelName::Base.upstream(), Some(&upstream::BASE));
     assert_eq!(ModelName::SmartTurn.upstream(), None);
     let dir = tempfile::tempdir().unwrap();
-    let result = super::install(ModelName::SmartTurn, dir.path(), Source::Upstream, &mut |_| {});
+    let result = super::install(
+        ModelName::SmartTurn,
+        dir.path(),
+        Source::Upstream,
+        &mut |_| {},
+    );
     assert!(
         matches!(result, Err(InstallError::NoUpstream { .. })),
         "{result:?}"

@@ -107,7 +107,12 @@ pub(super) fn download(url: &str, upstream: &Upstream<'_>, out: &Path) -> Result
     };
     let output = Command::new("curl")
         .args(["--fail", "--location", "--silent", "--show-error"])
-        .args(["--connect-timeout", CONNECT_TIMEOUT_S, "--max-time", MAX_TIME_S])
+        .args([
+            "--connect-timeout",
+            CONNECT_TIMEOUT_S,
+            "--max-time",
+            MAX_TIME_S,
+        ])
         .arg("--output")
         .arg(out)
         .arg(url)
@@ -116,7 +121,11 @@ pub(super) fn download(url: &str, upstream: &Upstream<'_>, out: &Path) -> Result
         .map_err(|err| failed(format!("cannot run curl: {err}")))?;
     if !output.status.success() {
         let stderr = String::from_utf8_lossy(&output.stderr);
-        return Err(failed(format!("curl: {} ({})", stderr.trim(), output.status)));
+        return Err(failed(format!(
+            "curl: {} ({})",
+            stderr.trim(),
+            output.status
+        )));
     }
     let found = sha1_file(out)?;
     if found != upstream.sha1 {
@@ -171,7 +180,10 @@ mod tests {
             TINY_EN.url(UPSTREAM_BASE),
             "https://huggingface.co/ggerganov/whisper.cpp/resolve/main/ggml-tiny.en.bin"
         );
-        assert_eq!(BASE.url("http://127.0.0.1:1/"), "http://127.0.0.1:1/ggml-base.bin");
+        assert_eq!(
+            BASE.url("http://127.0.0.1:1/"),
+            "http://127.0.0.1:1/ggml-base.bin"
+        );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("abc");
         std::fs::write(&path, "abc").unwrap();
