@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use tokio_util::sync::CancellationToken;
 
-use super::timeline::Timeline;
+use super::timeline::{Timeline, Totals};
 
 /// The interval when stderr is a terminal and `--progress` is not given.
 pub const DEFAULT_EVERY: Duration = Duration::from_secs(5);
@@ -43,21 +43,6 @@ pub fn interval(flag: Option<ProgressFlag>, stderr_is_terminal: bool) -> Option<
         Some(ProgressFlag::Every(every)) => Some(every),
         None => stderr_is_terminal.then_some(DEFAULT_EVERY),
     }
-}
-
-/// The run so far, as the timeline counts it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Totals {
-    /// Since the run started.
-    pub elapsed: Duration,
-    /// Sessions (exams) open now.
-    pub live: i64,
-    /// Answers acked so far.
-    pub answers: u64,
-    /// 99th percentile of answer → next question so far.
-    pub p99: Duration,
-    /// Errors so far.
-    pub errors: u64,
 }
 
 /// One progress line, from the totals now and at the previous line.

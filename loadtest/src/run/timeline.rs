@@ -13,7 +13,6 @@ use std::time::{Duration, Instant};
 use hdrhistogram::Histogram;
 use serde::Serialize;
 
-use super::progress::Totals;
 use super::recorder::{histogram, micros_of};
 use crate::voice::cpu::parse_process;
 
@@ -63,6 +62,21 @@ pub struct Sample {
     pub loadtest_cpu_cores: f64,
     /// Every watched server.
     pub servers: Vec<ProcessSample>,
+}
+
+/// The run so far, as the timeline counts it (the progress line's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    /// Since the run started.
+    pub elapsed: Duration,
+    /// Sessions (exams) open now.
+    pub live: i64,
+    /// Answers acked so far.
+    pub answers: u64,
+    /// 99th percentile of answer → next question so far.
+    pub p99: Duration,
+    /// Errors so far.
+    pub errors: u64,
 }
 
 /// Something that happened to the cluster.
