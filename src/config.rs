@@ -499,15 +499,6 @@ pub struct Settings {
     pub tutor: TutorSettings,
 }
 
-/// The repo's `blueprints/`, used when none is given.
-pub fn default_blueprints() -> PathBuf {
-    let beside_cwd = PathBuf::from("blueprints");
-    if beside_cwd.join("acs").is_dir() {
-        return beside_cwd;
-    }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("blueprints")
-}
-
 /// Refuses development mode unless the server listens on loopback only.
 pub fn check_dev_mode(dev_mode: bool, listen: SocketAddr) -> anyhow::Result<()> {
     if dev_mode && !listen.ip().is_loopback() {

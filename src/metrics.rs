@@ -1,12 +1,12 @@
 //! `GET /metrics`: the server's own series (`ServerMetrics`: connections, supervisors,
 //! events in and out, errors, resumes, full mailboxes) and every edge's, rendered one after
-//! another (`AllMetrics`).
+//! another (`AllMetrics`), after `viva_build_info` (version, commit, compiler).
 
 use std::sync::Arc;
 
 use viva_actors::metrics::SessionMetrics;
 use viva_core::metrics::{
-    Counter, Gauge, Histogram, LabeledCounter, Series, counter, gauge, histogram, labeled,
+    Counter, Gauge, Histogram, LabeledCounter, Series, counter, gauge, header, histogram, labeled,
     render_all,
 };
 use viva_llm::metrics::LlmMetrics;
@@ -118,6 +118,44 @@ impl Series for ServerMetrics {
     }
 }
 
+/// `viva_build_info{version, commit, rustc} 1`: what is running, for dashboards and alerts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BuildInfo {
+    /// The package version.
+    pub version: &'static str,
+    /// `git rev-parse --short HEAD` at build time, or "unknown" (build.rs).
+    pub commit: &'static str,
+    /// `rustc --version` at build time (build.rs).
+    pub rustc: &'static str,
+}
+
+/// This binary's.
+pub const BUILD: BuildInfo = BuildInfo {
+    version: env!("CARGO_PKG_VERSION"),
+    commit: env!("VIVA_COMMIT"),
+    rustc: env!("VIVA_RUSTC"),
+};
+
+impl Series for BuildInfo {
+    fn render(&self, out: &mut String) {
+        let help = "The running build: its version, git commit and compiler; always 1.";
+        header(out, "viva_build_info", help, "gauge");
+        out.push_str(&format!(
+            "viva_build_info{{version=\"{}\",commit=\"{}\",rustc=\"{}\"}} 1\n",
+            label_value(self.version),
+            label_value(self.commit),
+            label_value(self.rustc)
+        ));
+    }
+}
+
+/// A Prometheus label value: backslash, double quote and newline escaped.
+fn label_value(text: &str) -> String {
+    text.replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n")
+}
+
 /// Every edge's series; each edge holds its own `Arc` and counts into it.
 #[derive(Debug, Default)]
 pub struct AllMetrics {
@@ -134,7 +172,8 @@ pub struct AllMetrics {
 impl AllMetrics {
     /// The `GET /metrics` text.
     pub fn render(&self) -> String {
-        render_all(&[&*self.server, &*self.sessions, &*self.speech, &*self.llm])
+        let (server, sessions) = (&*self.server, &*self.sessions);
+        render_all(&[&BUILD, server, sessions, &*self.speech, &*self.llm])
     }
 }
 
@@ -163,5 +202,28 @@ mod tests {
         assert!(text.contains("viva_events_in_total{type=\"ping\"} 1\n"));
         assert!(text.contains("viva_events_in_total{type=\"other\"} 1\n"));
         assert_eq!(untyped_families(&text), Vec::<String>::new());
+        assert!(text.starts_with("# HELP viva_build_info "), "{text}");
+    }
+
+    #[test]
+    fn build_info_escapes_its_label_values() {
+        let check = |commit: &'static str, expected: &str| {
+            let info = BuildInfo {
+                version: "1.2.3",
+                commit,
+                rustc: "rustc 1.91.0 (f8297e351 2025-10-28)",
+            };
+            let mut out = String::new();
+            info.render(&mut out);
+            let line = out.lines().next_back().unwrap_or_default();
+            let expected = format!(
+                "viva_build_info{{version=\"1.2.3\",commit=\"{expected}\",\
+                 rustc=\"rustc 1.91.0 (f8297e351 2025-10-28)\"}} 1"
+            );
+            assert_eq!(line, expected);
+        };
+        check("abc1234", "abc1234");
+        check("unknown", "unknown");
+        check("a\"b\\c\nd", "a\\\"b\\\\c\\nd");
     }
 }

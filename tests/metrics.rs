@@ -100,3 +100,31 @@ async fn metrics_need_no_token_and_name_no_user() {
             .all(|line| line.is_empty() || line.starts_with('#') || line.starts_with("viva_"))
     );
 }
+
+/// `viva_build_info` names the version, the commit it was built from (or "unknown" without
+/// git) and the compiler, with the value 1.
+#[tokio::test]
+async fn metrics_name_the_build() {
+    let server = Server::start().await;
+    let text = scrape(&server).await;
+    assert!(text.contains("# TYPE viva_build_info gauge\n"), "{text}");
+    let line = text
+        .lines()
+        .find(|line| line.starts_with("viva_build_info{"))
+        .unwrap_or_else(|| panic!("a viva_build_info series in {text}"));
+    let version = env!("CARGO_PKG_VERSION");
+    let prefix = format!("viva_build_info{{version=\"{version}\",commit=\"");
+    let rest = line
+        .strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("{line}"));
+    let (commit, rest) = rest.split_once('"').unwrap_or_else(|| panic!("{line}"));
+    assert!(
+        commit == "unknown" || (commit.len() >= 7 && commit.chars().all(|c| c.is_ascii_hexdigit())),
+        "{line}"
+    );
+    let rustc = rest
+        .strip_prefix(",rustc=\"")
+        .and_then(|rest| rest.strip_suffix("\"} 1"))
+        .unwrap_or_else(|| panic!("{line}"));
+    assert!(rustc.starts_with("rustc "), "{line}");
+}

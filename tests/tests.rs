@@ -23,6 +23,7 @@ mod llm_examiner;
 mod metrics;
 mod new_sessions_switch;
 mod one_question;
+mod package;
 mod plan_audit;
 mod progress;
 mod restart;

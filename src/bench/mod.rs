@@ -25,7 +25,7 @@ pub struct ExaminerBenchArgs {
     /// The labelled answers (every `*.yaml` in the folder).
     #[arg(long, default_value = "bench/examiner/answers")]
     answers: PathBuf,
-    /// Folder with `acs/` and `rubrics/` (default: the repo's `blueprints/`).
+    /// Folder with `acs/` and `rubrics/` (default: `./blueprints`, else the release's).
     #[arg(long)]
     blueprints: Option<PathBuf>,
     /// Also judge with a model at this OpenAI-compatible endpoint.
@@ -54,10 +54,7 @@ pub struct ExaminerBenchArgs {
 
 /// Runs the benchmark and prints its report.
 pub fn examiner(args: ExaminerBenchArgs) -> anyhow::Result<()> {
-    let blueprints = args
-        .blueprints
-        .clone()
-        .unwrap_or_else(crate::config::default_blueprints);
+    let blueprints = crate::blueprints_dir::locate(args.blueprints.as_deref())?;
     let library = Arc::new(crate::blueprints::load_library(&blueprints)?);
     let mut answers = read_answers(&args.answers)?;
     check_elements(&library, &answers)?;

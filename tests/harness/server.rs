@@ -49,6 +49,9 @@ pub struct Options {
     pub listen: Option<String>,
     /// `--dev`: a user name signs in.
     pub dev: bool,
+    /// An unpacked release folder: its own `viva` runs there as the working directory, with
+    /// no `--blueprints` and no `CARGO*` or `VIVA_*` variable, as an operator would run it.
+    pub release: Option<PathBuf>,
 }
 
 impl Server {
@@ -92,6 +95,17 @@ impl Server {
         .await
     }
 
+    /// Starts an unpacked release's own `viva serve --dev` in its folder, as an operator
+    /// would (see [`Options::release`]), keeping its data in `data_dir`.
+    pub async fn start_release(release: &Path, data_dir: &Path) -> Server {
+        let options = Options {
+            release: Some(release.to_owned()),
+            dev: true,
+            ..Default::default()
+        };
+        Self::spawn(data_dir, true, options).await
+    }
+
     /// The server's data directory (checkpoints live under `sessions/`).
     pub fn data_dir(&self) -> &Path {
         &self.data_dir
@@ -105,35 +119,16 @@ impl Server {
     }
 
     async fn spawn(data_dir: &Path, dev: bool, options: Options) -> Server {
-        let blueprints = options
-            .blueprints
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(BLUEPRINTS));
-        let listen = options.listen.as_deref().unwrap_or("127.0.0.1:0");
         let dev = dev || options.dev;
-        let mut command = Command::new(viva_bin());
+        let mut command = command(data_dir, dev, &options);
         command
-            .args(["serve", "--listen", listen, "--data-dir"])
-            .arg(data_dir)
-            .arg("--blueprints")
-            .arg(blueprints)
-            .args(&options.args);
-        if dev {
-            command.arg("--dev");
-        }
-        command
-            .env("VIVA_AUTH_SECRET", SECRET)
-            .env(
-                "RUST_LOG",
-                std::env::var("VIVA_TEST_LOG").unwrap_or_else(|_| "info".to_owned()),
-            )
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true);
         let mut child = command
             .spawn()
-            .unwrap_or_else(|err| panic!("spawn {}: {err}", viva_bin().display()));
+            .unwrap_or_else(|err| panic!("spawn {:?}: {err}", command.as_std().get_program()));
         let pid = child.id().expect("a running child has a pid");
         let stderr = child.stderr.take().expect("piped stderr");
         tokio::spawn(forward(BufReader::new(stderr).lines(), pid, "stderr"));
@@ -236,6 +231,49 @@ impl Drop for Server {
         // Already exited is fine: this only makes sure no server outlives its test.
         let _ = self.child.start_kill();
     }
+}
+
+/// `viva serve` on `data_dir`: the binary under test with the repo's blueprints, or a
+/// release's own binary in its folder with nothing of the build's environment.
+fn command(data_dir: &Path, dev: bool, options: &Options) -> Command {
+    let listen = options.listen.as_deref().unwrap_or("127.0.0.1:0");
+    let mut command = match &options.release {
+        Some(release) => release_command(release),
+        None => {
+            let mut command = Command::new(viva_bin());
+            command.arg("serve");
+            let blueprints = options.blueprints.clone();
+            let blueprints = blueprints.unwrap_or_else(|| PathBuf::from(BLUEPRINTS));
+            command.arg("--blueprints").arg(blueprints);
+            command.env("VIVA_AUTH_SECRET", SECRET);
+            command
+        }
+    };
+    command
+        .args(["--listen", listen, "--data-dir"])
+        .arg(data_dir)
+        .args(&options.args);
+    if dev {
+        command.arg("--dev");
+    }
+    command.env(
+        "RUST_LOG",
+        std::env::var("VIVA_TEST_LOG").unwrap_or_else(|_| "info".to_owned()),
+    );
+    command
+}
+
+/// `RELEASE/viva serve` run in `RELEASE`, without any `CARGO*` or `VIVA_*` variable.
+fn release_command(release: &Path) -> Command {
+    let mut command = Command::new(release.join("viva"));
+    command.arg("serve").current_dir(release);
+    for (name, _) in std::env::vars_os() {
+        let text = name.to_string_lossy();
+        if text.starts_with("CARGO") || text.starts_with("VIVA_") {
+            command.env_remove(&name);
+        }
+    }
+    command
 }
 
 /// Reads stdout until the ready line, then keeps draining it in the background.

@@ -9,6 +9,7 @@
 //!   typing or speaking one answer.
 //! - [`recorder`]: hdrhistogram latencies per step and errors by code.
 //! - [`timeline`]: answers, latency, open exams and server RSS and CPU, per sample period.
+//! - [`progress`]: the progress line on stderr every few seconds.
 //! - [`cluster`]: the chaos scenario's nodes: started, one killed with SIGKILL, restarted.
 //! - [`audit`]: every acked answer must be in the session's result exactly once.
 //! - [`http`]: a small GET for results.
@@ -22,6 +23,7 @@ pub mod html;
 pub mod http;
 pub mod options;
 pub mod probe;
+pub mod progress;
 pub mod recorder;
 pub mod report;
 pub mod timeline;
@@ -102,6 +104,10 @@ pub async fn run(options: &Options) -> Result<RunResult, RunError> {
         let every = options.sample_every;
         tokio::spawn(async move { timeline.sample(every, stop).await })
     };
+    let progress = options.progress.map(|every| {
+        let (timeline, stop) = (timeline.clone(), stop_sampling.clone());
+        tokio::spawn(progress::report(timeline, every, stop))
+    });
     let chaos = cluster.map(|cluster| {
         let (after, down) = (options.chaos.kill_after, options.chaos.restart_after);
         tokio::spawn(cluster.kill_and_restart(after, down, timeline.clone()))
@@ -114,6 +120,10 @@ pub async fn run(options: &Options) -> Result<RunResult, RunError> {
     stop_sampling.cancel();
     // ignore: a sampler that panicked leaves fewer samples, nothing else.
     let _ = sampler.await;
+    if let Some(progress) = progress {
+        // ignore: a progress printer that panicked printed fewer lines, nothing else.
+        let _ = progress.await;
+    }
     if let Some(chaos) = chaos
         && let Ok(cluster) = chaos.await
     {

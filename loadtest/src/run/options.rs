@@ -108,6 +108,10 @@ pub struct Flags {
     /// Write the HTML report (charts inline, no external resources) here.
     #[arg(long)]
     pub html: Option<PathBuf>,
+    /// A progress line on stderr this often, such as `5s`, or `off` (default: every 5s when
+    /// stderr is a terminal, else off).
+    #[arg(long, value_parser = super::progress::parse_flag)]
+    pub progress: Option<super::progress::ProgressFlag>,
 }
 
 /// The scenario file: the same knobs as the flags.
@@ -189,6 +193,8 @@ pub struct Options {
     pub report: Option<PathBuf>,
     /// Where the HTML report goes.
     pub html: Option<PathBuf>,
+    /// How often the progress line is printed, if at all.
+    pub progress: Option<Duration>,
 }
 
 /// The cluster the `chaos` scenario starts, and when it kills a node.
@@ -309,6 +315,10 @@ impl Options {
             max_errors: flags.max_errors.or(file.max_errors).unwrap_or(0),
             report: flags.report,
             html: flags.html,
+            progress: super::progress::interval(
+                flags.progress,
+                std::io::IsTerminal::is_terminal(&std::io::stderr()),
+            ),
         };
         let half_way = (options.ramp_up + options.duration) / 2;
         let kill_after = flags.kill_after.map(Some).unwrap_or(

