@@ -59,7 +59,7 @@ pub fn asset_paths() -> impl Iterator<Item = &'static str> {
 /// adds `nosniff` (`crate::edge`).
 pub async fn asset(uri: axum::http::Uri) -> Response {
     let Some(asset) = ASSETS.iter().find(|a| a.path == uri.path()) else {
-        return axum::http::StatusCode::NOT_FOUND.into_response();
+        return AppError::NoRoute.into_response();
     };
     let headers = [
         (
@@ -92,7 +92,7 @@ pub async fn sessions(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<SessionList>, AppError> {
-    let user_id = authenticate(&app, &headers, &query)?;
+    let user_id = authenticate(&app, &headers, &query).await?;
     let entries = app
         .directory
         .supervisor(&user_id)

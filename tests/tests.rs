@@ -4,6 +4,8 @@ mod adaptive_difficulty;
 mod assessing;
 mod assessment;
 mod auth;
+mod auth_problems;
+mod auth_ready;
 mod backpressure;
 mod bad_input;
 mod blueprints_cli;

@@ -1,23 +1,34 @@
-//! Authentication: HS256 JWTs (`sub` is the user id, `exp` required), the development-mode
-//! `?user=` bypass, and the server's signing secret.
+//! Authentication: bearer JWTs whose `sub` is the user id (`exp` required): HS256 with the
+//! server's secret, and RS256/ES256 from an identity provider's key set (`jwks`) when one is
+//! configured; plus the development-mode `?user=` bypass.
+//!
+//! Layout:
+//! - `secret`: the HS256 signing secret, configured or generated.
+//! - `settings`: `[auth]` in the config file, validated into `AuthSettings`.
+//! - `jwks`: the identity provider's keys: loaded, cached, refreshed on an unknown `kid`.
+
+pub mod jwks;
+pub mod secret;
+pub mod settings;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::http::HeaderMap;
+use jsonwebtoken::errors::ErrorKind;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
+
+pub use secret::{new_secret, resolve_secret};
+
+use jwks::Issuer;
+use settings::{AuthSettings, SignIn};
 
 /// Longest user id accepted.
 pub const MAX_USER_ID_CHARS: usize = 128;
 /// Clock skew tolerated on `exp`, in seconds.
-const LEEWAY_SECONDS: u64 = 5;
-/// The shortest signing secret accepted, in bytes: HS256's own output size. A shorter one
-/// can be guessed offline from any one token.
-pub const MIN_SECRET_BYTES: usize = 32;
-/// Random bytes in a generated secret (written as hex, so twice as many characters).
-const NEW_SECRET_BYTES: usize = 32;
+pub const LEEWAY_SECONDS: u64 = 5;
 
 /// The claims Viva reads and writes.
 #[derive(Debug, Serialize, Deserialize)]
@@ -37,17 +48,45 @@ pub enum AuthError {
     Invalid(#[from] jsonwebtoken::errors::Error),
     #[error("invalid user id")]
     BadUserId,
+    /// The token names an algorithm this server does not take.
+    #[error("algorithm {0:?} not accepted")]
+    Algorithm(Algorithm),
+    /// No key of the identity provider has the token's `kid`, even after a refresh.
+    #[error("unknown signing key {0:?}")]
+    UnknownKey(Option<String>),
 }
 
-/// Checks tokens against one secret.
+impl AuthError {
+    /// What a client may be told (`WWW-Authenticate`'s `error_description`); `None` when no
+    /// token came.
+    pub fn description(&self) -> Option<&'static str> {
+        Some(match self {
+            AuthError::Missing => return None,
+            AuthError::Invalid(err) => match err.kind() {
+                ErrorKind::ExpiredSignature => "the token has expired",
+                ErrorKind::InvalidAudience => "the token is for another audience",
+                ErrorKind::InvalidIssuer => "the token is from another issuer",
+                _ => "the token could not be verified",
+            },
+            AuthError::BadUserId => "the token's subject is not a valid user id",
+            AuthError::Algorithm(_) => "the token's algorithm is not accepted",
+            AuthError::UnknownKey(_) => "the token's signing key is unknown",
+        })
+    }
+}
+
+/// Checks tokens: HS256 against the secret, others against the identity provider's keys.
 #[derive(Clone)]
 pub struct Authenticator {
     key: DecodingKey,
     validation: Validation,
     dev_mode: bool,
+    issuer: Option<Arc<Issuer>>,
+    sign_in: Option<SignIn>,
 }
 
 impl Authenticator {
+    /// HS256 with `secret` only.
     pub fn new(secret: &[u8], dev_mode: bool) -> Authenticator {
         let mut validation = Validation::new(Algorithm::HS256);
         validation.leeway = LEEWAY_SECONDS;
@@ -56,12 +95,30 @@ impl Authenticator {
             key: DecodingKey::from_secret(secret),
             validation,
             dev_mode,
+            issuer: None,
+            sign_in: None,
         }
+    }
+
+    /// HS256, and the identity provider's keys when configured (loaded now: a key file that
+    /// cannot be read stops the start; a URL that cannot be fetched is retried on use).
+    pub async fn start(settings: &AuthSettings, dev_mode: bool) -> anyhow::Result<Authenticator> {
+        let mut auth = Authenticator::new(&settings.secret, dev_mode);
+        if let Some(issuer) = &settings.issuer {
+            auth.issuer = Some(Arc::new(Issuer::start(issuer.clone()).await?));
+        }
+        auth.sign_in = settings.sign_in.clone();
+        Ok(auth)
+    }
+
+    /// The OpenID provider the web client signs in with, if any.
+    pub fn sign_in(&self) -> Option<&SignIn> {
+        self.sign_in.as_ref()
     }
 
     /// The user of a request: a bearer header, an `access_token` query parameter, or (in
     /// development mode only) a `user` query parameter.
-    pub fn authenticate(
+    pub async fn authenticate(
         &self,
         headers: &HeaderMap,
         query: &HashMap<String, String>,
@@ -72,15 +129,26 @@ impl Authenticator {
             .and_then(|value| value.strip_prefix("Bearer "));
         let token = bearer.or(query.get("access_token").map(String::as_str));
         match (token, query.get("user")) {
-            (Some(token), _) => self.verify(token),
+            (Some(token), _) => self.verify(token).await,
             (None, Some(user)) if self.dev_mode => checked_user_id(user.clone()),
             (None, _) => Err(AuthError::Missing),
         }
     }
 
-    fn verify(&self, token: &str) -> Result<String, AuthError> {
-        let data = jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation)?;
-        checked_user_id(data.claims.sub)
+    /// HS256 tokens against the secret; any other algorithm only against the identity
+    /// provider's keys (so an HS256 token signed with a public key never meets that key).
+    async fn verify(&self, token: &str) -> Result<String, AuthError> {
+        let header = jsonwebtoken::decode_header(token)?;
+        let sub = match (header.alg, &self.issuer) {
+            (Algorithm::HS256, _) => {
+                jsonwebtoken::decode::<Claims>(token, &self.key, &self.validation)?
+                    .claims
+                    .sub
+            }
+            (_, Some(issuer)) => issuer.verify(token, &header).await?,
+            (alg, None) => return Err(AuthError::Algorithm(alg)),
+        };
+        checked_user_id(sub)
     }
 }
 
@@ -112,59 +180,6 @@ pub fn mint_token(
     )
 }
 
-/// The signing secret: the configured one, else `<data_dir>/auth-secret`, created by
-/// [`new_secret`] on first use so `viva token` and `viva serve` agree. Either must have at
-/// least [`MIN_SECRET_BYTES`] bytes.
-pub fn resolve_secret(configured: Option<String>, data_dir: &Path) -> anyhow::Result<Vec<u8>> {
-    if let Some(secret) = configured.filter(|s| !s.is_empty()) {
-        check_secret(&secret, "VIVA_AUTH_SECRET (or [auth] secret)")?;
-        return Ok(secret.into_bytes());
-    }
-    let path = data_dir.join("auth-secret");
-    if let Ok(existing) = std::fs::read_to_string(&path) {
-        let existing = existing.trim();
-        check_secret(existing, &path.display().to_string())?;
-        return Ok(existing.as_bytes().to_vec());
-    }
-    std::fs::create_dir_all(data_dir)?;
-    let secret = new_secret()?;
-    write_private(&path, &secret)?;
-    tracing::warn!(path = %path.display(), "no VIVA_AUTH_SECRET set; generated a signing secret");
-    Ok(secret.into_bytes())
-}
-
-/// A new signing secret: [`NEW_SECRET_BYTES`] bytes from the operating system's CSPRNG, hex.
-pub fn new_secret() -> anyhow::Result<String> {
-    let mut bytes = [0u8; NEW_SECRET_BYTES];
-    getrandom::fill(&mut bytes)
-        .map_err(|err| anyhow::anyhow!("no randomness from the operating system: {err}"))?;
-    Ok(bytes.iter().map(|byte| format!("{byte:02x}")).collect())
-}
-
-/// Refuses a secret shorter than [`MIN_SECRET_BYTES`], saying where it came from and how to
-/// make a good one.
-fn check_secret(secret: &str, source: &str) -> anyhow::Result<()> {
-    if secret.len() < MIN_SECRET_BYTES {
-        anyhow::bail!(
-            "the signing secret from {source} is {} bytes; at least {MIN_SECRET_BYTES} are \
-             needed. Make one with `viva token --new-secret` (or `openssl rand -hex 32`)",
-            secret.len()
-        );
-    }
-    Ok(())
-}
-
-fn write_private(path: &Path, contents: &str) -> std::io::Result<()> {
-    use std::io::Write;
-    #[cfg(unix)]
-    use std::os::unix::fs::OpenOptionsExt;
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    options.mode(0o600);
-    options.open(path)?.write_all(contents.as_bytes())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,8 +193,8 @@ mod tests {
             .collect()
     }
 
-    #[test]
-    fn tokens_are_checked() {
+    #[tokio::test]
+    async fn tokens_are_checked() {
         let auth = Authenticator::new(SECRET, false);
         let good = mint_token(SECRET, "alice", Duration::from_secs(60)).unwrap();
         let forged = mint_token(
@@ -190,29 +205,35 @@ mod tests {
         .unwrap();
         let mut headers = HeaderMap::new();
         headers.insert("authorization", format!("Bearer {good}").parse().unwrap());
-        assert_eq!(auth.authenticate(&headers, &query(&[])).unwrap(), "alice");
+        assert_eq!(
+            auth.authenticate(&headers, &query(&[])).await.unwrap(),
+            "alice"
+        );
         assert_eq!(
             auth.authenticate(&HeaderMap::new(), &query(&[("access_token", &good)]))
+                .await
                 .unwrap(),
             "alice"
         );
         assert!(
             auth.authenticate(&HeaderMap::new(), &query(&[("access_token", &forged)]))
+                .await
                 .is_err()
         );
         assert!(matches!(
-            auth.authenticate(&HeaderMap::new(), &query(&[])),
+            auth.authenticate(&HeaderMap::new(), &query(&[])).await,
             Err(AuthError::Missing)
         ));
         assert!(
             auth.authenticate(&HeaderMap::new(), &query(&[("user", "alice")]))
+                .await
                 .is_err(),
             "no dev mode"
         );
     }
 
-    #[test]
-    fn expired_tokens_are_refused() {
+    #[tokio::test]
+    async fn expired_tokens_are_refused() {
         let auth = Authenticator::new(SECRET, false);
         let claims = Claims {
             sub: "alice".into(),
@@ -226,53 +247,24 @@ mod tests {
         .unwrap();
         assert!(
             auth.authenticate(&HeaderMap::new(), &query(&[("access_token", &token)]))
+                .await
                 .is_err()
         );
     }
 
-    #[test]
-    fn dev_mode_accepts_a_user_parameter() {
+    #[tokio::test]
+    async fn dev_mode_accepts_a_user_parameter() {
         let auth = Authenticator::new(SECRET, true);
         assert_eq!(
             auth.authenticate(&HeaderMap::new(), &query(&[("user", "bob")]))
+                .await
                 .unwrap(),
             "bob"
         );
         assert!(
             auth.authenticate(&HeaderMap::new(), &query(&[("user", "")]))
+                .await
                 .is_err()
         );
-    }
-
-    #[test]
-    fn generated_secret_is_stable_and_long_enough() {
-        let dir = tempfile::tempdir().unwrap();
-        let first = resolve_secret(None, dir.path()).unwrap();
-        assert!(first.len() >= MIN_SECRET_BYTES, "{}", first.len());
-        assert_eq!(resolve_secret(None, dir.path()).unwrap(), first);
-        let configured = "k".repeat(MIN_SECRET_BYTES);
-        assert_eq!(
-            resolve_secret(Some(configured.clone()), dir.path()).unwrap(),
-            configured.into_bytes()
-        );
-    }
-
-    #[test]
-    fn short_secrets_are_refused_with_the_way_to_make_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let short = "k".repeat(MIN_SECRET_BYTES - 1);
-        let err = resolve_secret(Some(short.clone()), dir.path()).unwrap_err();
-        assert!(err.to_string().contains("viva token --new-secret"), "{err}");
-        std::fs::write(dir.path().join("auth-secret"), &short).unwrap();
-        let err = resolve_secret(None, dir.path()).unwrap_err();
-        assert!(err.to_string().contains("auth-secret"), "{err}");
-    }
-
-    #[test]
-    fn new_secrets_are_hex_and_differ() {
-        let first = new_secret().unwrap();
-        assert_eq!(first.len(), 2 * NEW_SECRET_BYTES);
-        assert!(first.chars().all(|c| c.is_ascii_hexdigit()), "{first}");
-        assert_ne!(new_secret().unwrap(), first);
     }
 }
