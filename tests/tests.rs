@@ -4,6 +4,7 @@ mod adaptive_difficulty;
 mod assessing;
 mod assessment;
 mod auth;
+mod auth_oidc;
 mod auth_problems;
 mod auth_ready;
 mod backpressure;

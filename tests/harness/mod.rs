@@ -8,6 +8,7 @@ pub mod browser;
 mod client;
 mod exam;
 mod http;
+pub mod oidc;
 mod server;
 pub mod speech;
 mod token;
