@@ -34,6 +34,11 @@ async fn an_id_token_from_the_provider_opens_a_session_and_another_audience_is_r
         "{config}"
     );
     assert_eq!(config["oidc"]["client_id"], CLIENT_ID, "{config}");
+    // The page may reach the provider (discovery, token endpoint), and nothing else.
+    let page = http_get(&server, "/", None).await;
+    let policy = page.header("content-security-policy").unwrap_or_default();
+    let connect = format!("connect-src 'self' {};", provider.issuer);
+    assert!(policy.contains(&connect), "{policy}");
 
     let token = provider
         .id_token(CLIENT_ID, &redirect_uri, "oidc-alice")

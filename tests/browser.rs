@@ -9,6 +9,7 @@
 //! fails on any console error. Its own binary, so the browsers have the machine to
 //! themselves; the tests take it in turn.
 
+mod browser_oidc;
 #[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
 mod harness;
 
