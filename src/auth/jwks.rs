@@ -11,7 +11,7 @@ use jsonwebtoken::jwk::{AlgorithmParameters, Jwk, JwkSet, PublicKeyUse};
 use jsonwebtoken::{Algorithm, DecodingKey, Header, Validation};
 use reqwest::Url;
 
-use super::{AuthError, Claims, LEEWAY_SECONDS};
+use super::errors::{AuthError, Claims, LEEWAY_SECONDS};
 
 /// The fewest seconds between two refreshes of the key set.
 pub const MIN_REFRESH_INTERVAL: Duration = Duration::from_secs(30);

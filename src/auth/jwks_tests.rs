@@ -304,3 +304,29 @@ fn the_discovery_url_follows_the_issuer_path() {
         "https://idp.example/realms/x/.well-known/openid-configuration",
     );
 }
+
+/// Serves one HTTP response with a body of `size` bytes on a loopback port; returns its URL.
+async fn serve_once(size: usize) -> Url {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = Url::parse(&format!("http://{}/jwks", listener.local_addr().unwrap())).unwrap();
+    tokio::spawn(async move {
+        let (mut stream, _) = listener.accept().await.unwrap();
+        let mut request = [0u8; 1024];
+        let _ = stream.read(&mut request).await;
+        let head =
+            format!("HTTP/1.1 200 OK\r\ncontent-length: {size}\r\nconnection: close\r\n\r\n");
+        let _ = stream.write_all(head.as_bytes()).await;
+        let _ = stream.write_all(&vec![b' '; size]).await;
+    });
+    url
+}
+
+#[tokio::test]
+async fn a_key_set_larger_than_the_bound_is_refused() {
+    let client = reqwest::Client::new();
+    let small = fetch(&client, &serve_once(1024).await).await.unwrap();
+    assert_eq!(small.len(), 1024);
+    let large = fetch(&client, &serve_once(MAX_BODY_BYTES + 1).await).await;
+    assert!(matches!(large, Err(KeyError::TooLarge(_))), "{large:?}");
+}
