@@ -3,7 +3,10 @@
 
 use std::time::Duration;
 
-use crate::harness::{HttpResponse, RedisServer, Server, TIMEOUT, data_dir_of, exams, http_get};
+use crate::harness::{
+    Auth, Client, HttpResponse, RedisServer, Server, TIMEOUT, data_dir_of, exams, http_get,
+    start_exam,
+};
 
 /// `GET /readyz` until it answers `status` (the probe's result is cached for a second, and
 /// Redis reconnects in the background); panics with the last answer after [`TIMEOUT`].
@@ -62,4 +65,37 @@ async fn readyz_fails_while_redis_is_down_and_recovers_when_it_is_back() {
     assert_eq!(alive.status, 200, "{alive:?}");
     redis.restart();
     readyz_until(&node, 200).await;
+}
+
+#[tokio::test]
+async fn readyz_says_draining_once_shutdown_begins() {
+    let mut redis = RedisServer::start();
+    let mut node = Server::node(&[redis.url()], false, "drain", &[]).await;
+    let mut alice = Client::connect(&node, Auth::bearer("alice")).await;
+    start_exam(&mut alice, "drain").await;
+    readyz_until(&node, 200).await;
+    // With Redis gone, shutdown waits (within the stall wait) to store alice's session,
+    // and the listener stays open meanwhile: long enough to see the drain.
+    redis.stop();
+    node.signal("TERM");
+    let deadline = tokio::time::Instant::now() + TIMEOUT;
+    let draining = loop {
+        let response = http_get(&node, "/readyz", None).await;
+        let failed = response.json()["failed"].clone();
+        if failed
+            .as_array()
+            .is_some_and(|f| f.iter().any(|c| c == "draining"))
+        {
+            break response;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{response:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    // `storage` may be listed too, once a probe sees Redis gone.
+    assert_eq!(draining.status, 503, "{draining:?}");
+    assert_eq!(draining.header("retry-after"), Some("5"), "{draining:?}");
+    assert_eq!(draining.json()["code"], "not_ready", "{draining:?}");
+    let alive = http_get(&node, "/healthz", None).await;
+    assert_eq!(alive.status, 200, "{alive:?}");
+    node.stop().await;
 }
