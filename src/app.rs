@@ -130,6 +130,9 @@ pub enum AppError {
     /// No route has this path.
     #[error("no such path")]
     NoRoute,
+    /// The path has a route, but not for this method.
+    #[error("method not allowed")]
+    MethodNotAllowed,
     /// `/v1/ws` without a WebSocket upgrade, with the status axum gave it.
     #[error("not a WebSocket upgrade")]
     NotUpgrade(StatusCode),
@@ -172,6 +175,11 @@ impl AppError {
                 Problem::new(S::NOT_FOUND, "course_not_found", "Course not found")
             }
             AppError::NoRoute => Problem::new(S::NOT_FOUND, "not_found", "Not found"),
+            AppError::MethodNotAllowed => Problem::new(
+                S::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "Method not allowed",
+            ),
             AppError::NotUpgrade(status) => Problem::new(
                 *status,
                 "websocket_upgrade_required",

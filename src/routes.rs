@@ -1,6 +1,6 @@
 //! The HTTP routes: the router, the edge's middleware in front of it, and the handlers of
-//! the server's own paths (`/healthz`, `/metrics`, `/v1/ws`, results, progress boards, the
-//! review report);
+//! the server's own paths (`/healthz`, `/readyz`, `/metrics`, `/v1/auth/config`, `/v1/ws`,
+//! results, progress boards, the review report);
 //! `web` serves the client's.
 
 use std::collections::HashMap;
@@ -48,6 +48,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/progress", get(review_progress))
         // Before the layer, so the edge checks unknown paths too.
         .fallback(|| async { AppError::NoRoute })
+        .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
 }

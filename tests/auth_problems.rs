@@ -86,3 +86,23 @@ async fn unknown_paths_and_plain_requests_to_the_socket_are_problems() {
         "{plain:?}"
     );
 }
+
+#[tokio::test]
+async fn a_method_a_path_does_not_take_is_a_problem() {
+    let server = Server::start().await;
+    let url = format!("http://{}/healthz", server.addr());
+    let response = reqwest::Client::new()
+        .post(url)
+        .send()
+        .await
+        .expect("POST /healthz");
+    assert_eq!(response.status().as_u16(), 405);
+    let content_type = response.headers().get("content-type").cloned();
+    assert_eq!(
+        content_type.as_ref().and_then(|v| v.to_str().ok()),
+        Some("application/problem+json")
+    );
+    let body: serde_json::Value =
+        serde_json::from_slice(&response.bytes().await.expect("body")).expect("JSON");
+    assert_eq!(body["code"], "method_not_allowed", "{body}");
+}
