@@ -4,7 +4,6 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use axum::Json;
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use tokio_util::sync::CancellationToken;
@@ -18,11 +17,15 @@ use crate::auth::Authenticator;
 use crate::connections::ConnectionLimits;
 use crate::edge::{EdgePolicy, Refusal};
 use crate::metrics::AllMetrics;
+use crate::problem::{Problem, bearer_challenge};
+use crate::ready::Readiness;
 
 /// State shared by every request.
 pub struct App {
     pub directory: Directory,
     pub auth: Authenticator,
+    /// `/readyz`'s probe and the draining flag.
+    pub ready: Readiness,
     /// Cancelled when the server shuts down; every connection closes on it.
     pub shutdown: CancellationToken,
     /// Open WebSocket connections, in all and per user.
@@ -56,7 +59,7 @@ pub struct TutorBoards {
 impl App {
     pub fn new(
         directory: Directory,
-        auth: Authenticator,
+        (auth, ready): (Authenticator, Readiness),
         connections: ConnectionLimits,
         speech: Option<Arc<dyn SpeechToText>>,
         metrics: Arc<AllMetrics>,
@@ -66,6 +69,7 @@ impl App {
         App {
             directory,
             auth,
+            ready,
             shutdown: CancellationToken::new(),
             connections,
             speech,
@@ -105,17 +109,33 @@ impl App {
     }
 }
 
-/// Errors as HTTP responses: a status and a small JSON body; details stay in the log.
+/// Seconds a client is asked to wait (`Retry-After`) after a 503.
+pub const RETRY_UNAVAILABLE_SECS: u64 = 5;
+/// Seconds a client is asked to wait (`Retry-After`) after a 429.
+pub const RETRY_TOO_MANY_SECS: u64 = 10;
+
+/// Errors as HTTP responses: RFC 9457 problem details (`crate::problem`) with the old code in
+/// `code`; a 5xx body says nothing of its cause, which goes to the log.
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
+    /// No token (`None`), or one that failed, with a description safe to show.
     #[error("unauthorized")]
-    Unauthorized,
+    Unauthorized(Option<&'static str>),
     #[error("session not found")]
     NotFound,
     #[error("session not completed")]
     NotCompleted,
     #[error("course not found")]
     CourseNotFound,
+    /// No route has this path.
+    #[error("no such path")]
+    NoRoute,
+    /// The path has a route, but not for this method.
+    #[error("method not allowed")]
+    MethodNotAllowed,
+    /// `/v1/ws` without a WebSocket upgrade, with the status axum gave it.
+    #[error("not a WebSocket upgrade")]
+    NotUpgrade(StatusCode),
     /// The server holds `max_connections`.
     #[error("the server is at max_connections")]
     Overloaded,
@@ -132,36 +152,88 @@ pub enum AppError {
     Internal(String),
 }
 
-impl IntoResponse for AppError {
-    fn into_response(self) -> Response {
-        let (status, code) = match &self {
-            AppError::Unauthorized => (StatusCode::UNAUTHORIZED, "unauthorized"),
-            AppError::NotFound => (StatusCode::NOT_FOUND, "session_not_found"),
-            AppError::NotCompleted => (StatusCode::CONFLICT, "not_completed"),
-            AppError::CourseNotFound => (StatusCode::NOT_FOUND, "course_not_found"),
-            AppError::Overloaded => (StatusCode::SERVICE_UNAVAILABLE, "overloaded"),
-            AppError::TooManyConnections => (StatusCode::TOO_MANY_REQUESTS, "too_many_connections"),
-            AppError::StorageUnavailable => {
-                (StatusCode::SERVICE_UNAVAILABLE, "storage_unavailable")
+impl AppError {
+    /// The problem a client is told.
+    pub fn problem(&self) -> Problem {
+        use StatusCode as S;
+        match self {
+            AppError::Unauthorized(invalid) => {
+                let mut problem = Problem::new(S::UNAUTHORIZED, "unauthorized", "Unauthorized")
+                    .detail(invalid.unwrap_or("a bearer token is required"));
+                problem.challenge = Some(bearer_challenge(*invalid));
+                problem
             }
-            AppError::Edge(Refusal::Origin) => (StatusCode::FORBIDDEN, "origin_not_allowed"),
-            AppError::Edge(Refusal::Host) => (StatusCode::FORBIDDEN, "host_not_allowed"),
-            AppError::Internal(detail) => {
-                tracing::error!(%detail, "request failed");
-                (StatusCode::INTERNAL_SERVER_ERROR, "internal")
+            AppError::NotFound => {
+                Problem::new(S::NOT_FOUND, "session_not_found", "Session not found")
+                    .detail("no session of yours has this id")
             }
-        };
-        (status, Json(serde_json::json!({ "error": code }))).into_response()
+            AppError::NotCompleted => {
+                Problem::new(S::CONFLICT, "not_completed", "Session not completed")
+                    .detail("the session has no result until it completes")
+            }
+            AppError::CourseNotFound => {
+                Problem::new(S::NOT_FOUND, "course_not_found", "Course not found")
+            }
+            AppError::NoRoute => Problem::new(S::NOT_FOUND, "not_found", "Not found"),
+            AppError::MethodNotAllowed => Problem::new(
+                S::METHOD_NOT_ALLOWED,
+                "method_not_allowed",
+                "Method not allowed",
+            ),
+            AppError::NotUpgrade(status) => Problem::new(
+                *status,
+                "websocket_upgrade_required",
+                "WebSocket upgrade required",
+            ),
+            AppError::Overloaded => {
+                Problem::new(S::SERVICE_UNAVAILABLE, "overloaded", "Server busy")
+                    .detail("the server holds as many connections as it may")
+                    .retry_after(RETRY_UNAVAILABLE_SECS)
+            }
+            AppError::TooManyConnections => Problem::new(
+                S::TOO_MANY_REQUESTS,
+                "too_many_connections",
+                "Too many connections",
+            )
+            .detail("this user holds as many connections as one user may")
+            .retry_after(RETRY_TOO_MANY_SECS),
+            AppError::StorageUnavailable => Problem::new(
+                S::SERVICE_UNAVAILABLE,
+                "storage_unavailable",
+                "Storage unavailable",
+            )
+            .detail("storage could not be reached; retry")
+            .retry_after(RETRY_UNAVAILABLE_SECS),
+            AppError::Edge(Refusal::Origin) => {
+                Problem::new(S::FORBIDDEN, "origin_not_allowed", "Origin not allowed")
+            }
+            AppError::Edge(Refusal::Host) => {
+                Problem::new(S::FORBIDDEN, "host_not_allowed", "Host not allowed")
+            }
+            AppError::Internal(_) => {
+                Problem::new(S::INTERNAL_SERVER_ERROR, "internal", "Internal error")
+                    .detail("the request failed; the cause is in the server's log")
+            }
+        }
     }
 }
 
-pub(crate) fn authenticate(
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        if let AppError::Internal(detail) = &self {
+            tracing::error!(%detail, "request failed");
+        }
+        self.problem().into_response()
+    }
+}
+
+pub(crate) async fn authenticate(
     app: &App,
     headers: &HeaderMap,
     query: &HashMap<String, String>,
 ) -> Result<String, AppError> {
-    app.auth.authenticate(headers, query).map_err(|err| {
+    app.auth.authenticate(headers, query).await.map_err(|err| {
         tracing::info!(%err, "request refused");
-        AppError::Unauthorized
+        AppError::Unauthorized(err.description())
     })
 }

@@ -205,12 +205,8 @@ pub struct ServerSection {
     pub allowed_origins: Vec<String>,
 }
 
-/// `[auth]`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AuthSection {
-    pub secret: Option<String>,
-}
+/// `[auth]`: the secret and the identity provider (`crate::auth::settings`).
+pub use crate::auth::settings::AuthSection;
 
 /// `[exam]`.
 #[derive(Debug, Default, Deserialize)]
@@ -457,7 +453,8 @@ pub struct Settings {
     pub dev_mode: bool,
     /// Which `Origin` and `Host` headers the edge lets through.
     pub edge: EdgePolicy,
-    pub auth_secret: Vec<u8>,
+    /// The HS256 secret and the identity provider, if any.
+    pub auth: crate::auth::settings::AuthSettings,
     pub plan_defaults: PlanDefaults,
     pub abandon_after: Duration,
     /// How long a device may be idle before its session hibernates; `None`: never.

@@ -4,7 +4,10 @@
 //!
 //! Layout:
 //! - `config`: flags, environment and TOML file, validated once into `Settings`.
-//! - `auth`: JWT checking and minting, development mode, the signing secret.
+//! - `auth`: JWT checking (HS256; RS256/ES256 from an identity provider's keys) and minting,
+//!   development mode, the signing secret, `[auth]`.
+//! - `problem`: HTTP errors as RFC 9457 problem details.
+//! - `ready`: `/readyz`, the node's readiness checks.
 //! - `app`: the state every request shares, authentication and `AppError`.
 //! - `routes`: the axum router, the edge's middleware and the server's own handlers.
 //! - `connections`: the connection limits, in all and per user.
@@ -33,6 +36,8 @@ mod examiner_voice;
 mod llm_config;
 mod metrics;
 mod models;
+mod problem;
+mod ready;
 mod routes;
 mod server;
 mod talk;
@@ -426,7 +431,9 @@ fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let (llm, prompts) = llm_config::resolve(&file.llm, llm_flags)?;
     let settings = config::Settings {
         listen,
-        auth_secret: auth::resolve_secret(secret, &data_dir)?,
+        auth: file
+            .auth
+            .settings(auth::resolve_secret(secret, &data_dir)?)?,
         data_dir,
         blueprints,
         dev_mode: args.dev,

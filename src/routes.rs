@@ -1,6 +1,6 @@
 //! The HTTP routes: the router, the edge's middleware in front of it, and the handlers of
-//! the server's own paths (`/healthz`, `/metrics`, `/v1/ws`, results, progress boards, the
-//! review report);
+//! the server's own paths (`/healthz`, `/readyz`, `/metrics`, `/v1/auth/config`, `/v1/ws`,
+//! results, progress boards, the review report);
 //! `web` serves the client's.
 
 use std::collections::HashMap;
@@ -10,7 +10,7 @@ use axum::Json;
 use axum::Router;
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{Path, Query, Request, State};
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -28,7 +28,7 @@ use viva_protocol::tutor::ProgressBoard;
 use crate::app::{App, AppError, authenticate};
 use crate::connections::Refused;
 use crate::ws::{self, HARD_FRAME_LIMIT};
-use crate::{edge, web};
+use crate::{edge, ready, web};
 
 /// The routes.
 pub fn router(app: Arc<App>) -> Router {
@@ -37,7 +37,9 @@ pub fn router(app: Arc<App>) -> Router {
     });
     client
         .route("/healthz", get(healthz))
+        .route("/readyz", get(readyz))
         .route("/v1/catalog", get(web::catalog))
+        .route("/v1/auth/config", get(auth_config))
         .route("/v1/sessions", get(web::sessions))
         .route("/metrics", get(metrics))
         .route("/v1/ws", get(websocket))
@@ -45,7 +47,8 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/v1/tutor/{course_id}/progress", get(tutor_progress))
         .route("/v1/progress", get(review_progress))
         // Before the layer, so the edge checks unknown paths too.
-        .fallback(|| async { StatusCode::NOT_FOUND })
+        .fallback(|| async { AppError::NoRoute })
+        .method_not_allowed_fallback(|| async { AppError::MethodNotAllowed })
         .layer(axum::middleware::from_fn_with_state(app.clone(), guard))
         .with_state(app)
 }
@@ -67,8 +70,25 @@ pub async fn guard(State(app): State<Arc<App>>, request: Request, next: Next) ->
     response
 }
 
+/// Alive: the process answers (always 200). Whether it should get traffic is `/readyz`.
 async fn healthz() -> &'static str {
     "ok"
+}
+
+/// Ready: 200 when storage answers, new sessions are accepted and the node is not draining;
+/// else 503 with the failed checks (`crate::ready`).
+async fn readyz(State(app): State<Arc<App>>) -> Response {
+    let failed = ready::failed(app.ready.checks().await);
+    if failed.is_empty() {
+        return "ready".into_response();
+    }
+    ready::not_ready(&failed).into_response()
+}
+
+/// `GET /v1/auth/config`: how the web client signs in: `{"oidc": {issuer, client_id,
+/// scopes}}` when an OpenID provider is configured, else `{"oidc": null}`. Public.
+async fn auth_config(State(app): State<Arc<App>>) -> Json<serde_json::Value> {
+    Json(serde_json::json!({ "oidc": app.auth.sign_in() }))
 }
 
 /// Prometheus text exposition. Unauthenticated, like `/healthz`: it names no user or
@@ -91,8 +111,11 @@ async fn websocket(
     Query(query): Query<HashMap<String, String>>,
     upgrade: Result<WebSocketUpgrade, axum::extract::ws::rejection::WebSocketUpgradeRejection>,
 ) -> Result<Response, Response> {
-    let user_id = authenticate(&app, &headers, &query).map_err(IntoResponse::into_response)?;
-    let upgrade = upgrade.map_err(IntoResponse::into_response)?;
+    let user_id = authenticate(&app, &headers, &query)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    let upgrade =
+        upgrade.map_err(|rejection| AppError::NotUpgrade(rejection.status()).into_response())?;
     let slot = app.connections.open(&user_id).map_err(|refused| {
         tracing::info!(user = %user_id, ?refused, "connection refused");
         let error = match refused {
@@ -118,7 +141,7 @@ async fn session_result(
     Query(query): Query<HashMap<String, String>>,
     Path(session_id): Path<String>,
 ) -> Result<Json<SessionResult>, AppError> {
-    let user_id = authenticate(&app, &headers, &query)?;
+    let user_id = authenticate(&app, &headers, &query).await?;
     let supervisor = app.directory.supervisor(&user_id);
     let lookup = supervisor
         .ask(ReadResult { session_id })
@@ -140,7 +163,7 @@ async fn tutor_progress(
     Query(query): Query<HashMap<String, String>>,
     Path(course_id): Path<String>,
 ) -> Result<Json<ProgressBoard>, AppError> {
-    let user_id = authenticate(&app, &headers, &query)?;
+    let user_id = authenticate(&app, &headers, &query).await?;
     let (course, _) = app
         .tutor
         .library
@@ -168,7 +191,7 @@ async fn review_progress(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<ProgressReport>, AppError> {
-    let user_id = authenticate(&app, &headers, &query)?;
+    let user_id = authenticate(&app, &headers, &query).await?;
     let records = app
         .directory
         .supervisor(&user_id)

@@ -32,6 +32,7 @@ use crate::auth::Authenticator;
 use crate::config::Settings;
 use crate::connections::ConnectionLimits;
 use crate::metrics::AllMetrics;
+use crate::ready::Readiness;
 use crate::routes;
 
 /// How long shutdown waits for sessions to checkpoint.
@@ -115,6 +116,12 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         sides: storage.sides,
         phrase_ahead: settings.phrase_ahead,
     });
+    let probe_dir = settings.redis.is_none().then(|| settings.data_dir.clone());
+    let ready = Readiness::new(
+        storage.switch.clone(),
+        settings.accept_new_sessions,
+        probe_dir,
+    );
     let new_sessions = NewSessionGate::new(storage.switch, settings.accept_new_sessions);
     log_new_sessions(&new_sessions).await;
     let deps = SupervisorDeps {
@@ -125,9 +132,10 @@ pub async fn run(settings: Settings) -> anyhow::Result<()> {
         hibernation: Default::default(),
     };
     let directory = Directory::new(Arc::new(deps));
+    let auth = Authenticator::start(&settings.auth, settings.dev_mode).await?;
     let mut app = App::new(
         directory,
-        Authenticator::new(&settings.auth_secret, settings.dev_mode),
+        (auth, ready),
         ConnectionLimits::new(settings.connections),
         speech,
         metrics,
@@ -334,6 +342,7 @@ async fn deliver_notices(app: Arc<App>, mut notices: mpsc::Receiver<Notice>) {
 /// Waits for a signal, then pauses and checkpoints every session before connections close.
 async fn shutdown_sequence(app: Arc<App>) {
     wait_for_signal().await;
+    app.ready.start_draining();
     tracing::info!("shutting down: pausing and saving sessions");
     app.directory.shutdown(SHUTDOWN_GRACE).await;
     app.shutdown.cancel();

@@ -22,7 +22,7 @@ struct Asset {
 }
 
 /// Every file of the client, by the path it is served at.
-const ASSETS: [Asset; 6] = [
+const ASSETS: [Asset; 7] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -37,6 +37,11 @@ const ASSETS: [Asset; 6] = [
         path: "/app.css",
         content_type: "text/css; charset=utf-8",
         body: include_str!("../web/app.css"),
+    },
+    Asset {
+        path: "/sign-in.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/sign-in.js"),
     },
     Asset {
         path: "/mic-worklet.js",
@@ -56,9 +61,18 @@ const ASSETS: [Asset; 6] = [
 ];
 
 /// Scripts, styles and connections from this server only (`'self'` covers its own `ws:` and
-/// `wss:`); no inline script, no frames.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; connect-src 'self'; \
-     img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
+/// `wss:`), and connections to the OpenID provider's origin when one is configured (its
+/// discovery document and token endpoint, `web/sign-in.js`); no inline script, no frames.
+pub fn content_security_policy(provider: Option<&str>) -> String {
+    let provider = provider
+        .and_then(|issuer| reqwest::Url::parse(issuer).ok())
+        .map(|url| format!(" {}", url.origin().ascii_serialization()))
+        .unwrap_or_default();
+    format!(
+        "default-src 'self'; connect-src 'self'{provider}; img-src 'self' data:; \
+         frame-ancestors 'none'; base-uri 'none'; form-action 'none'"
+    )
+}
 
 /// The routes of the client's files.
 pub fn asset_paths() -> impl Iterator<Item = &'static str> {
@@ -67,20 +81,20 @@ pub fn asset_paths() -> impl Iterator<Item = &'static str> {
 
 /// Serves the asset at `path` (the router only sends paths from [`asset_paths`]); the edge
 /// adds `nosniff` (`crate::edge`).
-pub async fn asset(uri: axum::http::Uri) -> Response {
+pub async fn asset(State(app): State<Arc<App>>, uri: axum::http::Uri) -> Response {
     let Some(asset) = ASSETS.iter().find(|a| a.path == uri.path()) else {
-        return axum::http::StatusCode::NOT_FOUND.into_response();
+        return AppError::NoRoute.into_response();
     };
+    let issuer = app.auth.sign_in().map(|sign_in| sign_in.issuer.as_str());
+    let csp = HeaderValue::from_str(&content_security_policy(issuer))
+        .unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"));
     let headers = [
         (
             header::CONTENT_TYPE,
             HeaderValue::from_static(asset.content_type),
         ),
         (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
-        (
-            header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
-        ),
+        (header::CONTENT_SECURITY_POLICY, csp),
         // The page's address carries `?access_token=` when a token arrives that way.
         (
             header::REFERRER_POLICY,
@@ -102,7 +116,7 @@ pub async fn sessions(
     headers: HeaderMap,
     Query(query): Query<HashMap<String, String>>,
 ) -> Result<Json<SessionList>, AppError> {
-    let user_id = authenticate(&app, &headers, &query)?;
+    let user_id = authenticate(&app, &headers, &query).await?;
     let entries = app
         .directory
         .supervisor(&user_id)
@@ -139,5 +153,27 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_policy_lets_the_page_reach_only_the_configured_provider() {
+        let check = |issuer: Option<&str>, connect: &str| {
+            let policy = content_security_policy(issuer);
+            assert!(
+                policy.contains(&format!("connect-src {connect};")),
+                "{policy}"
+            );
+            assert!(policy.contains("default-src 'self';"), "{policy}");
+        };
+        check(None, "'self'");
+        check(
+            Some("https://idp.example/realms/x"),
+            "'self' https://idp.example",
+        );
+        check(
+            Some("http://127.0.0.1:4000"),
+            "'self' http://127.0.0.1:4000",
+        );
+        check(Some("not a url"), "'self'");
     }
 }

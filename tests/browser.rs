@@ -10,6 +10,7 @@
 //! themselves; the tests take it in turn.
 
 mod browser_checks;
+mod browser_oidc;
 #[allow(dead_code, unused_imports)] // this binary uses part of the shared harness
 mod harness;
 

@@ -52,6 +52,7 @@ async fn one_user_cannot_take_every_connection() {
     let refused = refusal(&server, "hog").await;
     assert_eq!(refused.status, 429, "{refused:?}");
     assert_eq!(refused.code(), "too_many_connections");
+    assert_eq!(refused.header("retry-after"), Some("10"), "{refused:?}");
     let mut neighbour = Client::connect(&server, Auth::bearer("neighbour")).await;
     neighbour.assert_alive().await;
     for client in &mut held {
@@ -100,4 +101,11 @@ async fn the_server_limit_still_holds() {
     let refused = refusal(&server, "c").await;
     assert_eq!(refused.status, 503, "{refused:?}");
     assert_eq!(refused.code(), "overloaded");
+    assert_eq!(refused.header("retry-after"), Some("5"), "{refused:?}");
+    let content_type = refused.header("content-type");
+    assert_eq!(
+        content_type,
+        Some("application/problem+json"),
+        "{refused:?}"
+    );
 }

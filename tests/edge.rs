@@ -30,7 +30,7 @@ async fn a_page_of_another_origin_is_refused_before_the_upgrade_and_on_the_api()
     assert_eq!(code, "origin_not_allowed", "another port is another origin");
     let sessions = http_get_with(&server, "/v1/sessions?user=anyone", &[("Origin", EVIL)]).await;
     assert_eq!(sessions.status, 403, "{sessions:?}");
-    assert_eq!(sessions.json()["error"], "origin_not_allowed");
+    assert_eq!(sessions.json()["code"], "origin_not_allowed");
 
     let own = format!("http://{}", server.addr());
     let mut page = connect_with_headers(&server, anyone(), &[("Origin", &own)])
@@ -55,7 +55,7 @@ async fn development_mode_answers_only_a_loopback_host() {
     let sessions = "/v1/sessions?user=anyone";
     let response = http_get_with(&server, sessions, &[("Host", &rebound)]).await;
     assert_eq!(response.status, 403, "{response:?}");
-    assert_eq!(response.json()["error"], "host_not_allowed");
+    assert_eq!(response.json()["code"], "host_not_allowed");
     // A rebound page is its own origin: the Origin matches the Host, the Host gives it away.
     let origin = format!("http://{rebound}");
     let headers = [("Host", rebound.as_str()), ("Origin", origin.as_str())];

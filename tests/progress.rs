@@ -149,7 +149,7 @@ async fn a_finished_exam_is_scheduled_for_review_and_asked_again_when_due() {
     );
     let anonymous = http_get(&server, PROGRESS, None).await;
     assert_eq!(anonymous.status, 401, "{anonymous:?}");
-    assert_eq!(anonymous.json()["error"], "unauthorized");
+    assert_eq!(anonymous.json()["code"], "unauthorized");
 
     // The next weak-areas exam asks the due element first; answered right, it is due in a
     // day, and nothing is due any more.
@@ -207,7 +207,7 @@ async fn progress_reads_the_history_from_redis_and_is_unavailable_while_redis_is
     redis.stop();
     let down = http_get(&other, PROGRESS, Some(&token("erin"))).await;
     assert_eq!(down.status, 503, "{down:?}");
-    assert_eq!(down.json()["error"], "storage_unavailable");
+    assert_eq!(down.json()["code"], "storage_unavailable");
     redis.restart();
     let mut again = http_get(&other, PROGRESS, Some(&token("erin"))).await;
     for _ in 0..20 {

@@ -5,6 +5,7 @@
 // until its ack (or error), so a reconnect resends it and the server applies it once.
 
 import { micProblem, outcomeWords, questionLabel, scopeSummary, scoreMeaning, scoreWord } from "/words.js";
+import { finishSignIn, providerConfig, providerName, startSignIn } from "/sign-in.js";
 
 const $ = (selector, root = document) => root.querySelector(selector);
 
@@ -532,8 +533,17 @@ function paused(event) {
 
 // ---------------------------------------------------------------- sign-in and home
 
+/** The OpenID provider to sign in with (sign-in.js), when the server names one. */
+let oidc = null;
+
 function signInScreen() {
   const dev = catalog?.server?.dev_mode;
+  if (oidc) {
+    const go = () => startSignIn(oidc).catch((err) => notice(`Sign-in failed: ${err.message}`));
+    const button = el("button", { type: "button", id: "oidc-sign-in", onclick: go }, `Sign in with ${providerName(oidc)}`);
+    if (!dev) { show(el("div", { class: "card" }, el("h1", {}, "Sign in"), button)); button.focus(); return; }
+    queueMicrotask(() => $("#app form")?.append(button));
+  }
   const field = dev
     ? [el("label", { for: "user" }, "Your name"), el("input", { type: "text", id: "user", autocomplete: "username", required: true, pattern: "[A-Za-z0-9._\\-]{1,64}" })]
     : [el("label", { for: "token" }, "Access token"), el("input", { type: "password", id: "token", required: true })];
@@ -1277,6 +1287,13 @@ async function boot() {
     catalog = await (await fetch("/v1/catalog")).json();
   } catch (err) {
     notice(`The server could not be reached: ${err.message}`);
+  }
+  oidc = await providerConfig();
+  try {
+    const signedIn = await finishSignIn(oidc);
+    if (signedIn) auth.save(signedIn.user, signedIn.token);
+  } catch (err) {
+    notice(`Sign-in failed: ${err.message}`);
   }
   const open = sessionStorage.getItem("viva.session");
   if (auth.signedIn() && open) {

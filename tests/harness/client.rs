@@ -96,14 +96,22 @@ pub struct Refusal {
     pub status: u16,
     /// The body, as text.
     pub body: String,
+    /// Every header, names in lower case.
+    pub headers: Vec<(String, String)>,
 }
 
 impl Refusal {
-    /// The body's `error` code (`{"error": CODE}`).
+    /// The problem body's `code` (RFC 9457, `crate::problem` in the server).
     pub fn code(&self) -> String {
         let body: Value = serde_json::from_str(&self.body)
             .unwrap_or_else(|err| panic!("refusal body is not JSON ({err}): {:?}", self.body));
-        field_str(&body, "error").to_owned()
+        field_str(&body, "code").to_owned()
+    }
+
+    /// The first header named `name` (lower case), if any.
+    pub fn header(&self, name: &str) -> Option<&str> {
+        let found = self.headers.iter().find(|(seen, _)| seen == name);
+        found.map(|(_, value)| value.as_str())
     }
 }
 
@@ -123,9 +131,21 @@ pub async fn connect_with_headers(
         Ok(ws) => Ok(Client::new(ws, "client")),
         Err(WsError::Http(response)) => {
             let status = response.status().as_u16();
+            let headers = response
+                .headers()
+                .iter()
+                .map(|(name, value)| {
+                    let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                    (name.as_str().to_owned(), value)
+                })
+                .collect();
             let body = (*response).into_body().unwrap_or_default();
             let body = String::from_utf8_lossy(&body).into_owned();
-            Err(Refusal { status, body })
+            Err(Refusal {
+                status,
+                body,
+                headers,
+            })
         }
         Err(other) => panic!("expected an upgrade or an HTTP refusal, got {other}"),
     }

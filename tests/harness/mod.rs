@@ -8,6 +8,7 @@ pub mod browser;
 mod client;
 mod exam;
 mod http;
+pub mod oidc;
 mod server;
 pub mod speech;
 mod token;
@@ -30,7 +31,7 @@ pub use exam::{
     PLANNED, Started, TASK, answer, answer_until_acked, code, end_session, next_event_id, resume,
     run_to_completion, satisfactory_for, start_exam, start_exam_with,
 };
-pub use http::{http_get, http_get_with, metric, result_path};
+pub use http::{HttpResponse, http_get, http_get_with, metric, result_path};
 pub use server::{Options, Server, run_viva, viva_bin};
 pub use token::{
     SECRET, expired_token, foreign_token, now_secs, random_uuid, token, verify_token,
