@@ -25,8 +25,6 @@ pub fn check_doc(file: &str, text: &str, doc: &RubricDoc) -> Vec<LoadError> {
         errors.at("task", format!("{:?} is not an ACS task code", doc.task));
     }
     let mut seen = BTreeSet::new();
-    // Elements come in file order: each is looked for after the one before, so placing
-    // them all reads the file once.
     for (index, rubric) in doc.elements.iter().enumerate() {
         let field = format!("elements[{index}]");
         if !rubric.element.starts_with(&format!("{}.", doc.task)) || !is_code(&rubric.element) {
@@ -53,7 +51,6 @@ fn check_element(errors: &mut Errors<'_>, field: &str, rubric: &ElementRubric) {
         );
     }
     let mut ids = BTreeSet::new();
-    // Entries are looked for after the one before, from the element's line.
     for (index, fact) in rubric.facts.iter().enumerate() {
         check_id(
             errors,
