@@ -57,7 +57,7 @@ fn shipped_blueprints_pass_the_check() {
 }
 
 /// A scenario expecting a fact its element's rubric does not have, then a link from an
-/// element to itself: each refused with its file, field and line.
+/// element to itself: each refused as `file:line:column: field: why`.
 #[test]
 fn a_bad_scenario_or_link_is_reported_with_file_field_and_line() {
     let dir = tempfile::tempdir().expect("blueprints dir");
@@ -75,7 +75,7 @@ fn a_bad_scenario_or_link_is_reported_with_file_field_and_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("night.yaml: steps[0].expects (line 17)")
+        stderr.contains("night.yaml:19:15: steps[0].expects[0]: ")
             && stderr.contains("\"night-curency\" is not a fact of PA.I.A.K1's rubric"),
         "{stderr}"
     );
@@ -87,7 +87,7 @@ fn a_bad_scenario_or_link_is_reported_with_file_field_and_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("bad.yaml: links[0].to (line 2)") && stderr.contains("linked to itself"),
+        stderr.contains("bad.yaml:3:9: links[0].to: ") && stderr.contains("linked to itself"),
         "{stderr}"
     );
 }
@@ -161,7 +161,7 @@ fn a_bad_rubric_is_reported_with_file_field_and_line() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("PA.I.A.yaml: elements[0].facts[0].source (line 5)")
+        stderr.contains("PA.I.A.yaml:7:17: elements[0].facts[0].source: ")
             && stderr.contains("not a precise citation"),
         "{stderr}"
     );
@@ -223,11 +223,12 @@ fn a_bad_blueprint_is_reported_with_file_field_and_position() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(!output.status.success(), "{stderr}");
     assert!(
-        stderr.contains("broken.yaml: generation.answer_formula (column 4)"),
+        stderr.contains("broken.yaml:6:19: generation.answer_formula: ")
+            && stderr.contains("(column 4 of the expression)"),
         "{stderr}"
     );
     assert!(
-        stderr.contains("generation.difficulty_levels.hard.constraints[0]")
+        stderr.contains("broken.yaml:8:96: generation.difficulty_levels.hard.constraints[0]: ")
             && stderr.contains("`b`"),
         "{stderr}"
     );

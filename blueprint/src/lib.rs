@@ -16,7 +16,8 @@
 //!   numbers in them (85 → "eighty five").
 //! - [`rng`]: the seeded PRNG everything reproducible uses.
 //! - [`vocabulary`]: a domain's words and the repair of known mis-hearings of them.
-//! - [`error`]: load errors that name file, field and position.
+//! - [`yaml`]: the YAML parser's options, and the line and column of a node by field path.
+//! - [`error`]: load errors that name file, line, column and field.
 #![warn(missing_docs)]
 
 pub mod answer_set;
@@ -25,8 +26,8 @@ pub mod course;
 pub mod error;
 pub mod expr;
 pub mod generate;
+mod ids;
 pub mod library;
-mod located;
 pub mod model;
 pub mod normalize;
 pub mod plan;
@@ -36,3 +37,4 @@ pub mod scenario;
 pub mod scoring;
 pub mod skill;
 pub mod vocabulary;
+pub mod yaml;

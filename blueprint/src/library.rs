@@ -67,10 +67,11 @@ impl BlueprintLibrary {
             }
         }
         if errors.is_empty() {
-            Ok(library)
-        } else {
-            Err(errors)
+            return Ok(library);
         }
+        crate::yaml::place_in(skills, &mut errors);
+        crate::yaml::place_in(assessments, &mut errors);
+        Err(errors)
     }
 
     /// A skill by id.
@@ -94,26 +95,10 @@ impl BlueprintLibrary {
     }
 }
 
-/// Parses one YAML source as `T`, an error naming its file and line.
+/// Parses one YAML source as `T`; an error names its file, the offending node's path, line
+/// and column.
 pub fn parse<T: serde::de::DeserializeOwned>(source: &Source) -> Result<T, Vec<LoadError>> {
-    serde_norway::from_str(&source.text).map_err(|err| vec![parse_error(&source.path, &err)])
-}
-
-/// A document that does not parse, or has the wrong shape: the field is the YAML path
-/// serde reports (`scoring.method`), the position its line and column.
-fn parse_error(file: &str, err: &serde_norway::Error) -> LoadError {
-    let text = err.to_string();
-    let Some(location) = err.location() else {
-        return LoadError::at(file, "", text);
-    };
-    let (line, column) = (location.line(), location.column());
-    let mark = format!(" at line {line} column {column}");
-    let message = text.strip_suffix(&mark).unwrap_or(&text);
-    let (field, message) = match message.split_once(": ") {
-        Some((path, rest)) if !path.contains(char::is_whitespace) => (path, rest),
-        _ => ("", message),
-    };
-    LoadError::at(file, field, message).with_position(format!("line {line}, column {column}"))
+    crate::yaml::parse_str(&source.path, &source.text).map_err(|err| vec![err])
 }
 
 #[cfg(test)]
@@ -155,51 +140,81 @@ presentation:
     }
 
     #[test]
-    fn errors_name_file_field_and_position() {
-        let check = |text: String, field: &str, needle: &str| {
+    fn errors_name_file_line_column_and_field() {
+        let check = |text: String, line: usize, column: usize, field: &str, needle: &str| {
             let errors = BlueprintLibrary::load(&[source("bad.yaml", &text)], &[]).unwrap_err();
             let error = errors
                 .iter()
                 .find(|e| e.field == field)
                 .unwrap_or_else(|| panic!("{field} not in {errors:?}"));
-            assert_eq!(error.file, "bad.yaml");
-            assert!(error.to_string().contains(needle), "{error}");
+            let shown = error.to_string();
+            assert!(
+                shown.starts_with(&format!("bad.yaml:{line}:{column}: {field}: ")),
+                "{shown}"
+            );
+            assert!(shown.contains(needle), "{shown}");
         };
-        check(
-            ADD.replace("a + b", "a +* b"),
-            "generation.answer_formula",
-            "column",
-        );
-        check(
-            ADD.replace("\"answer < 10\"", "\"answr < 10\""),
-            "generation.difficulty_levels.easy.constraints[0]",
-            "answr",
-        );
-        check(
-            ADD.replace("What is {a}", "What is {answer}"),
-            "presentation.stem_templates[0]",
-            "answer",
-        );
-        check(
-            ADD.replace("\"a + b\"", "\"open('x')\""),
-            "generation.answer_formula",
-            "open",
-        );
-        check(
-            ADD.replace("answer_type: integer", "answer_type: decimal"),
-            "generation.answer_type",
-            "decimal",
-        );
-        check(
-            ADD.replace("option_count: 4", "option_count: 1"),
-            "presentation.option_count",
-            "between",
-        );
-        check(
-            ADD.replace("  item_type: multiple_choice\n", ""),
-            "generation",
-            "(line 4, column 3): missing field `item_type`",
-        );
+        let cases = [
+            (
+                "a + b",
+                "a +* b",
+                8,
+                19,
+                "generation.answer_formula",
+                "(column 4 of",
+            ),
+            (
+                "\"answer < 10\"",
+                "\"answr < 10\"",
+                11,
+                26,
+                "generation.difficulty_levels.easy.constraints[0]",
+                "answr",
+            ),
+            (
+                "What is {a}",
+                "What is {answer}",
+                15,
+                20,
+                "presentation.stem_templates[0]",
+                "answer",
+            ),
+            (
+                "\"a + b\"",
+                "\"open('x')\"",
+                8,
+                19,
+                "generation.answer_formula",
+                "open",
+            ),
+            (
+                "answer_type: integer",
+                "answer_type: decimal",
+                9,
+                16,
+                "generation.answer_type",
+                "decimal",
+            ),
+            (
+                "option_count: 4",
+                "option_count: 1",
+                16,
+                17,
+                "presentation.option_count",
+                "between",
+            ),
+            (
+                "  item_type: multiple_choice\n",
+                "",
+                4,
+                3,
+                "generation",
+                "missing field `item_type`",
+            ),
+        ];
+        for (from, to, line, column, field, needle) in cases {
+            check(ADD.replace(from, to), line, column, field, needle);
+        }
     }
 
     const UNTIMED: &str = r#"
@@ -262,7 +277,7 @@ scoring:
         assert_eq!(
             shown,
             [
-                "x.yaml: scoring.method (line 9, column 11): unknown scoring method \"irt_3pl\" \
+                "x.yaml:9:11: scoring.method: unknown scoring method \"irt_3pl\" \
                  (implemented: percent_correct)"
             ],
         );
@@ -273,8 +288,11 @@ scoring:
         let errors = load_assessment(&flow).unwrap_err();
         assert_eq!(errors[0].field, "scoring.method", "{errors:?}");
         assert_eq!(
-            errors[0].position.as_deref(),
-            Some("line 8, column 19"),
+            errors[0].position,
+            Some(crate::error::Position {
+                line: 8,
+                column: 19
+            }),
             "{errors:?}"
         );
     }

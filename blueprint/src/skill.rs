@@ -121,9 +121,12 @@ impl Compiler<'_> {
     }
 
     fn positioned(&mut self, field: &str, err: CompileError) {
-        let error = LoadError::at(self.file, field, err.message)
-            .with_position(format!("column {}", err.position + 1));
-        self.errors.push(error);
+        let message = format!(
+            "{} (column {} of the expression)",
+            err.message,
+            err.position + 1
+        );
+        self.errors.push(LoadError::at(self.file, field, message));
     }
 
     fn program(&mut self, field: &str, source: &str, scope: &[&str]) -> Option<Program> {

@@ -52,15 +52,15 @@ pub struct Vocabulary {
     pub keep: Vec<String>,
 }
 
-/// Why a vocabulary could not be read.
+/// Why a vocabulary or a phrase set could not be read: where and what.
 #[derive(Debug, thiserror::Error)]
-#[error("vocabulary: {0}")]
-pub struct VocabularyError(String);
+#[error("{0}")]
+pub struct VocabularyError(crate::error::LoadError);
 
 impl Vocabulary {
     /// Reads a vocabulary from YAML.
     pub fn from_yaml(text: &str) -> Result<Vocabulary, VocabularyError> {
-        serde_norway::from_str(text).map_err(|err| VocabularyError(err.to_string()))
+        crate::yaml::parse_str("vocabulary", text).map_err(VocabularyError)
     }
 
     /// The built-in aviation vocabulary (`blueprint/data/aviation-vocabulary.yaml`); `None`
@@ -101,7 +101,7 @@ pub struct PhraseSet {
 impl PhraseSet {
     /// Reads a phrase set from YAML.
     pub fn from_yaml(text: &str) -> Result<PhraseSet, VocabularyError> {
-        serde_norway::from_str(text).map_err(|err| VocabularyError(err.to_string()))
+        crate::yaml::parse_str("phrase set", text).map_err(VocabularyError)
     }
 }
 

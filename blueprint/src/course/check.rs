@@ -1,13 +1,14 @@
 //! The rules a course file meets. Each error names the file, the field path
-//! (`exam_questions[4].answer_index`) and the line its entry starts on. A prerequisite
-//! cycle is found when the graph is built ([`super::graph`]).
+//! (`exam_questions[4].answer_index`), and the line and column of the node it names. A
+//! prerequisite cycle is found when the graph is built ([`super::graph`]).
 
 use std::collections::BTreeSet;
 
 use super::model::{CourseDoc, Drill, ExamQuestion, Unit};
+use crate::error::Errors;
 use crate::error::LoadError;
+use crate::ids::is_kebab;
 use crate::library::BlueprintLibrary;
-use crate::located::{Errors, is_kebab};
 
 /// Most key ideas on a concept card.
 pub const MAX_KEY_IDEAS: usize = 3;
@@ -29,10 +30,8 @@ pub fn check_course(
             .bytes()
             .all(|b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'-' || b == b'_');
     if !id_ok {
-        let line = errors.line_of("course_id:", 0);
         errors.at(
             "course_id",
-            line,
             format!(
                 "{:?} is not upper-case letters, digits, '-' and '_'",
                 doc.course_id
@@ -42,20 +41,13 @@ pub fn check_course(
     let units = check_units(&mut errors, &doc.units);
     let known = |unit: &str| units.contains(unit);
     if !known(&doc.entry_unit) {
-        let line = errors.line_of("entry_unit:", 0);
-        errors.at(
-            "entry_unit",
-            line,
-            format!("unknown unit {:?}", doc.entry_unit),
-        );
+        errors.at("entry_unit", format!("unknown unit {:?}", doc.entry_unit));
     }
     for (index, edge) in doc.prerequisites.iter().enumerate() {
-        let line = errors.line_of(&format!("before: {}", edge.before), 0);
         for (field, unit) in [("unit", &edge.unit), ("before", &edge.before)] {
             if !known(unit) {
                 errors.at(
                     &format!("prerequisites[{index}].{field}"),
-                    line,
                     format!("unknown unit {unit:?}"),
                 );
             }
@@ -68,27 +60,23 @@ pub fn check_course(
 
 fn check_units<'a>(errors: &mut Errors<'_>, units: &'a [Unit]) -> BTreeSet<&'a str> {
     let mut seen = BTreeSet::new();
-    let mut after = 0;
     for (index, unit) in units.iter().enumerate() {
         let field = format!("units[{index}]");
-        let line = errors.line_after(&format!("unit_id: {}", unit.unit_id), &mut after, 0);
         if !is_kebab(&unit.unit_id) {
             errors.at(
                 &format!("{field}.unit_id"),
-                line,
                 format!("{:?} is not kebab-case", unit.unit_id),
             );
         }
         if !seen.insert(unit.unit_id.as_str()) {
             errors.at(
                 &format!("{field}.unit_id"),
-                line,
                 format!("{:?} is defined twice", unit.unit_id),
             );
         }
         for (name, text) in [("title", &unit.title), ("anchor", &unit.anchor)] {
             if text.trim().is_empty() {
-                errors.at(&format!("{field}.{name}"), line, "must not be empty");
+                errors.at(&format!("{field}.{name}"), "must not be empty");
             }
         }
         if unit.key_ideas.is_empty() || unit.key_ideas.len() > MAX_KEY_IDEAS {
@@ -96,7 +84,7 @@ fn check_units<'a>(errors: &mut Errors<'_>, units: &'a [Unit]) -> BTreeSet<&'a s
                 "{} key ideas; a concept card takes 1 to {MAX_KEY_IDEAS}",
                 unit.key_ideas.len()
             );
-            errors.at(&format!("{field}.key_ideas"), line, message);
+            errors.at(&format!("{field}.key_ideas"), message);
         }
     }
     seen
@@ -112,11 +100,9 @@ fn check_drills(
     let mut drilled = BTreeSet::new();
     for (index, drill) in drills.iter().enumerate() {
         let field = format!("drills[{index}]");
-        let line = drill_line(errors, drill);
         if !units.contains(drill.unit.as_str()) {
             errors.at(
                 &format!("{field}.unit"),
-                line,
                 format!("unknown unit {:?}", drill.unit),
             );
         }
@@ -125,81 +111,63 @@ fn check_drills(
             (Some(skill), None) if skills.skill(skill).is_none() => {
                 errors.at(
                     &format!("{field}.skill_id"),
-                    line,
                     format!("no skill blueprint {skill:?}"),
                 );
             }
             (None, Some(element)) if !rubric_exists(element) => {
                 errors.at(
                     &format!("{field}.rubric_element"),
-                    line,
                     format!("no rubric for {element:?}"),
                 );
             }
             (Some(_), None) | (None, Some(_)) => {}
             _ => errors.at(
                 &field,
-                line,
                 "a drill names exactly one of skill_id and rubric_element",
             ),
         }
     }
     for unit in units.iter().filter(|unit| !drilled.contains(*unit)) {
-        let line = errors.line_of(&format!("unit_id: {unit}"), 0);
-        errors.at("drills", line, format!("unit {unit:?} has no drill"));
+        errors.at("drills", format!("unit {unit:?} has no drill"));
     }
-}
-
-fn drill_line(errors: &Errors<'_>, drill: &Drill) -> usize {
-    let source = match (&drill.skill_id, &drill.rubric_element) {
-        (Some(skill), _) => format!("skill_id: {skill}"),
-        (None, Some(element)) => format!("rubric_element: {element}"),
-        (None, None) => format!("unit: {}", drill.unit),
-    };
-    errors.line_of(&source, errors.line_of("drills:", 0))
 }
 
 fn check_questions(errors: &mut Errors<'_>, questions: &[ExamQuestion], units: &BTreeSet<&str>) {
     let mut seen = BTreeSet::new();
-    let mut after = 0;
     for (index, question) in questions.iter().enumerate() {
         let field = format!("exam_questions[{index}]");
         let id = &question.question_id;
-        let line = errors.line_after(&format!("question_id: {id}"), &mut after, 0);
         if id.trim().is_empty() || !seen.insert(id.as_str()) {
             errors.at(
                 &format!("{field}.question_id"),
-                line,
                 format!("{id:?} is empty or defined twice"),
             );
         }
         if !units.contains(question.unit.as_str()) {
             errors.at(
                 &format!("{field}.unit"),
-                line,
                 format!("unknown unit {:?}", question.unit),
             );
         }
-        check_key(errors, &field, line, question);
+        check_key(errors, &field, question);
         for (name, text) in [("stem", &question.stem), ("memo", &question.memo)] {
             if text.trim().is_empty() {
-                errors.at(&format!("{field}.{name}"), line, "must not be empty");
+                errors.at(&format!("{field}.{name}"), "must not be empty");
             }
         }
     }
 }
 
-fn check_key(errors: &mut Errors<'_>, field: &str, line: usize, question: &ExamQuestion) {
+fn check_key(errors: &mut Errors<'_>, field: &str, question: &ExamQuestion) {
     let options = &question.options;
     if !OPTIONS.contains(&options.len()) {
         let message = format!("{} options; a question has 2 to 6", options.len());
-        errors.at(&format!("{field}.options"), line, message);
+        errors.at(&format!("{field}.options"), message);
     }
     let distinct: BTreeSet<&str> = options.iter().map(|o| o.trim()).collect();
     if distinct.len() != options.len() || distinct.contains("") {
         errors.at(
             &format!("{field}.options"),
-            line,
             "options must be distinct and not empty",
         );
     }
@@ -209,7 +177,7 @@ fn check_key(errors: &mut Errors<'_>, field: &str, line: usize, question: &ExamQ
             question.answer_index,
             options.len()
         );
-        errors.at(&format!("{field}.answer_index"), line, message);
+        errors.at(&format!("{field}.answer_index"), message);
     }
 }
 
@@ -250,7 +218,7 @@ exam_questions:
     /// A shipped skill: one-digit addition.
     const SKILL: &str = include_str!("../../../blueprints/skills/math/arithmetic/add-1digit.yaml");
 
-    /// The errors of `GOOD` with `from` replaced by `to`, as `file: field (line): message`.
+    /// The errors of `GOOD` with `from` replaced by `to`, as `file:line:column: field: message`.
     fn errors_with(from: &str, to: &str) -> Vec<String> {
         assert!(GOOD.contains(from), "{from:?} is not in the sample");
         let skill = Source {
@@ -285,42 +253,42 @@ exam_questions:
             (
                 "entry_unit: count",
                 "entry_unit: counting",
-                "c.yaml: entry_unit (line 3): unknown unit \"counting\"",
+                "c.yaml:3:13: entry_unit: unknown unit \"counting\"",
             ),
             (
                 "{unit: add, before: count}",
                 "{unit: add, before: sum}",
-                "prerequisites[0].before (line 15): unknown unit \"sum\"",
+                "c.yaml:15:25: prerequisites[0].before: unknown unit \"sum\"",
             ),
             (
                 "{unit: add, before: count}",
                 "{unit: add, before: add}",
-                "prerequisites: prerequisites form a cycle: add -> add",
+                "c.yaml:15:3: prerequisites: prerequisites form a cycle: add -> add",
             ),
             (
                 "skill_id: MATH.ARITH.ADD.1DIGIT",
                 "skill_id: T.SUM",
-                "drills[1].skill_id (line 18): no skill blueprint \"T.SUM\"",
+                "c.yaml:18:27: drills[1].skill_id: no skill blueprint \"T.SUM\"",
             ),
             (
                 "rubric_element: PA.I.A.K1",
                 "rubric_element: PA.I.A.K9",
-                "drills[0].rubric_element (line 17): no rubric for \"PA.I.A.K9\"",
+                "c.yaml:17:35: drills[0].rubric_element: no rubric for \"PA.I.A.K9\"",
             ),
             (
                 "{unit: add, skill_id: MATH.ARITH.ADD.1DIGIT}",
                 "{unit: count, skill_id: MATH.ARITH.ADD.1DIGIT}",
-                "drills (line 9): unit \"add\" has no drill",
+                "c.yaml:17:3: drills: unit \"add\" has no drill",
             ),
             (
                 "answer_index: 1",
                 "answer_index: 3",
-                "exam_questions[0].answer_index (line 20): key 3 is not one of the 3 options",
+                "c.yaml:25:19: exam_questions[0].answer_index: key 3 is not one of the 3 options",
             ),
             (
                 "options: ['4', '5', '6']",
                 "options: ['5']",
-                "exam_questions[0].options (line 20): 1 options; a question has 2 to 6",
+                "c.yaml:24:14: exam_questions[0].options: 1 options; a question has 2 to 6",
             ),
             (
                 "options: ['4', '5', '6']",
@@ -330,27 +298,27 @@ exam_questions:
             (
                 "unit_id: add",
                 "unit_id: Add",
-                "units[1].unit_id (line 9): \"Add\" is not kebab-case",
+                "c.yaml:9:14: units[1].unit_id: \"Add\" is not kebab-case",
             ),
             (
                 "key_ideas: [Each thing is counted once.]",
                 "key_ideas: [a, b, c, d]",
-                "units[0].key_ideas (line 5): 4 key ideas",
+                "c.yaml:8:16: units[0].key_ideas: 4 key ideas",
             ),
             (
                 "unit: add\n    tier",
                 "unit: sub\n    tier",
-                "exam_questions[0].unit (line 20): unknown unit \"sub\"",
+                "c.yaml:21:11: exam_questions[0].unit: unknown unit \"sub\"",
             ),
             (
                 "tier: bronze",
                 "tier: platinum",
-                "unknown variant `platinum`",
+                "c.yaml:22:11: exam_questions[0].tier: unknown variant `platinum`",
             ),
             (
                 "course_id: TINY",
                 "course_id: tiny",
-                "course_id (line 1): \"tiny\" is not upper-case",
+                "c.yaml:1:12: course_id: \"tiny\" is not upper-case",
             ),
         ];
         for (from, to, expected) in cases {

@@ -9,8 +9,9 @@ use std::collections::BTreeSet;
 use serde::Deserialize;
 
 use super::model::CourseDoc;
+use crate::error::Errors;
 use crate::error::LoadError;
-use crate::located::{Errors, is_kebab};
+use crate::ids::is_kebab;
 
 /// Words a written chunk may have.
 pub const CHUNK_WORDS: std::ops::RangeInclusive<usize> = 20..=200;
@@ -90,17 +91,14 @@ pub fn check_content(
 ) -> Vec<LoadError> {
     let mut errors = Errors::new(file, text);
     let Some(course) = course else {
-        let line = errors.line_of("course_id:", 0);
-        errors.at("course_id", line, format!("no course {:?}", doc.course_id));
+        errors.at("course_id", format!("no course {:?}", doc.course_id));
         return errors.into_found();
     };
     let sources: BTreeSet<&str> = doc.sources.iter().map(|s| s.source_id.as_str()).collect();
     let mut seen = BTreeSet::new();
-    let mut after = 0;
     for (index, chunk) in doc.chunks.iter().enumerate() {
-        let line = errors.line_after(&format!("chunk_id: {}", chunk.chunk_id), &mut after, 0);
         let field = |name: &str| format!("chunks[{index}].{name}");
-        let mut fault = |name: &str, message: String| errors.at(&field(name), line, message);
+        let mut fault = |name: &str, message: String| errors.at(&field(name), message);
         if !is_kebab(&chunk.chunk_id) || !seen.insert(chunk.chunk_id.as_str()) {
             fault(
                 "chunk_id",
@@ -213,6 +211,9 @@ mod tests {
         };
         let doc: ContentDoc = crate::library::parse(&source).expect("parses");
         let found = check_content("x.yaml", text, &doc, None);
-        assert_eq!(found[0].message, "no course \"NOPE\"");
+        assert_eq!(
+            found[0].to_string(),
+            "x.yaml:1:12: course_id: no course \"NOPE\""
+        );
     }
 }

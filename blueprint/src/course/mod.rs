@@ -94,10 +94,10 @@ impl CourseSet {
             }
         }
         if errors.is_empty() {
-            Ok(set)
-        } else {
-            Err(errors)
+            return Ok(set);
         }
+        crate::yaml::place_in(sources, &mut errors);
+        Err(errors)
     }
 
     /// Adds each content file's chunks to its course, after checking them all; every error
@@ -120,6 +120,7 @@ impl CourseSet {
             }
         }
         if !errors.is_empty() {
+            crate::yaml::place_in(sources, &mut errors);
             return Err(errors);
         }
         for doc in docs {

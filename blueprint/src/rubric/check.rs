@@ -1,11 +1,12 @@
 //! The rules a rubric file meets. Each error names the file, the field path
-//! (`elements[0].facts[2].source`) and the line the offending entry starts on.
+//! (`elements[0].facts[2].source`), and the line and column of the node it names.
 
 use std::collections::BTreeSet;
 
 use super::model::{ElementRubric, Fact, FactValue, Misconception, Question, RubricDoc};
+use crate::error::Errors;
 use crate::error::LoadError;
-use crate::located::{Errors, is_kebab};
+use crate::ids::is_kebab;
 
 /// The six ATC light gun signals.
 pub const LIGHT_SIGNALS: [&str; 6] = [
@@ -21,69 +22,55 @@ pub const LIGHT_SIGNALS: [&str; 6] = [
 pub fn check_doc(file: &str, text: &str, doc: &RubricDoc) -> Vec<LoadError> {
     let mut errors = Errors::new(file, text);
     if !is_code(&doc.task) {
-        errors.at("task", 0, format!("{:?} is not an ACS task code", doc.task));
+        errors.at("task", format!("{:?} is not an ACS task code", doc.task));
     }
     let mut seen = BTreeSet::new();
-    // Elements come in file order: each is looked for after the one before, so placing
-    // them all reads the file once.
-    let mut after = 0;
     for (index, rubric) in doc.elements.iter().enumerate() {
         let field = format!("elements[{index}]");
-        let line = errors.line_of(&format!("element: {}", rubric.element), after);
-        if line > 0 {
-            after = line + 1;
-        }
         if !rubric.element.starts_with(&format!("{}.", doc.task)) || !is_code(&rubric.element) {
             let message = format!(
                 "{:?} is not an element of task {}",
                 rubric.element, doc.task
             );
-            errors.at(&format!("{field}.element"), line, message);
+            errors.at(&format!("{field}.element"), message);
         }
         if !seen.insert(rubric.element.as_str()) {
             let message = format!("{} has two rubrics", rubric.element);
-            errors.at(&format!("{field}.element"), line, message);
+            errors.at(&format!("{field}.element"), message);
         }
-        check_element(&mut errors, &field, line, rubric);
+        check_element(&mut errors, &field, rubric);
     }
     errors.into_found()
 }
 
-fn check_element(errors: &mut Errors<'_>, field: &str, line: usize, rubric: &ElementRubric) {
+fn check_element(errors: &mut Errors<'_>, field: &str, rubric: &ElementRubric) {
     if rubric.facts.is_empty() {
         errors.at(
             &format!("{field}.facts"),
-            line,
             "an element needs at least one fact",
         );
     }
     let mut ids = BTreeSet::new();
-    // Entries are looked for after the one before, from the element's line.
-    let mut after = line;
     for (index, fact) in rubric.facts.iter().enumerate() {
-        let fact_line = errors.line_after(&format!("id: {}", fact.id), &mut after, line);
         check_id(
             errors,
             &format!("{field}.facts[{index}]"),
-            fact_line,
             &fact.id,
             &mut ids,
         );
-        check_fact(errors, &format!("{field}.facts[{index}]"), fact_line, fact);
+        check_fact(errors, &format!("{field}.facts[{index}]"), fact);
     }
     let facts: BTreeSet<&str> = rubric.facts.iter().map(|f| f.id.as_str()).collect();
-    check_grading(errors, field, line, rubric, &facts);
+    check_grading(errors, field, rubric, &facts);
     for (index, misconception) in rubric.misconceptions.iter().enumerate() {
         let at = format!("{field}.misconceptions[{index}]");
-        let mis_line = errors.line_after(&format!("id: {}", misconception.id), &mut after, line);
-        check_id(errors, &at, mis_line, &misconception.id, &mut ids);
-        check_misconception(errors, &at, mis_line, misconception, rubric);
+        check_id(errors, &at, &misconception.id, &mut ids);
+        check_misconception(errors, &at, misconception, rubric);
     }
     for (index, question) in rubric.questions.iter().enumerate() {
         check_question(
             errors,
             &format!("{field}.questions[{index}]"),
-            line,
             question,
             &facts,
         );
@@ -93,81 +80,59 @@ fn check_element(errors: &mut Errors<'_>, field: &str, line: usize, rubric: &Ele
 fn check_question(
     errors: &mut Errors<'_>,
     field: &str,
-    line: usize,
     question: &Question,
     facts: &BTreeSet<&str>,
 ) {
-    let opening: String = question.ask.chars().take(20).collect();
-    let line = errors.line_of(&format!("ask: {opening}"), line);
     if !question.ask.trim_end().ends_with('?') {
-        errors.at(&format!("{field}.ask"), line, "a question ends with \"?\"");
+        errors.at(&format!("{field}.ask"), "a question ends with \"?\"");
     }
     if question.facts.is_empty() {
         let message = "a question asks for at least one fact";
-        errors.at(&format!("{field}.facts"), line, message);
+        errors.at(&format!("{field}.facts"), message);
     }
-    check_known(
-        errors,
-        &format!("{field}.facts"),
-        line,
-        &question.facts,
-        facts,
-    );
+    check_known(errors, &format!("{field}.facts"), &question.facts, facts);
 }
 
-fn check_id<'a>(
-    errors: &mut Errors<'_>,
-    field: &str,
-    line: usize,
-    id: &'a str,
-    ids: &mut BTreeSet<&'a str>,
-) {
+fn check_id<'a>(errors: &mut Errors<'_>, field: &str, id: &'a str, ids: &mut BTreeSet<&'a str>) {
     if !is_kebab(id) {
-        errors.at(
-            &format!("{field}.id"),
-            line,
-            format!("{id:?} is not kebab-case"),
-        );
+        errors.at(&format!("{field}.id"), format!("{id:?} is not kebab-case"));
     }
     if !ids.insert(id) {
         errors.at(
             &format!("{field}.id"),
-            line,
             format!("{id:?} is used twice in this element"),
         );
     }
 }
 
-fn check_fact(errors: &mut Errors<'_>, field: &str, line: usize, fact: &Fact) {
-    check_text(errors, &format!("{field}.claim"), line, &fact.claim);
-    check_terms(errors, &format!("{field}.terms"), line, &fact.terms);
-    check_source(errors, &format!("{field}.source"), line, &fact.source);
+fn check_fact(errors: &mut Errors<'_>, field: &str, fact: &Fact) {
+    check_text(errors, &format!("{field}.claim"), &fact.claim);
+    check_terms(errors, &format!("{field}.terms"), &fact.terms);
+    check_source(errors, &format!("{field}.source"), &fact.source);
     if let Some(value) = &fact.value {
-        check_value(errors, &format!("{field}.value"), line, value);
+        check_value(errors, &format!("{field}.value"), value);
     }
     if let Some(probe) = &fact.probe
         && (probe.trim().is_empty() || !probe.trim_end().ends_with('?'))
     {
         let message = "a probe is one question: not empty, ending with \"?\"";
-        errors.at(&format!("{field}.probe"), line, message);
+        errors.at(&format!("{field}.probe"), message);
     }
 }
 
 fn check_grading(
     errors: &mut Errors<'_>,
     field: &str,
-    line: usize,
     rubric: &ElementRubric,
     facts: &BTreeSet<&str>,
 ) {
     if rubric.satisfactory.is_empty() {
         let message = "a satisfactory answer must state at least one fact";
-        errors.at(&format!("{field}.satisfactory"), line, message);
+        errors.at(&format!("{field}.satisfactory"), message);
     }
     check_known(
         errors,
         &format!("{field}.satisfactory"),
-        line,
         &rubric.satisfactory,
         facts,
     );
@@ -175,13 +140,7 @@ fn check_grading(
         return;
     };
     let of = partial.counted(&rubric.satisfactory);
-    check_known(
-        errors,
-        &format!("{field}.partial.of"),
-        line,
-        &partial.of,
-        facts,
-    );
+    check_known(errors, &format!("{field}.partial.of"), &partial.of, facts);
     let ceiling = if partial.of.is_empty() {
         of.len().saturating_sub(1)
     } else {
@@ -191,55 +150,35 @@ fn check_grading(
         let message = format!(
             "at_least must be 1 to {ceiling}: a partial answer states some, not all, of {of:?}"
         );
-        errors.at(&format!("{field}.partial.at_least"), line, message);
+        errors.at(&format!("{field}.partial.at_least"), message);
     }
 }
 
-fn check_known(
-    errors: &mut Errors<'_>,
-    field: &str,
-    line: usize,
-    ids: &[String],
-    facts: &BTreeSet<&str>,
-) {
-    for id in ids.iter().filter(|id| !facts.contains(id.as_str())) {
-        errors.at(field, line, format!("{id:?} is not a fact of this element"));
+fn check_known(errors: &mut Errors<'_>, field: &str, ids: &[String], facts: &BTreeSet<&str>) {
+    for (index, id) in ids.iter().enumerate() {
+        if !facts.contains(id.as_str()) {
+            let message = format!("{id:?} is not a fact of this element");
+            errors.at(&format!("{field}[{index}]"), message);
+        }
     }
 }
 
 fn check_misconception(
     errors: &mut Errors<'_>,
     field: &str,
-    line: usize,
     misconception: &Misconception,
     rubric: &ElementRubric,
 ) {
-    check_text(
-        errors,
-        &format!("{field}.claim"),
-        line,
-        &misconception.claim,
-    );
-    check_terms(
-        errors,
-        &format!("{field}.terms"),
-        line,
-        &misconception.terms,
-    );
+    check_text(errors, &format!("{field}.claim"), &misconception.claim);
+    check_terms(errors, &format!("{field}.terms"), &misconception.terms);
     check_text(
         errors,
         &format!("{field}.correction"),
-        line,
         &misconception.correction,
     );
-    check_source(
-        errors,
-        &format!("{field}.source"),
-        line,
-        &misconception.source,
-    );
+    check_source(errors, &format!("{field}.source"), &misconception.source);
     if let Some(value) = &misconception.value {
-        check_value(errors, &format!("{field}.value"), line, value);
+        check_value(errors, &format!("{field}.value"), value);
     }
     let Some(target) = &misconception.contradicts else {
         return;
@@ -247,25 +186,25 @@ fn check_misconception(
     match rubric.facts.iter().find(|fact| &fact.id == target) {
         None => {
             let message = format!("{target:?} is not a fact of this element");
-            errors.at(&format!("{field}.contradicts"), line, message);
+            errors.at(&format!("{field}.contradicts"), message);
         }
         Some(fact) if fact.value.is_some() && fact.value == misconception.value => {
             let message = format!("the false value equals fact {target:?}'s true one");
-            errors.at(&format!("{field}.value"), line, message);
+            errors.at(&format!("{field}.value"), message);
         }
         Some(_) => {}
     }
 }
 
-fn check_text(errors: &mut Errors<'_>, field: &str, line: usize, text: &str) {
+fn check_text(errors: &mut Errors<'_>, field: &str, text: &str) {
     if text.trim().is_empty() {
-        errors.at(field, line, "must not be empty");
+        errors.at(field, "must not be empty");
     }
 }
 
-fn check_terms(errors: &mut Errors<'_>, field: &str, line: usize, terms: &[String]) {
+fn check_terms(errors: &mut Errors<'_>, field: &str, terms: &[String]) {
     if terms.is_empty() || terms.iter().any(|term| term.trim().is_empty()) {
-        errors.at(field, line, "list at least one phrase, none empty");
+        errors.at(field, "list at least one phrase, none empty");
     }
     for pair in terms.windows(2) {
         if splits_a_number(&pair[0], &pair[1]) {
@@ -274,7 +213,7 @@ fn check_terms(errors: &mut Errors<'_>, field: &str, line: usize, terms: &[Strin
                  (\"above 12,500 feet\")",
                 pair[0], pair[1]
             );
-            errors.at(field, line, message);
+            errors.at(field, message);
         }
     }
 }
@@ -297,7 +236,7 @@ fn splits_a_number(first: &str, second: &str) -> bool {
         && after_leading.is_none_or(|c| c != '.' && !c.is_ascii_digit())
 }
 
-fn check_source(errors: &mut Errors<'_>, field: &str, line: usize, source: &str) {
+fn check_source(errors: &mut Errors<'_>, field: &str, source: &str) {
     for citation in source.split(';').map(str::trim) {
         if !is_precise_citation(citation) {
             let message = format!(
@@ -305,7 +244,7 @@ fn check_source(errors: &mut Errors<'_>, field: &str, line: usize, source: &str)
                  AIM paragraph (AIM 4-2-4), a handbook chapter (FAA-H-8083-25, chapter 15), an \
                  advisory circular (AC 61-98) or the ACS (FAA-S-ACS-6C)"
             );
-            errors.at(field, line, message);
+            errors.at(field, message);
         }
     }
 }
@@ -362,9 +301,9 @@ fn starts_with_numbers(text: &str, separator: char, count: usize) -> bool {
             .all(|run| !run.is_empty() && starts_with_digit(run))
 }
 
-fn check_value(errors: &mut Errors<'_>, field: &str, line: usize, value: &FactValue) {
+fn check_value(errors: &mut Errors<'_>, field: &str, value: &FactValue) {
     if let Some(problem) = value_problem(value) {
-        errors.at(field, line, problem);
+        errors.at(field, problem);
     }
 }
 
@@ -457,7 +396,7 @@ elements:
         value: {kind: count, amount: 1, of: takeoffs and landings}
 ";
 
-    /// The errors of `GOOD` with `from` replaced by `to`, as `field (position): message`.
+    /// The errors of `GOOD` with `from` replaced by `to`, as `file:line:column: field: message`.
     fn errors_with(from: &str, to: &str) -> Vec<String> {
         assert!(GOOD.contains(from), "{from:?} is not in the sample");
         let source = Source {
@@ -478,8 +417,8 @@ elements:
         );
     }
 
-    /// Lines are found reading forward: an element's facts after its own line, each element
-    /// after the one before (so a repeated fact id in a later element is placed there).
+    /// Errors are placed by their field path, so a fact id repeated in a later element is
+    /// placed there, not on the first line that reads the same.
     #[test]
     fn errors_in_a_later_element_are_placed_on_its_own_lines() {
         let second = GOOD
@@ -498,7 +437,7 @@ elements:
             Ok(_) => Vec::new(),
             Err(errors) => errors.iter().map(|e| e.to_string()).collect(),
         };
-        let expected = "elements[1].facts[1].id (line 32): \"Flight_Review\" is not kebab-case";
+        let expected = "r.yaml:32:13: elements[1].facts[1].id: \"Flight_Review\" is not kebab-case";
         assert!(errors.iter().any(|e| e.contains(expected)), "{errors:#?}");
     }
 
@@ -512,27 +451,27 @@ elements:
         check(
             "element: PA.I.A.K1",
             "element: PA.I.B.K1",
-            "r.yaml: elements[0].element (line 3): \"PA.I.B.K1\" is not an element of task PA.I.A",
+            "r.yaml:3:14: elements[0].element: \"PA.I.B.K1\" is not an element of task PA.I.A",
         );
         check(
             "id: flight-review",
             "id: Flight_Review",
-            "elements[0].facts[1].id (line 10): \"Flight_Review\" is not kebab-case",
+            "r.yaml:10:13: elements[0].facts[1].id: \"Flight_Review\" is not kebab-case",
         );
         check(
             "id: flight-review",
             "id: passenger-currency",
-            "is used twice",
+            "r.yaml:10:13: elements[0].facts[1].id: \"passenger-currency\" is used twice",
         );
         check(
             "source: 14 CFR 61.56(c)",
             "source: 14 CFR part 61",
-            "elements[0].facts[1].source (line 10): \"14 CFR part 61\" is not a precise citation",
+            "r.yaml:12:17: elements[0].facts[1].source: \"14 CFR part 61\" is not a precise citation",
         );
         check(
             "terms: [flight review]",
             "terms: []",
-            "elements[0].facts[1].terms",
+            "r.yaml:13:16: elements[0].facts[1].terms: list at least one phrase",
         );
         check(
             "unit: calendar_months",
@@ -542,7 +481,7 @@ elements:
         check(
             "satisfactory: [passenger-currency, flight-review]",
             "satisfactory: [passenger-currency, medical]",
-            "\"medical\" is not a fact of this element",
+            "r.yaml:15:40: elements[0].satisfactory[1]: \"medical\" is not a fact of this element",
         );
         check(
             "partial: {at_least: 1}",
@@ -552,18 +491,18 @@ elements:
         check(
             "contradicts: passenger-currency",
             "contradicts: nothing",
-            "elements[0].misconceptions[0].contradicts (line 18): \"nothing\" is not a fact",
+            "r.yaml:23:22: elements[0].misconceptions[0].contradicts: \"nothing\" is not a fact",
         );
         check("amount: 1, of", "amount: 3, of", "the false value equals");
         check(
             "    facts:",
             "    colour: red\n    facts:",
-            "unknown field `colour`",
+            "r.yaml:4:5: elements[0].colour: unknown field `colour`",
         );
         check(
             "terms: [flight review]",
             "terms: [flight review]\n        probe: Tell me about your checkride",
-            "elements[0].facts[1].probe (line 10): a probe is one question",
+            "r.yaml:14:16: elements[0].facts[1].probe: a probe is one question",
         );
     }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::model::{Domain, DomainDoc, ElementRubric, Slot};
 use crate::error::LoadError;
-use crate::located::is_kebab;
+use crate::ids::is_kebab;
 
 /// Whether a rubric source is a domain file: it lies under a `domains` folder.
 pub fn is_domain_file(path: &str) -> bool {
@@ -50,14 +50,14 @@ impl Domains {
     }
 
     /// Checks `rubric`'s slots against the domains and hands each slot the domains it
-    /// names; `file` places the errors.
-    pub fn resolve(&self, file: &str, rubric: &mut ElementRubric) -> Vec<LoadError> {
+    /// names; `file` and `field` (the rubric's path, `elements[2]`) place the errors.
+    pub fn resolve(&self, file: &str, field: &str, rubric: &mut ElementRubric) -> Vec<LoadError> {
         let mut errors = Vec::new();
-        for fact in &mut rubric.facts {
+        for (index, fact) in rubric.facts.iter_mut().enumerate() {
             let Some(slot) = fact.slot.as_mut() else {
                 continue;
             };
-            let field = format!("{}: facts[{}].slot", rubric.element, fact.id);
+            let field = format!("{field}.facts[{index}].slot");
             for problem in self.slot_problems(slot) {
                 errors.push(LoadError::at(file, &field, problem));
             }
@@ -144,7 +144,7 @@ mod tests {
     use super::*;
 
     fn doc(text: &str) -> DomainDoc {
-        serde_norway::from_str(text).expect("a domain document")
+        crate::yaml::parse_str("domains.yaml", text).expect("a domain document")
     }
 
     const TIME: &str = "domains:\n  - id: time-of-day\n    members:\n      day: [day, daytime]\n      night: [night, at night]\n";

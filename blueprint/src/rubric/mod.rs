@@ -52,8 +52,9 @@ impl RubricSet {
                 }
             };
             errors.extend(check::check_doc(&source.path, &source.text, &doc));
-            for rubric in &mut doc.elements {
-                errors.extend(set.domains.resolve(&source.path, rubric));
+            for (index, rubric) in doc.elements.iter_mut().enumerate() {
+                let field = format!("elements[{index}]");
+                errors.extend(set.domains.resolve(&source.path, &field, rubric));
             }
             for (index, rubric) in doc.elements.into_iter().enumerate() {
                 if set.by_element.contains_key(&rubric.element) {
@@ -66,10 +67,10 @@ impl RubricSet {
             }
         }
         if errors.is_empty() {
-            Ok(set)
-        } else {
-            Err(errors)
+            return Ok(set);
         }
+        crate::yaml::place_in(sources, &mut errors);
+        Err(errors)
     }
 
     /// The rubric of `element`, if it has one.

@@ -82,10 +82,11 @@ impl ScenarioSet {
             };
             set.by_id.insert(scenario.doc.id.clone(), scenario);
         }
-        match errors.is_empty() {
-            true => Ok(set),
-            false => Err(errors),
+        if errors.is_empty() {
+            return Ok(set);
         }
+        crate::yaml::place_in(sources, &mut errors);
+        Err(errors)
     }
 
     /// A scenario by id.
@@ -160,10 +161,11 @@ impl LinkSet {
                 Err(found) => errors.extend(found),
             }
         }
-        match errors.is_empty() {
-            true => Ok(set),
-            false => Err(errors),
+        if errors.is_empty() {
+            return Ok(set);
         }
+        crate::yaml::place_in(sources, &mut errors);
+        Err(errors)
     }
 
     fn add(&mut self, link: Link) {

@@ -1,5 +1,5 @@
-//! Table tests of the scenario and link rules: each broken file is refused with its field,
-//! line and reason.
+//! Table tests of the scenario and link rules: each broken file is refused with its line,
+//! column, field and reason.
 
 use super::*;
 
@@ -70,7 +70,7 @@ fn oral(code: &str) -> Result<(), String> {
     }
 }
 
-/// Loads `text` as one scenario file and returns its errors as `field (line): message`.
+/// Loads `text` as one scenario file and returns its errors as `file:line:column: field: message`.
 fn scenario_errors(text: &str) -> Vec<String> {
     match ScenarioSet::load(&[source("s.yaml", text)], &rubrics(), &oral) {
         Ok(_) => Vec::new(),
@@ -103,55 +103,55 @@ fn broken_scenarios_are_refused_with_field_line_and_reason() {
         (
             "id: sunday-trip",
             "id: Sunday Trip",
-            "s.yaml: id (line 1)",
+            "s.yaml:1:5: id: ",
             "kebab-case",
         ),
         (
             "    expects: [privileges]",
             "    expects: [privilege]",
-            "s.yaml: steps[1].expects (line 17)",
+            "s.yaml:19:15: steps[1].expects[0]: ",
             "\"privilege\" is not a fact of PA.I.A.K2's rubric",
         ),
         (
             "  - element: PA.I.A.K3",
             "  - element: PA.IV.A.K3",
-            "s.yaml: steps[2].element (line 20)",
+            "s.yaml:20:14: steps[2].element: ",
             "PA.IV.A.K3 is not asked orally",
         ),
         (
             "  - element: PA.I.A.K3",
             "  - element: PA.I.A.K4",
-            "s.yaml: steps[2].element (line 20)",
+            "s.yaml:20:14: steps[2].element: ",
             "PA.I.A.K4 has no rubric",
         ),
         (
             "  - element: PA.I.A.K3",
             "  - element: PA.I.A.K1",
-            "s.yaml: steps[2].element (line 20)",
+            "s.yaml:20:14: steps[2].element: ",
             "asked twice",
         ),
         (
             "the whole rental?",
             "the whole rental.",
-            "s.yaml: steps[1].ask (line 17)",
+            "s.yaml:18:10: steps[1].ask: ",
             "ends with \"?\"",
         ),
         (
             "  notam: A NOTAM closes runway 5-23 at Hagerstown.\n",
             "",
-            "s.yaml: setup (line 3)",
+            "s.yaml:4:3: setup: ",
             "a NOTAM or an inoperative item",
         ),
         (
             "    source: AIM 5-1-3",
             "    source: the AIM",
-            "s.yaml: cites[0].source (line 12)",
+            "s.yaml:12:13: cites[0].source: ",
             "not a precise citation",
         ),
         (
             "    expects: [medical]\n",
             "    expects: []\n",
-            "s.yaml: steps[2].expects (line 20)",
+            "s.yaml:22:14: steps[2].expects: ",
             "at least one fact",
         ),
     ];
@@ -182,7 +182,10 @@ fn a_scenario_too_short_or_defined_twice_is_refused() {
     )
     .unwrap_err();
     assert_eq!(twice.len(), 1, "{twice:?}");
-    assert!(twice[0].to_string().starts_with("b.yaml: id"), "{twice:?}");
+    assert!(
+        twice[0].to_string().starts_with("b.yaml:1:5: id: "),
+        "{twice:?}"
+    );
 }
 
 const LINKS: &str = "links:
@@ -227,25 +230,25 @@ fn broken_links_are_refused_with_field_line_and_reason() {
         (
             "to: PA.I.A.K1\n    kind: requires",
             "to: PA.IV.A.K1\n    kind: requires",
-            "l.yaml: links[0].to (line 2)",
+            "l.yaml:3:9: links[0].to: ",
             "not asked orally",
         ),
         (
             "to: PA.I.A.K1\n    kind: requires",
             "to: PA.I.A.K2\n    kind: requires",
-            "l.yaml: links[0].to (line 2)",
+            "l.yaml:3:9: links[0].to: ",
             "linked to itself",
         ),
         (
             "from: PA.I.A.K3",
             "from: PA.I.A.K2",
-            "l.yaml: links[1] (line 5)",
+            "l.yaml:5:5: links[1]: ",
             "linked twice",
         ),
         (
             "kind: contrasts_with",
             "kind: opposes",
-            "l.yaml",
+            "l.yaml:7:11: links[1].kind: ",
             "unknown variant",
         ),
     ];
