@@ -63,7 +63,8 @@ async fn other_user_cannot_read_result() {
         transcript,
         json!([{"question_id": started.question["question_id"],
                 "element_code": started.question["element_code"],
-                "kind": "primary"}]),
+                "kind": "primary",
+                "question": started.question["text"]}]),
         "her transcript: the one question, unanswered"
     );
 }
