@@ -60,35 +60,6 @@ impl fmt::Display for LoadError {
 
 impl std::error::Error for LoadError {}
 
-/// Collects one file's errors and places them all on their nodes at the end.
-pub(crate) struct Errors<'a> {
-    file: &'a str,
-    text: &'a str,
-    found: Vec<LoadError>,
-}
-
-impl<'a> Errors<'a> {
-    /// No errors yet in `file`, whose text is `text`.
-    pub(crate) fn new(file: &'a str, text: &'a str) -> Errors<'a> {
-        Errors {
-            file,
-            text,
-            found: Vec::new(),
-        }
-    }
-
-    /// Records an error at the node `field` names (`steps[2].expects`).
-    pub(crate) fn at(&mut self, field: &str, message: impl Into<String>) {
-        self.found.push(LoadError::at(self.file, field, message));
-    }
-
-    /// Every error found, in order, each at its node's line and column.
-    pub(crate) fn into_found(mut self) -> Vec<LoadError> {
-        crate::yaml::place(self.text, &mut self.found);
-        self.found
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -36,5 +36,6 @@ pub mod rubric;
 pub mod scenario;
 pub mod scoring;
 pub mod skill;
+mod source;
 pub mod vocabulary;
 pub mod yaml;

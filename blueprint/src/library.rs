@@ -8,14 +8,7 @@ use crate::error::LoadError;
 use crate::model::{AssessmentDoc, SkillDoc};
 use crate::skill::{Skill, compile_skill};
 
-/// One YAML document and where it came from.
-#[derive(Debug, Clone)]
-pub struct Source {
-    /// The file path, for messages.
-    pub path: String,
-    /// Its text.
-    pub text: String,
-}
+pub use crate::source::Source;
 
 /// The loaded blueprints.
 #[derive(Debug, Clone, Default)]

@@ -10,7 +10,7 @@ use serde_saphyr::granit_parser::{Event, Parser};
 use serde_saphyr::{Error, MessageFormatter, UserMessageFormatter};
 
 use crate::error::{LoadError, Position};
-use crate::library::Source;
+use crate::source::Source;
 
 /// Most aliases (`*name`) a blueprint may use; the shipped ones use none.
 pub const MAX_ALIASES: usize = 100;
@@ -83,6 +83,35 @@ pub(crate) fn place_in(sources: &[Source], errors: &mut [LoadError]) {
             let positions = positions.get_or_insert_with(|| Positions::of(&source.text));
             error.position = positions.find(&error.field);
         }
+    }
+}
+
+/// Collects one file's errors and places them all on their nodes at the end.
+pub(crate) struct Errors<'a> {
+    file: &'a str,
+    text: &'a str,
+    found: Vec<LoadError>,
+}
+
+impl<'a> Errors<'a> {
+    /// No errors yet in `file`, whose text is `text`.
+    pub(crate) fn new(file: &'a str, text: &'a str) -> Errors<'a> {
+        Errors {
+            file,
+            text,
+            found: Vec::new(),
+        }
+    }
+
+    /// Records an error at the node `field` names (`steps[2].expects`).
+    pub(crate) fn at(&mut self, field: &str, message: impl Into<String>) {
+        self.found.push(LoadError::at(self.file, field, message));
+    }
+
+    /// Every error found, in order, each at its node's line and column.
+    pub(crate) fn into_found(mut self) -> Vec<LoadError> {
+        place(self.text, &mut self.found);
+        self.found
     }
 }
 

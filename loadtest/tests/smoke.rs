@@ -37,6 +37,11 @@ fn viva_bin() -> PathBuf {
     loadtest_bin().with_file_name("viva")
 }
 
+/// The repository's blueprints: the test runs in `loadtest/`, where `viva serve` finds none.
+fn blueprints_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../blueprints")
+}
+
 fn start_server_with(extra: &[&str]) -> Server {
     let viva = loadtest_bin().with_file_name("viva");
     assert!(
@@ -45,12 +50,11 @@ fn start_server_with(extra: &[&str]) -> Server {
         viva.display()
     );
     let data = tempfile::tempdir().unwrap();
-    let blueprints = Path::new(env!("CARGO_MANIFEST_DIR")).join("../blueprints");
     let mut child = Command::new(viva)
         .args(["serve", "--dev", "--listen", "127.0.0.1:0", "--data-dir"])
         .arg(data.path())
         .arg("--blueprints")
-        .arg(blueprints)
+        .arg(blueprints_dir())
         .args(extra)
         .env_remove("VIVA_WHISPER_MODEL")
         .stdout(Stdio::piped())
@@ -114,6 +118,8 @@ fn run_with(scenario: &str, extra: &[&str]) -> (bool, Value) {
         .arg(&report)
         .args(extra)
         .env_remove("VIVA_AUTH_SECRET")
+        // The chaos scenario's nodes inherit this, as they would a shell's.
+        .env("VIVA_BLUEPRINTS", blueprints_dir())
         .output()
         .expect("run viva-loadtest");
     let stdout = String::from_utf8_lossy(&output.stdout);

@@ -17,6 +17,7 @@
 //!   hash-checked.
 //! - [`end_of_turn`]: Smart Turn, the end-of-turn model, judging pauses on its own thread.
 //! - [`onnx`]: ONNX Runtime, loaded at run time from the installed shared library.
+//! - [`pcm`]: PCM16 to the float samples both engines take.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
 
@@ -28,6 +29,7 @@ pub mod metrics;
 pub mod model;
 pub mod moonshine;
 pub mod onnx;
+pub mod pcm;
 pub mod queue;
 pub mod slots;
 pub mod stt;

@@ -58,20 +58,7 @@ const MIN_SAMPLES: usize = SAMPLE_RATE + SAMPLE_RATE / 10;
 
 /// PCM16 to the f32 whisper takes, padded to at least [`MIN_SAMPLES`].
 pub fn to_float(audio: &[i16]) -> Vec<f32> {
-    padded_float(audio, MIN_SAMPLES, usize::MAX)
-}
-
-/// PCM16 as floats in [-1, 1): at most `max` samples, padded with silence to `min`.
-pub(crate) fn padded_float(audio: &[i16], min: usize, max: usize) -> Vec<f32> {
-    let mut samples: Vec<f32> = audio
-        .iter()
-        .take(max)
-        .map(|&s| f32::from(s) / 32768.0)
-        .collect();
-    if samples.len() < min {
-        samples.resize(min, 0.0);
-    }
-    samples
+    crate::pcm::padded_float(audio, MIN_SAMPLES, usize::MAX)
 }
 
 /// How the pool is sized.

@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 
 use super::model::{CourseDoc, Drill, ExamQuestion, Unit};
-use crate::error::Errors;
 use crate::error::LoadError;
 use crate::ids::is_kebab;
 use crate::library::BlueprintLibrary;
+use crate::yaml::Errors;
 
 /// Most key ideas on a concept card.
 pub const MAX_KEY_IDEAS: usize = 3;

@@ -9,9 +9,9 @@ use std::collections::BTreeSet;
 use serde::Deserialize;
 
 use super::model::CourseDoc;
-use crate::error::Errors;
 use crate::error::LoadError;
 use crate::ids::is_kebab;
+use crate::yaml::Errors;
 
 /// Words a written chunk may have.
 pub const CHUNK_WORDS: std::ops::RangeInclusive<usize> = 20..=200;

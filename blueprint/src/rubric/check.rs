@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 
 use super::model::{ElementRubric, Fact, FactValue, Misconception, Question, RubricDoc};
-use crate::error::Errors;
 use crate::error::LoadError;
 use crate::ids::is_kebab;
+use crate::yaml::Errors;
 
 /// The six ATC light gun signals.
 pub const LIGHT_SIGNALS: [&str; 6] = [

@@ -4,11 +4,11 @@
 use std::collections::BTreeSet;
 
 use super::model::{Link, LinkDoc, ScenarioDoc, Setup, Step};
-use crate::error::Errors;
 use crate::error::LoadError;
 use crate::ids::is_kebab;
 use crate::rubric::RubricSet;
 use crate::rubric::check::is_precise_citation;
+use crate::yaml::Errors;
 
 /// Fewest steps a scenario has: fewer is a question, not a scenario.
 pub const MIN_STEPS: usize = 3;

@@ -32,8 +32,12 @@ pub enum ClusterError {
         /// What went wrong.
         reason: String,
     },
-    /// A node exited before it listened (its port taken meanwhile, say).
-    #[error("node {node} exited before listening")]
+    /// A node exited before it listened (its port taken meanwhile, or no blueprints folder
+    /// where it runs: nodes inherit the load tester's working directory and environment).
+    #[error(
+        "node {node} exited before listening (--node-logs DIR keeps its log; run from the \
+         repository root or set VIVA_BLUEPRINTS)"
+    )]
     Exited {
         /// The node.
         node: String,

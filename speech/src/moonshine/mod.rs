@@ -213,7 +213,7 @@ fn argmax(values: &[f32]) -> u32 {
 
 /// PCM16 to the f32 the encoder takes, padded or cut to the lengths Moonshine accepts.
 fn to_float(audio: &[i16]) -> Vec<f32> {
-    crate::stt::padded_float(audio, MIN_SAMPLES, MAX_SAMPLES)
+    crate::pcm::padded_float(audio, MIN_SAMPLES, MAX_SAMPLES)
 }
 
 fn failed(err: ort::Error) -> DecodeError {
