@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 
 use sha1::{Digest, Sha1};
 
+use super::recipes::{Member, Output};
+use super::wheel::Wheel;
 use super::*;
 
 const SHA_OF_HELLO: &str = "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824";
