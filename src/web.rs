@@ -22,7 +22,7 @@ struct Asset {
 }
 
 /// Every file of the client, by the path it is served at.
-const ASSETS: [Asset; 7] = [
+const ASSETS: [Asset; 10] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -57,6 +57,21 @@ const ASSETS: [Asset; 7] = [
         path: "/words.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../web/words.js"),
+    },
+    Asset {
+        path: "/dom.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/dom.js"),
+    },
+    Asset {
+        path: "/link.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/link.js"),
+    },
+    Asset {
+        path: "/results.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/results.js"),
     },
 ];
 
@@ -153,6 +168,26 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// Every module a script imports (`from "/x.js"`, `addModule("/x.js")`) is served: the
+    /// client's module graph is closed.
+    #[test]
+    fn every_module_a_script_imports_is_served() {
+        let served: Vec<&str> = asset_paths().collect();
+        let scripts = ASSETS.iter().filter(|a| a.path.ends_with(".js"));
+        for script in scripts {
+            let quoted = script.body.split('"').skip(1).step_by(2);
+            for imported in quoted.filter(|q| q.starts_with('/') && q.ends_with(".js")) {
+                assert!(
+                    served.contains(&imported),
+                    "{} imports {imported}, which is not served",
+                    script.path
+                );
+            }
+        }
+        let app = ASSETS.iter().find(|a| a.path == "/app.js").map(|a| a.body);
+        assert!(app.is_some_and(|body| body.contains(r#"from "/dom.js""#)));
     }
 
     #[test]

@@ -21,6 +21,10 @@ async fn the_page_and_its_scripts_are_served_with_a_strict_policy() {
         "/mic-worklet.js",
         "/resample.js",
         "/words.js",
+        "/dom.js",
+        "/link.js",
+        "/results.js",
+        "/sign-in.js",
     ] {
         let asset = http_get(&server, path, None).await;
         assert_eq!(asset.status, 200, "{path}");

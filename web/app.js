@@ -4,233 +4,14 @@
 // Every client event that changes a session carries an event_id and stays in `pending`
 // until its ack (or error), so a reconnect resends it and the server applies it once.
 
-import { micProblem, outcomeWords, questionLabel, scopeSummary, scoreMeaning, scoreWord } from "/words.js";
+import { micProblem, questionLabel, scopeSummary, scoreMeaning, scoreWord } from "/words.js";
 import { finishSignIn, providerConfig, providerName, startSignIn } from "/sign-in.js";
-
-const $ = (selector, root = document) => root.querySelector(selector);
-
-/** A button that asks to be pressed again within 5 s before it acts (ending a session). */
-function confirmingButton(id, label, confirmLabel, action) {
-  let armed = null;
-  const button = el("button", {
-    type: "button", class: "danger", id,
-    onclick: () => {
-      if (armed) { clearTimeout(armed); armed = null; button.textContent = label; action(); return; }
-      button.textContent = confirmLabel;
-      armed = setTimeout(() => { armed = null; button.textContent = label; }, 5000);
-    },
-  }, label);
-  return button;
-}
-
-/** A wide table in its own horizontally scrolling box (so a phone's page keeps its width),
- * which the keyboard can scroll too. */
-function scrolling(label, table) {
-  return el("div", { class: "table-scroll", role: "region", tabindex: "0", "aria-label": label }, table);
-}
-
-/** Builds an element: el("button", {type: "button", onclick}, "Text", child…). */
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value === undefined || value === null || value === false) continue;
-    if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
-    else if (key === "class") node.className = value;
-    else if (key === "text") node.textContent = value;
-    else node.setAttribute(key, value === true ? "" : value);
-  }
-  for (const child of children.flat()) {
-    if (child === null || child === undefined || child === false) continue;
-    node.append(child instanceof Node ? child : document.createTextNode(String(child)));
-  }
-  return node;
-}
-
-function newId(prefix) {
-  const random = globalThis.crypto?.randomUUID?.() ??
-    `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  return `${prefix}-${random}`;
-}
-
-function notice(message, kind = "error") {
-  const box = $("#notice");
-  box.textContent = message;
-  box.className = kind === "error" ? "notice" : "notice info";
-  box.hidden = !message;
-}
-
-/** Replaces `node`'s children, skipping the absent (DOM's own would write "null"). */
-function fill(node, ...children) {
-  node.replaceChildren(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));
-}
-
-/** The page's one polite live region: what a screen reader should hear once (a whole
- * question, what was heard, an assessment), kept apart from regions that change often. */
-const announcer = el("div", { class: "visually-hidden", id: "announcer", role: "status", "aria-live": "polite" });
-document.body.append(announcer);
-
-function announce(text) {
-  if (!text) return;
-  announcer.append(el("p", {}, text));
-  while (announcer.childElementCount > 3) announcer.firstElementChild.remove();
-}
-
-function show(...nodes) {
-  const main = $("#app");
-  fill(main, ...nodes);
-  main.focus({ preventScroll: true });
-}
-
-// ---------------------------------------------------------------- sign-in and HTTP
-
-const auth = {
-  user: sessionStorage.getItem("viva.user"),
-  token: sessionStorage.getItem("viva.token"),
-  query() {
-    return this.token ? `access_token=${encodeURIComponent(this.token)}`
-      : `user=${encodeURIComponent(this.user ?? "")}`;
-  },
-  signedIn() { return Boolean(this.token || this.user); },
-  save(user, token) {
-    this.user = user; this.token = token;
-    if (user) sessionStorage.setItem("viva.user", user); else sessionStorage.removeItem("viva.user");
-    if (token) sessionStorage.setItem("viva.token", token); else sessionStorage.removeItem("viva.token");
-  },
-};
-
-const deviceId = sessionStorage.getItem("viva.device") ?? newId("web");
-sessionStorage.setItem("viva.device", deviceId);
-
-async function getJson(path) {
-  const separator = path.includes("?") ? "&" : "?";
-  const response = await fetch(`${path}${separator}${auth.query()}`);
-  if (!response.ok) {
-    const body = await response.json().catch(() => ({}));
-    throw new Error(body.message ?? body.error ?? `${path}: HTTP ${response.status}`);
-  }
-  return response.json();
-}
+import { $, announce, confirmingButton, el, fill, notice, show } from "/dom.js";
+import { auth, deviceId, getJson, link } from "/link.js";
+import { resultBody, tierBadge } from "/results.js";
 
 let catalog = null;
 
-/** Whether the server refuses this sign-in (HTTP 401), as opposed to being unreachable. */
-async function signInRefused() {
-  try {
-    const response = await fetch(`/v1/sessions?${auth.query()}`);
-    return response.status === 401;
-  } catch {
-    return false;
-  }
-}
-
-// ---------------------------------------------------------------- the connection
-
-class Link {
-  constructor() {
-    this.socket = null;
-    this.pending = new Map(); // event_id → event, until acked or refused
-    this.attempt = 0;
-    this.wanted = false;
-    this.handlers = new Set();
-    this.watchers = new Set();
-    this.onOpen = null;
-  }
-
-  open() {
-    this.wanted = true;
-    if (this.socket && this.socket.readyState <= WebSocket.OPEN) return;
-    const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/v1/ws?${auth.query()}`);
-    socket.binaryType = "arraybuffer";
-    this.socket = socket;
-    this.state("Connecting…");
-    let opened = false;
-    socket.addEventListener("open", () => {
-      opened = true;
-      this.attempt = 0;
-      this.state("Connected");
-      this.onOpen?.();
-    });
-    socket.addEventListener("message", (message) => this.receive(message.data));
-    socket.addEventListener("close", () => this.closed(socket, opened));
-  }
-
-  async closed(socket, opened) {
-    if (socket !== this.socket) return;
-    this.socket = null;
-    if (!this.wanted) { this.state(""); return; }
-    // Refused before it opened: a sign-in the server no longer takes (an expired token)
-    // is not retried; it asks for a new one.
-    if (!opened && await signInRefused()) {
-      this.wanted = false;
-      this.state("");
-      this.onSignInRefused?.();
-      return;
-    }
-    const delay = Math.min(10000, 500 * 2 ** this.attempt) * (0.75 + Math.random() / 2);
-    this.attempt += 1;
-    this.state(`Reconnecting in ${Math.round(delay / 100) / 10} s…`);
-    setTimeout(() => { if (this.wanted) this.open(); }, delay);
-  }
-
-  close() {
-    this.wanted = false;
-    this.socket?.close(1000);
-    this.pending.clear();
-  }
-
-  state(text) {
-    $("#link-state").textContent = text;
-    for (const watcher of this.watchers) watcher(this.ready());
-  }
-
-  /** Calls `watcher(ready)` at each change of the connection's state. */
-  watch(watcher) { this.watchers.add(watcher); return () => this.watchers.delete(watcher); }
-
-  ready() { return this.socket?.readyState === WebSocket.OPEN; }
-
-  /** Sends a client event; one that changes a session is kept until acked. */
-  send(event, { track = true } = {}) {
-    if (track) {
-      event.event_id ??= newId("e");
-      this.pending.set(event.event_id, event);
-    }
-    if (this.ready()) this.socket.send(JSON.stringify(event));
-    return event.event_id;
-  }
-
-  /** Resends what was not acked, in order (the server applies each event id once). */
-  resendPending(except = () => false) {
-    for (const event of this.pending.values()) {
-      if (!except(event) && this.ready()) this.socket.send(JSON.stringify(event));
-    }
-  }
-
-  /** Sends a frame of audio; false when it could not go (no connection, or one so slow
-   * that its buffer is full), so the speaker can be told. */
-  sendAudio(buffer) {
-    if (!this.ready() || this.socket.bufferedAmount >= 256 * 1024) return false;
-    this.socket.send(buffer);
-    return true;
-  }
-
-  receive(data) {
-    if (typeof data !== "string") { examinerVoice.audio(data); return; }
-    let event;
-    try { event = JSON.parse(data); } catch { return; }
-    if (event.type === "ack") this.pending.delete(event.event_id);
-    let refused = null;
-    if (event.type === "error" && event.event_id) {
-      refused = this.pending.get(event.event_id) ?? null;
-      this.pending.delete(event.event_id);
-    }
-    for (const handler of this.handlers) handler(event, refused);
-  }
-
-  on(handler) { this.handlers.add(handler); return () => this.handlers.delete(handler); }
-}
-
-const link = new Link();
 
 // ---------------------------------------------------------------- voice
 
@@ -336,6 +117,8 @@ const examinerVoice = {
     this.next = 0;
   },
 };
+
+link.onAudio = (data) => examinerVoice.audio(data);
 
 /** Reads text aloud with the browser's speech synthesis, when switched on (and the server's
  * voice is not). */
@@ -975,9 +758,6 @@ function assessmentScreen() {
 
 // ---------------------------------------------------------------- tutoring
 
-function tierBadge(tier) {
-  return el("span", { class: `badge tier-${tier}` }, tier === "none" ? "no tier yet" : tier);
-}
 
 function countdown(seconds) {
   if (seconds <= 0) return "unlocked";
@@ -1198,80 +978,9 @@ async function resultScreen(sessionId, mode, fromEvent) {
   try { result = await getJson(`/v1/sessions/${encodeURIComponent(sessionId)}/result`); } catch { /* the event's own copy */ }
   const back = el("div", { class: "row" }, el("button", { type: "button", onclick: goHome }, "Home"));
   if (!result) { show(el("h1", {}, "Result"), el("p", {}, "The result is not ready yet."), back); return; }
-  const body = mode === "exam" || result.mode === "exam" ? examResult(result)
-    : result.mode === "assessment" ? assessmentResult(result) : tutorResult(result);
-  show(el("h1", { id: "result-title" }, "Result"), ...body, back);
+  show(el("h1", { id: "result-title" }, "Result"), ...resultBody(result, mode), back);
 }
 
-function examResult(r) {
-  const [outcome, meaning] = outcomeWords(r);
-  return [
-    el("p", { class: "question" }, "Outcome: ", el("strong", { class: `score-${r.outcome}`, id: "outcome" }, outcome)),
-    meaning ? el("p", { id: "outcome-meaning" }, meaning) : null,
-    el("p", { class: "muted" }, `${r.asked} of ${r.planned_questions} planned questions asked, ${r.credited_by_mention} credited by mention, ${r.bonus_used} bonus.`),
-    ...debriefSection(r.debrief),
-    r.adaptive_difficulty ? el("p", { class: "muted", id: "levels" }, `Adaptive difficulty: started ${r.adaptive_difficulty.start}, ended ${r.adaptive_difficulty.end} (` +
-      r.adaptive_difficulty.levels.map((l) => `${l.level} from question ${l.from_question}`).join(", ") + ").") : null,
-    el("h2", {}, "By area"),
-    scrolling("Results by area", el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Area", "Satisfactory", "Partial", "Unsatisfactory", "By mention", "Not covered"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, r.areas.map((a) => el("tr", {}, el("td", {}, `${a.area}. ${a.title}`),
-        [a.satisfactory, a.partial, a.unsatisfactory, a.credited_by_mention, a.not_covered].map((n) => el("td", {}, String(n)))))))),
-    el("h2", {}, "Transcript"),
-    scrolling("Transcript", transcriptTable(r.transcript ?? [])),
-  ];
-}
-
-/** Each question as the examiner asked it (its element code beneath), the answer and its
- * score in words. */
-function transcriptTable(turns) {
-  let asked = 0, bonus = 0;
-  const rows = turns.map((t) => {
-    if (t.kind === "primary") asked += 1; else if (t.kind === "bonus") bonus += 1;
-    return el("tr", {},
-      el("th", { scope: "row" }, questionLabel(t.kind, asked, bonus)),
-      el("td", {}, t.question ? el("span", { class: "asked-text" }, t.question) : null,
-        el("span", { class: "code" }, `Element ${t.element_code}`)),
-      el("td", {}, t.answer ?? "\u2014"),
-      el("td", { class: `score-${t.score}` }, t.score ? scoreWord(t.score) : "\u2014"));
-  });
-  return el("table", { id: "result-transcript" },
-    el("thead", {}, el("tr", {}, ["Question", "What was asked", "Your answer", "Assessed"].map((h) => el("th", { scope: "col" }, h)))),
-    el("tbody", {}, rows));
-}
-
-// A checkride's debrief: the outcome as the examiner states it, then each element that was
-// not satisfactory with what was said, the correction and its sources.
-function debriefSection(debrief) {
-  if (!debrief) return [];
-  return [
-    el("h2", {}, "Debrief"),
-    el("p", { id: "debrief-outcome" }, debrief.outcome_statement),
-    ...debrief.items.map((item) => el("div", { class: "card debrief-item" },
-      el("p", {}, el("strong", { class: `score-${item.score}` }, item.score), ` · ${item.element_code} · ${item.task}`),
-      el("p", { class: "muted" }, item.element),
-      el("p", {}, "You said: ", item.said.length ? item.said.map((s) => `“${s}”`).join(" — then — ") : "nothing"),
-      el("p", {}, item.correction),
-      item.sources ? el("p", { class: "muted" }, `Sources: ${item.sources}`) : null)),
-  ];
-}
-
-function assessmentResult(r) {
-  return [
-    el("p", { class: "question", id: "outcome" }, `${r.score_percent}% · ${r.grade_band} · `,
-      el("strong", { class: r.passed ? "good" : "bad" }, r.passed ? "passed" : "not passed")),
-    el("p", { class: "muted" }, `${r.items_correct} right of ${r.items_attempted} attempted (${r.items_total} items, ${r.items_skipped} skipped).`),
-    scrolling("Results by section", el("table", { id: "areas" }, el("thead", {}, el("tr", {}, ["Section", "Attempted", "Right", "Accuracy"].map((h) => el("th", {}, h)))),
-      el("tbody", {}, (r.sections ?? []).map((s) => el("tr", {}, el("td", {}, s.title), el("td", {}, String(s.attempted)),
-        el("td", {}, String(s.correct)), el("td", {}, `${Math.round(s.accuracy * 100)}%`)))))),
-  ];
-}
-
-function tutorResult(r) {
-  return [
-    el("p", { class: "question", id: "outcome" }, `${r.turns} turns · ${r.drills_right} of ${r.drills_checked} drills right · ${r.exams_passed} of ${r.exams_taken} exams passed`),
-    el("ul", {}, (r.tiers_earned ?? []).map((t) => el("li", {}, `${t.unit_id}: `, tierBadge(t.tier)))),
-  ];
-}
 
 // ---------------------------------------------------------------- boot
 
