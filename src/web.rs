@@ -22,7 +22,7 @@ struct Asset {
 }
 
 /// Every file of the client, by the path it is served at.
-const ASSETS: [Asset; 10] = [
+const ASSETS: [Asset; 11] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -72,6 +72,11 @@ const ASSETS: [Asset; 10] = [
         path: "/results.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../web/results.js"),
+    },
+    Asset {
+        path: "/tutor.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/tutor.js"),
     },
 ];
 

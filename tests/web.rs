@@ -24,6 +24,7 @@ async fn the_page_and_its_scripts_are_served_with_a_strict_policy() {
         "/dom.js",
         "/link.js",
         "/results.js",
+        "/tutor.js",
         "/sign-in.js",
     ] {
         let asset = http_get(&server, path, None).await;
