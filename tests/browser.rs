@@ -249,6 +249,10 @@ async fn a_tutoring_session_goes_from_drills_to_an_exam_block() {
         .await;
     browser.text_containing("#snapshot", "bronze").await;
     browser.screenshot("tutor-exam-passed").await;
+    // The page opened again resumes the session; its progress panel, from the server, still
+    // counts this session's two drills.
+    browser.open(&page(&server)).await;
+    browser.text_containing("#snapshot", "2 of 2 right").await;
     // On a phone the three panes stack, and the progress panel folds away.
     browser.resize(390, 844).await;
     browser.click(".panel-toggle").await;

@@ -549,6 +549,10 @@ async fn a_tutor_session_survives_a_kill_and_resumes_on_another_node() {
     assert_eq!(resumed["mode"], "tutor", "{resumed}");
     let again = ann.expect("tutor.turn").await;
     assert_eq!(card(&again), card(&open), "the same drill card is open");
+    assert_eq!(
+        again["snapshot"]["drills"]["checked"], 1,
+        "counted: {again}"
+    );
     assert_eq!(ann.expect("ack").await["event_id"], "r");
     let board = progress(&two, "ann", "IPV4-SUBNETTING").await;
     assert_eq!(board["units"][0]["drill_attempts"], 1, "{board}");
@@ -556,6 +560,9 @@ async fn a_tutor_session_survives_a_kill_and_resumes_on_another_node() {
         json!({"type": "tutor.drill_check", "drill_id": card(&open)["drill_id"], "index": 0});
     let result = tutor_send(&mut ann, check).await;
     assert_eq!(result["action"], "drill_result", "{result}");
+    let drills = &result["snapshot"]["drills"];
+    assert_eq!(drills["checked"], 2, "{result}");
+    assert!(drills["right"].as_u64() <= Some(2), "{result}");
     let board = progress(&two, "ann", "IPV4-SUBNETTING").await;
     assert_eq!(board["units"][0]["drill_attempts"], 2, "{board}");
 }

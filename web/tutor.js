@@ -31,7 +31,7 @@ setInterval(() => {
 export function tutorScreen(started, shell) {
   const { answerBox, voiceControls, speaker, resultScreen } = shell;
   const catalog = shell.catalog;
-  const state = { done: false, streaming: null, lastCard: null, drills: { checked: 0, right: 0, streak: 0 } };
+  const state = { done: false, streaming: null, lastCard: null };
   const timeline = el("div", { class: "timeline", id: "timeline", "aria-live": "polite", role: "log" });
   const panel = el("aside", { class: "card collapsible", id: "snapshot", "data-open": "true", "aria-labelledby": "snapshot-title" },
     el("h2", { id: "snapshot-title" }, "Your progress"));
@@ -72,7 +72,6 @@ export function tutorScreen(started, shell) {
       case "drill": return drillCard(c);
       case "drill_result":
         // The feedback is the turn's own message, just above: the card gives the verdict.
-        tally(c);
         return el("div", { class: "card" }, el("strong", { class: c.correct ? "good" : "bad" }, c.correct ? "\u2713 Correct" : "\u2717 Not yet"),
           c.confusion ? el("p", { class: "muted" }, `What went wrong: ${c.confusion}`) : null,
           el("p", { class: "muted" }, `Streak: ${c.streak}`),
@@ -132,18 +131,13 @@ export function tutorScreen(started, shell) {
       memo, buttons(["View Memo", view, "memo"], ["Continue", act({ type: "tutor.exam_continue" }), "continue"]));
   }
 
-  /** A checked drill counts in the progress panel (redrawn by the turn that carries it). */
-  function tally(c) {
-    state.drills.checked += 1;
-    state.drills.right += c.correct ? 1 : 0;
-    state.drills.streak = c.streak;
-  }
-
+  /** The progress panel, from the server's snapshot (this session's drills included, so a
+   * device that resumes shows the same). */
   function drawSnapshot(s) {
-    const { checked, right, streak } = state.drills;
+    const { checked, right } = s.drills ?? { checked: 0, right: 0 };
     fill(panel, el("h2", { id: "snapshot-title" }, "Your progress"),
       el("p", {}, "Focus: ", el("strong", {}, s.focus_title), " ", tierBadge(s.focus_tier)),
-      checked ? el("p", { id: "drill-tally" }, `Drills this session: ${right} of ${checked} right, streak ${streak}`) : null,
+      checked ? el("p", { id: "drill-tally" }, `Drills this session: ${right} of ${checked} right, streak ${s.focus_drill_streak}`) : null,
       s.prerequisite_nudge ? el("p", { class: "warn" }, `Do first: ${s.prerequisite_nudge}`) : null,
       s.revisit.length ? el("p", {}, `Revisit: ${s.revisit.join(", ")}${s.revisit_more ? ` and ${s.revisit_more} more` : ""}`) : null,
       el("table", {}, el("tbody", {}, ["none", "bronze", "silver", "gold"].map((tier) =>

@@ -323,6 +323,22 @@ pub struct SnapshotLite {
     pub counts: TierCounts,
     /// Locked exam questions, soonest to unlock first.
     pub locks: Vec<LockShown>,
+    /// The focus unit's streak of right drills.
+    #[serde(default)]
+    pub focus_drill_streak: u32,
+    /// This session's drills so far (in a session's turns; absent elsewhere), so any device
+    /// that resumes shows the same count.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub drills: Option<DrillTally>,
+}
+
+/// A tutoring session's drills so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, JsonSchema)]
+pub struct DrillTally {
+    /// Drills checked.
+    pub checked: u32,
+    /// Drills right.
+    pub right: u32,
 }
 
 /// Units at each tier.

@@ -133,6 +133,8 @@ pub fn lite(
 ) -> SnapshotLite {
     let lite = snapshot_lite(snapshot, graph, &course.unit_ids(), now_ms);
     SnapshotLite {
+        focus_drill_streak: snapshot.unit(&lite.focus_unit).drill_streak,
+        drills: None,
         focus_title: title_of(course, &lite.focus_unit),
         focus_unit: lite.focus_unit,
         focus_tier: lite.focus_tier.as_str().to_owned(),

@@ -6,7 +6,7 @@
 use viva_protocol::excerpt::quoted;
 use viva_protocol::result::{SessionResult, TierEarned, TutorResult};
 use viva_protocol::server::{Progress, ServerEvent};
-use viva_protocol::tutor::TutorTurn;
+use viva_protocol::tutor::{DrillTally, SnapshotLite, TutorTurn};
 use viva_protocol::{ErrorCode, MAX_TUTOR_MESSAGE_CHARS};
 
 use crate::base::{AnswerInput, Refusal};
@@ -253,6 +253,17 @@ impl TutorCore {
         Ok(turn)
     }
 
+    /// The snapshot as the tutor screen shows it, with this session's drills so far.
+    fn shown_snapshot(&self, tutor: &Tutor<'_>, now_ms: u64) -> SnapshotLite {
+        let snapshot = &self.state.snapshot;
+        let mut shown = cards::lite(snapshot, tutor.course, &tutor.course.graph, now_ms);
+        shown.drills = Some(DrillTally {
+            checked: self.state.tally.drills_checked,
+            right: self.state.tally.drills_right,
+        });
+        shown
+    }
+
     fn tutor<'a>(&self, ctx: StepContext<'a>) -> Result<Tutor<'a>, Refusal> {
         let (course, index) = ctx.tutor.course(&self.course_id).ok_or_else(|| {
             Refusal::new(
@@ -369,12 +380,7 @@ impl TutorCore {
             action: turn.action,
             target_unit: turn.target,
             messages: turn.messages,
-            snapshot: cards::lite(
-                &self.state.snapshot,
-                tutor.course,
-                &tutor.course.graph,
-                now_ms,
-            ),
+            snapshot: self.shown_snapshot(&tutor, now_ms),
             debug: ctx.tutor.settings.debug_view.then_some(turn.debug),
         };
         self.last_turn = Some(wire.clone());

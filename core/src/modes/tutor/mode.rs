@@ -27,7 +27,6 @@ use crate::session::phase::LivePhase;
 use crate::session::rules::{SessionLabel, SessionMarks};
 use crate::session::side::{SideClaim, SideHold, SideKey, SideWrite};
 use crate::tutor::brain::{OpenCard, TutorInput};
-use crate::tutor::cards;
 use crate::tutor::drawn::DrillQuestion;
 use crate::tutor::model::{ModelAnswer, ModelTurnRequest, TutorModel};
 use crate::tutor::snapshot::StudentSnapshot;
@@ -164,8 +163,7 @@ impl SessionMode for TutorCore {
         }
         if status == viva_protocol::server::SessionStatus::Active {
             if let Ok(tutor) = self.tutor(ctx) {
-                let snapshot = &self.state.snapshot;
-                turn.snapshot = cards::lite(snapshot, tutor.course, &tutor.course.graph, now_ms);
+                turn.snapshot = self.shown_snapshot(&tutor, now_ms);
             }
             life.emit(ServerEvent::TutorTurn(Box::new(turn)));
         }
