@@ -18,6 +18,7 @@
 //! - [`end_of_turn`]: Smart Turn, the end-of-turn model, judging pauses on its own thread.
 //! - [`onnx`]: ONNX Runtime, loaded at run time from the installed shared library.
 //! - [`pcm`]: PCM16 to the float samples both engines take.
+//! - [`loops`]: a decode that repeats itself until its token cap, cut to its first copy.
 //! - [`convert`]: CTranslate2 (faster-whisper) weights to a whisper.cpp ggml file.
 #![warn(missing_docs)]
 
@@ -25,6 +26,7 @@ pub mod budget;
 pub mod convert;
 pub mod end_of_turn;
 pub mod install;
+pub mod loops;
 pub mod metrics;
 pub mod model;
 pub mod moonshine;

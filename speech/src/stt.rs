@@ -296,7 +296,9 @@ impl Worker {
                 threads: begun.threads,
                 stops: &stops,
             };
-            let outcome = recogniser.recognise(&job.audio, job.hint.as_deref(), run);
+            let outcome = recogniser
+                .recognise(&job.audio, job.hint.as_deref(), run)
+                .map(|text| crate::loops::collapse_loops(&text));
             self.slots.end(self.index);
             let took = started.elapsed();
             self.metrics.decodes(job.kind).observe(took);
