@@ -22,7 +22,7 @@ struct Asset {
 }
 
 /// Every file of the client, by the path it is served at.
-const ASSETS: [Asset; 11] = [
+const ASSETS: [Asset; 14] = [
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
@@ -77,6 +77,21 @@ const ASSETS: [Asset; 11] = [
         path: "/tutor.js",
         content_type: "text/javascript; charset=utf-8",
         body: include_str!("../web/tutor.js"),
+    },
+    Asset {
+        path: "/exam.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/exam.js"),
+    },
+    Asset {
+        path: "/assessment.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/assessment.js"),
+    },
+    Asset {
+        path: "/answer-box.js",
+        content_type: "text/javascript; charset=utf-8",
+        body: include_str!("../web/answer-box.js"),
     },
 ];
 

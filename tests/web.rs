@@ -25,6 +25,9 @@ async fn the_page_and_its_scripts_are_served_with_a_strict_policy() {
         "/link.js",
         "/results.js",
         "/tutor.js",
+        "/exam.js",
+        "/assessment.js",
+        "/answer-box.js",
         "/sign-in.js",
     ] {
         let asset = http_get(&server, path, None).await;

@@ -4,11 +4,13 @@
 // Every client event that changes a session carries an event_id and stays in `pending`
 // until its ack (or error), so a reconnect resends it and the server applies it once.
 
-import { micProblem, questionLabel, scopeSummary, scoreMeaning, scoreWord } from "/words.js";
+import { micProblem, scopeSummary } from "/words.js";
 import { finishSignIn, providerConfig, providerName, startSignIn } from "/sign-in.js";
-import { $, announce, confirmingButton, el, fill, notice, show } from "/dom.js";
+import { $, announce, el, fill, notice, show } from "/dom.js";
 import { auth, deviceId, getJson, link } from "/link.js";
 import { resultBody } from "/results.js";
+import { assessmentScreen } from "/assessment.js";
+import { examScreen } from "/exam.js";
 import { tutorScreen } from "/tutor.js";
 
 let catalog = null;
@@ -241,10 +243,10 @@ function attach(event) {
   session.id = event.session_id;
   session.mode = event.mode;
   sessionStorage.setItem("viva.session", session.id);
-  const screens = { exam: examScreen, assessment: assessmentScreen, tutor: (event) => tutorScreen(event, shell) };
+  const screens = { exam: examScreen, assessment: assessmentScreen, tutor: tutorScreen };
   if (!session.screen || session.screen.mode !== event.mode || session.screen.id !== event.session_id) {
     session.screen?.leave?.();
-    session.screen = screens[event.mode](event);
+    session.screen = screens[event.mode](event, shell);
     session.screen.mode = event.mode;
     session.screen.id = event.session_id;
   }
@@ -256,8 +258,8 @@ function resume(sessionId) {
   link.send({ type: "session.resume", device_id: deviceId, session_id: sessionId, ...speakFlag() });
 }
 
-/** What the tutor's screen (tutor.js) uses of this page. */
-const shell = { answerBox, voiceControls, speaker, resultScreen, resume, session, get catalog() { return catalog; } };
+/** What the mode screens (exam.js, assessment.js, tutor.js) use of this page. */
+const shell = { voiceControls, speaker, resultScreen, showSpeech, resume, session, get catalog() { return catalog; } };
 
 /** `speak: true` when the server's voice is on. */
 function speakFlag() { return examinerVoice.on ? { speak: true } : {}; }
@@ -524,240 +526,6 @@ function tutorStartCard() {
   }, el("h2", {}, "Tutoring"),
   ...select("tutor-course", "Course", courses.map((c) => [c.course_id, `${c.title} (${c.units} units)`]), courses[0]?.course_id),
   el("div", { class: "row" }, el("button", { type: "submit", id: "start-tutor-button" }, "Start tutoring")));
-}
-
-// ---------------------------------------------------------------- the exam
-
-/** A typed answer box. A sent answer leaves the box once the server has it; one sent while
- * the connection is down stays in the box, marked, until it has gone and been acked (a second
- * one cannot follow it meanwhile, so it cannot land on the next question). A refused answer's
- * text comes back to be edited. */
-function answerBox(id, label, onSend) {
-  const mark = el("p", { class: "queued", id: `${id}-queued`, "aria-live": "polite" });
-  const input = el("textarea", { id, "aria-describedby": mark.id });
-  const labelled = el("label", { for: id, id: `${id}-label` }, label);
-  const button = el("button", { type: "button", id: `${id}-send` }, "Send");
-  let sent = null; // { eventId, text, held } until acked or refused; held: kept in the box
-  const hold = (holding) => {
-    input.readOnly = holding;
-    button.disabled = holding;
-    mark.textContent = holding ? "Not sent yet: it will be sent when you are back." : "";
-  };
-  const send = () => {
-    const text = input.value.trim();
-    if (!text || sent?.held) return;
-    sent = { eventId: onSend(text), text, held: !link.ready() };
-    if (sent.held) hold(true); else input.value = "";
-  };
-  input.addEventListener("keydown", (e) => { if (e.key === "Enter" && !e.shiftKey) { e.preventDefault(); send(); } });
-  button.addEventListener("click", send);
-  const forget = () => { if (sent?.held) { hold(false); input.value = ""; } sent = null; };
-  // The box watches the connection while it is on the page: an answer the server has not
-  // acked when the connection drops comes back into the box, marked.
-  const stopWatching = link.watch((ready) => {
-    if (!input.isConnected) { stopWatching(); stopAcks(); return; }
-    if (ready || !sent || sent.held || !link.pending.has(sent.eventId) || input.value) return;
-    sent.held = true;
-    input.value = sent.text;
-    hold(true);
-  });
-  const stopAcks = link.on((event) => {
-    if (!input.isConnected) { stopWatching(); stopAcks(); return; }
-    if (event.type === "ack" && event.event_id === sent?.eventId) forget();
-  });
-  const restore = (refused) => {
-    if (!refused || sent?.eventId !== refused.event_id) return;
-    const { held, text } = sent;
-    sent = null;
-    hold(false);
-    if (!held && !input.value) input.value = text;
-  };
-  return { input, button, mark, restore, label: labelled };
-}
-
-/** An exam's assessment, shown with the question it assesses: its label and words, what
- * was said, the score in words and what it means. */
-function assessedCard(event, asked, said) {
-  const label = asked?.label ?? "Your last answer";
-  const heading = event.recorded ? `${label} \u2014 answer recorded`
-    : `${label} \u2014 assessed: ${scoreWord(event.score)}`;
-  const explanation = event.recorded ? "" : event.feedback || scoreMeaning(event.score);
-  return el("div", { class: "card assessed", id: "assessment", role: "group", "aria-labelledby": "assessment-title" },
-    el("h2", { id: "assessment-title" }, event.recorded ? heading
-      : [`${label} \u2014 assessed: `, el("span", { class: `score-${event.score}` }, scoreWord(event.score))]),
-    asked?.text ? el("p", { class: "muted asked" }, el("span", { class: "visually-hidden" }, "The question: "), `\u201c${asked.text}\u201d`) : null,
-    said ? el("p", {}, `You said: ${said}`) : null,
-    explanation ? el("p", { class: "explanation" }, explanation) : null,
-    event.source_summary ? el("p", { class: "muted" }, event.source_summary) : null);
-}
-
-function examScreen(started) {
-  const voice = catalog?.server?.voice;
-  const state = { planned: started.plan?.planned_questions ?? started.progress?.planned_questions ?? 0,
-    bonus: started.progress?.bonus_used ?? 0, bonusMax: started.plan?.bonus_max, asked: started.progress?.asked ?? 0,
-    question: null, done: false, reasked: started.type === "session.resumed",
-    level: started.plan?.adaptive_difficulty?.start ?? null, questions: new Map() };
-  // Announced once each through the page's polite announcer (`announce`): a whole question,
-  // what was heard, an assessment. The regions themselves stay quiet while they change.
-  const progress = el("p", { class: "progress", id: "progress" });
-  const question = el("p", { class: "question", id: "question" });
-  const partial = el("p", { class: "transcript", id: "transcript", "aria-live": "off" });
-  const feedback = el("div", { id: "feedback" });
-  const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
-  const { controls, mic, status } = voice ? voiceControls() : { controls: null, mic: null, status: null };
-  const end = confirmingButton("end", "End exam", "Press again to end: it is graded as it stands", () => link.send({ type: "session.end" }));
-  const drawProgress = () => {
-    progress.textContent = `Question ${state.asked} of ${state.planned} planned` +
-      (state.bonusMax ? ` · bonus ${state.bonus} of ${state.bonusMax}` : "") +
-      (state.level ? ` · level: ${state.level}` : "");
-  };
-  drawProgress();
-  show(el("h1", {}, "Oral exam"), progress, feedback,
-    el("section", { class: "card", "aria-label": "Question" }, question, partial, controls,
-      box.label, el("div", { class: "composer" }, box.input, box.button), box.mark),
-    el("div", { class: "row" }, end));
-  const asked = (event) => {
-    // Progress counts primary questions (and bonus ones apart); a resume asks the open
-    // question again, which the resumed progress already counts.
-    if (state.reasked) state.reasked = false;
-    else if (event.kind === "bonus") state.bonus += 1;
-    else if (event.kind === "primary") state.asked += 1;
-    state.question = event.question_id;
-    const label = questionLabel(event.kind, state.asked, state.bonus);
-    state.questions.set(event.question_id, { label, text: event.text });
-    if (event.difficulty) state.level = event.difficulty;
-    question.textContent = event.text;
-    partial.textContent = "";
-    partial.classList.remove("final");
-    drawProgress();
-    announce(`${label}: ${event.text}`);
-    speaker.say(event.text);
-  };
-  return {
-    get done() { return state.done; },
-    attached(event) {
-      if (event.type !== "session.resumed") return;
-      state.asked = event.progress.asked;
-      state.bonus = event.progress.bonus_used;
-      state.planned = event.progress.planned_questions;
-      state.reasked = true;
-      drawProgress();
-    },
-    leave() { mic?.stop(); },
-    refused(_event, refused) { box.restore(refused); },
-    event(event) {
-      showSpeech(status, event);
-      if (event.type === "question.delta") {
-        if (state.question !== event.question_id) { state.question = event.question_id; question.textContent = ""; }
-        question.textContent += event.text;
-      } else if (event.type === "question") {
-        asked(event);
-      } else if (event.type === "transcript.partial") {
-        partial.classList.remove("final");
-        partial.textContent = event.text;
-      } else if (event.type === "transcript.final") {
-        partial.classList.add("final");
-        partial.textContent = `You said: ${event.text}`;
-        announce(`You said: ${event.text}`);
-        state.said = event.text;
-      } else if (event.type === "answer.unclear") {
-        feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
-        announce(event.message);
-      } else if (event.type === "answer.assessing") {
-        const label = state.questions.get(state.question)?.label ?? "Your answer";
-        feedback.replaceChildren(el("div", { class: "card muted", id: "assessing" }, `${label}: assessing your answer\u2026`));
-      } else if (event.type === "assessment") {
-        state.reasked = false;
-        const card = assessedCard(event, state.questions.get(event.question_id), state.said);
-        state.said = null;
-        feedback.replaceChildren(card);
-        announce([...card.querySelectorAll("h2, .explanation")].map((n) => n.textContent).join(". "));
-      } else if (event.type === "session.completed") {
-        state.done = true;
-        mic?.stop();
-        resultScreen(event.session_id, "exam", event.result);
-      }
-    },
-  };
-}
-
-// ---------------------------------------------------------------- the assessment
-
-function assessmentScreen() {
-  const state = { question: null, options: [], chosen: null, deadline: null, timer: null, done: false };
-  const header = el("p", { class: "progress", id: "progress", "aria-live": "polite" });
-  const clock = el("p", { class: "muted", id: "time-left", "aria-live": "off" });
-  const stem = el("p", { class: "question", id: "question" });
-  const options = el("div", { class: "options", id: "options", role: "group", "aria-label": "Options" });
-  const feedback = el("div", { id: "feedback", "aria-live": "polite" });
-  const box = answerBox("answer", "Your answer", (text) => link.send({ type: "answer.text", text }));
-  const typed = el("div", { id: "typed" }, box.label, el("div", { class: "composer" }, box.input, box.button), box.mark);
-  const voice = catalog?.server?.voice ? voiceControls() : null;
-  const skip = el("button", { type: "button", class: "quiet", id: "skip", onclick: () => link.send({ type: "answer.skip" }) }, "Skip");
-  const end = confirmingButton("end", "Finish", "Press again: unanswered items count as not attempted", () => link.send({ type: "session.end" }));
-  const choose = (index) => {
-    if (state.chosen !== null) return;
-    state.chosen = index;
-    options.querySelectorAll("button").forEach((b, i) => b.setAttribute("aria-pressed", String(i === index)));
-    link.send({ type: "answer.choice", index });
-  };
-  const onKey = (e) => {
-    if (!state.options.length || e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
-    const letter = e.key.toLowerCase().charCodeAt(0) - 97;
-    const digit = Number(e.key) - 1;
-    const index = e.key.length === 1 && letter >= 0 && letter < state.options.length ? letter
-      : digit >= 0 && digit < state.options.length ? digit : null;
-    if (index !== null) { e.preventDefault(); choose(index); }
-  };
-  document.addEventListener("keydown", onKey);
-  const tick = () => {
-    if (state.deadline === null) { clock.textContent = ""; return; }
-    const left = Math.max(0, Math.round((state.deadline - Date.now()) / 1000));
-    clock.textContent = `Time remaining ${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-  };
-  state.timer = setInterval(tick, 1000);
-  show(el("h1", {}, "Assessment"), header, clock,
-    el("section", { class: "card", "aria-label": "Item" }, stem, options, typed, voice?.controls),
-    feedback, el("div", { class: "row" }, skip, end));
-  return {
-    get done() { return state.done; },
-    leave() { clearInterval(state.timer); document.removeEventListener("keydown", onKey); voice?.mic.stop(); },
-    refused(event, refused) {
-      box.restore(refused);
-      if (refused?.type === "answer.choice") { state.chosen = null; options.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", "false")); }
-    },
-    event(event) {
-      if (event.type === "question") {
-        state.question = event.question_id;
-        state.options = event.options ?? [];
-        state.chosen = null;
-        header.textContent = `Item ${event.number}${event.total ? ` of ${event.total}` : ""}`;
-        if (event.time_remaining_seconds !== undefined && event.time_remaining_seconds !== null) {
-          state.deadline = Date.now() + event.time_remaining_seconds * 1000;
-        }
-        tick();
-        stem.textContent = event.text;
-        options.replaceChildren(...state.options.map((text, i) => el("button", {
-          type: "button", "aria-pressed": "false", "aria-keyshortcuts": String.fromCharCode(65 + i),
-          onclick: () => choose(i),
-        }, `${String.fromCharCode(65 + i)}. ${text}`)));
-        typed.hidden = state.options.length > 0;
-        speaker.say(event.text);
-      } else if (event.type === "assessment") {
-        feedback.replaceChildren(event.recorded
-          ? el("p", { class: "muted", id: "assessment" }, "Answer recorded.")
-          : el("div", { class: "card", id: "assessment" }, el("span", { class: "muted" }, "Your last answer: "),
-            el("strong", { class: `score-${event.score}` }, event.score === "satisfactory" ? "Right." : "Not quite."), " ",
-            event.feedback ?? "", event.correct_answer ? el("p", {}, `Answer: ${event.correct_answer}`) : null));
-      } else if (event.type === "answer.unclear") {
-        feedback.replaceChildren(el("div", { class: "card warn" }, event.message));
-      } else if (event.type === "session.completed") {
-        state.done = true;
-        this.leave();
-        resultScreen(event.session_id, "assessment", event.result);
-      }
-    },
-  };
 }
 
 // ---------------------------------------------------------------- results

@@ -3,6 +3,7 @@
 // page's shared parts (answer box, voice controls, speaker, result screen, session) come in
 // `shell` from app.js.
 
+import { answerBox } from "/answer-box.js";
 import { $, confirmingButton, el, fill, notice, show } from "/dom.js";
 import { getJson, link } from "/link.js";
 import { tierBadge } from "/results.js";
@@ -29,7 +30,7 @@ setInterval(() => {
 }, 15000);
 
 export function tutorScreen(started, shell) {
-  const { answerBox, voiceControls, speaker, resultScreen } = shell;
+  const { voiceControls, speaker, resultScreen } = shell;
   const catalog = shell.catalog;
   const state = { done: false, streaming: null, lastCard: null };
   const timeline = el("div", { class: "timeline", id: "timeline", "aria-live": "polite", role: "log" });
