@@ -2,27 +2,8 @@
 //! `id_token`, got through the authorization code flow with PKCE, opens a session; a token
 //! the same provider issued to another application is refused.
 
-use crate::harness::oidc::{CLIENT_ID, OTHER_CLIENT, OidcProvider, auth_config, free_port};
-use crate::harness::{Auth, Client, Options, Server, connect_or_refusal, http_get, start_exam};
-
-/// A viva server naming a provider on a port chosen now, and that provider, started after
-/// it with the server's page as the redirect URI.
-async fn server_and_provider() -> (Server, OidcProvider, String, tempfile::TempDir) {
-    let port = free_port();
-    let issuer = format!("http://127.0.0.1:{port}");
-    let dir = tempfile::tempdir().expect("config dir");
-    let config = dir.path().join("viva.toml");
-    std::fs::write(&config, auth_config(&issuer)).expect("write config");
-    let server = Server::start_with_options(Options {
-        args: vec!["--config".into(), config.display().to_string()],
-        ..Default::default()
-    })
-    .await;
-    let redirect_uri = format!("http://{}/", server.addr());
-    let provider = OidcProvider::start(port, &redirect_uri).await;
-    assert_eq!(provider.issuer, issuer);
-    (server, provider, redirect_uri, dir)
-}
+use crate::harness::oidc::{CLIENT_ID, OTHER_CLIENT, server_and_provider};
+use crate::harness::{Auth, Client, connect_or_refusal, http_get, start_exam};
 
 #[tokio::test]
 async fn an_id_token_from_the_provider_opens_a_session_and_another_audience_is_refused() {

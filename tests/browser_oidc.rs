@@ -3,30 +3,21 @@
 //! back signed in with nothing of the flow left in the address bar, and starts an exam.
 
 use crate::harness::browser::Driver;
-use crate::harness::oidc::{OidcProvider, auth_config, free_port};
-use crate::harness::{Options, Server};
+use crate::harness::oidc::server_and_provider;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_candidate_signs_in_at_the_provider_and_starts_an_exam() {
     let _machine = crate::MACHINE.lock().await;
-    let port = free_port();
-    let issuer = format!("http://127.0.0.1:{port}");
-    let dir = tempfile::tempdir().expect("config dir");
-    let config = dir.path().join("viva.toml");
-    std::fs::write(&config, auth_config(&issuer)).expect("write config");
-    let server = Server::start_with_options(Options {
-        args: vec!["--config".into(), config.display().to_string()],
-        ..Default::default()
-    })
-    .await;
-    let _provider = OidcProvider::start(port, &crate::page(&server)).await;
+    let (server, provider, redirect_uri, _config) = server_and_provider().await;
+    assert_eq!(redirect_uri, crate::page(&server));
     let driver = Driver::start().await;
     let browser = driver.browser(None).await;
     browser.open(&crate::page(&server)).await;
     let label = browser
         .text_containing("#oidc-sign-in", "Sign in with")
         .await;
-    assert!(label.contains(&format!("127.0.0.1:{port}")), "{label}");
+    let host = provider.issuer.trim_start_matches("http://");
+    assert!(label.contains(host), "{label}");
     browser.screenshot("oidc-sign-in").await;
     browser.click("#oidc-sign-in").await;
     // The provider's page, on its own origin.
@@ -59,7 +50,7 @@ async fn a_candidate_signs_in_at_the_provider_and_starts_an_exam() {
     let errors = browser.console_errors().await;
     let ours: Vec<&String> = errors
         .iter()
-        .filter(|e| !e.contains("fonts.googleapis.com") && !e.starts_with(&issuer))
+        .filter(|e| !e.contains("fonts.googleapis.com") && !e.starts_with(&provider.issuer))
         .collect();
     assert!(ours.is_empty(), "console errors {ours:?}");
     browser.close().await;

@@ -32,7 +32,7 @@ pub use hash::sha256_file;
 use recipes::{
     BASE, MOONSHINE_TINY_EN, ONNXRUNTIME, PIPER_JOE, PIPER_JOE_CONFIG, Recipe, SMART_TURN, TINY_EN,
 };
-use registry::{Fetch, build};
+use registry::{Fetch, already_installed, build};
 pub use step::InstallStep;
 pub use upstream::Source;
 use upstream::Upstream;
@@ -200,19 +200,11 @@ fn install_whisper(
     progress: &mut dyn FnMut(InstallStep),
 ) -> Result<PathBuf, InstallError> {
     let target = dir.join(recipe.file_name);
-    if target.is_file() {
-        progress(InstallStep::Checking {
-            path: target.clone(),
-        });
-        if sha256_file(&target)? == recipe.sha256
-            || upstream::sha1_file(&target)? == from.upstream.sha1
-        {
-            progress(InstallStep::Done {
-                path: target.clone(),
-                already: true,
-            });
-            return Ok(target);
-        }
+    let either_pinned = |path: &Path| {
+        Ok(sha256_file(path)? == recipe.sha256 || hash::sha1_file(path)? == from.upstream.sha1)
+    };
+    if already_installed(&target, either_pinned, progress)? {
+        return Ok(target);
     }
     if from.source != Source::Registry {
         match fetch_upstream(from, &target, dir, progress) {

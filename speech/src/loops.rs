@@ -37,7 +37,7 @@ pub fn collapse_loops(text: &str) -> String {
 fn loop_at(keys: &[String], at: usize) -> Option<(usize, usize)> {
     (1..=LOOP_PHRASE_WORDS).find_map(|length| {
         let phrase = keys.get(at..at + length)?;
-        if phrase.iter().any(|key| is_number(key)) {
+        if phrase.iter().any(|key| never_cut(key)) {
             return None;
         }
         let copies = copies_at(keys, at, phrase);
@@ -61,7 +61,8 @@ fn key(word: &str) -> String {
         .to_lowercase()
 }
 
-fn is_number(key: &str) -> bool {
+/// A number ("1 1 1 1" may be a code said digit by digit), or punctuation alone.
+fn never_cut(key: &str) -> bool {
     key.is_empty() || key.chars().all(|c| c.is_ascii_digit() || c == '.')
 }
 

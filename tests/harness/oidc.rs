@@ -12,7 +12,7 @@ use sha2::{Digest, Sha256};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use super::TIMEOUT;
+use super::{Options, Server, TIMEOUT};
 
 /// The web client's `client_id` at the provider.
 pub const CLIENT_ID: &str = "viva-web";
@@ -35,14 +35,34 @@ pub fn modules_dir() -> PathBuf {
 
 /// A port free now on loopback (the provider's issuer must be known before it starts, so
 /// that viva's config can name it).
-pub fn free_port() -> u16 {
+fn free_port() -> u16 {
     let listener = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
     listener.local_addr().expect("local addr").port()
 }
 
 /// `[auth]` naming the provider at `issuer` for the web client.
-pub fn auth_config(issuer: &str) -> String {
+fn auth_config(issuer: &str) -> String {
     format!("[auth]\noidc_issuer = \"{issuer}\"\noidc_client_id = \"{CLIENT_ID}\"\n")
+}
+
+/// A viva server naming a provider on a port chosen now, and that provider, started after
+/// it with the server's page (`http://ADDR/`) as the redirect URI. The folder holds the
+/// server's config: keep it while the server runs.
+pub async fn server_and_provider() -> (Server, OidcProvider, String, tempfile::TempDir) {
+    let port = free_port();
+    let issuer = format!("http://127.0.0.1:{port}");
+    let dir = tempfile::tempdir().expect("config dir");
+    let config = dir.path().join("viva.toml");
+    std::fs::write(&config, auth_config(&issuer)).expect("write config");
+    let server = Server::start_with_options(Options {
+        args: vec!["--config".into(), config.display().to_string()],
+        ..Default::default()
+    })
+    .await;
+    let redirect_uri = format!("http://{}/", server.addr());
+    let provider = OidcProvider::start(port, &redirect_uri).await;
+    assert_eq!(provider.issuer, issuer);
+    (server, provider, redirect_uri, dir)
 }
 
 impl OidcProvider {

